@@ -1,0 +1,86 @@
+package apigw
+
+import (
+	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/lead"
+)
+
+// The JSON shapes of the spec ("Resources and their fields"). Nullable
+// fields are pointers so that they render as null, never omitted.
+
+type createLeadView struct {
+	LeadID   string             `json:"lead_id"`
+	Status   lead.Status        `json:"status"`
+	Estimate *estimate.Estimate `json:"estimate"`
+}
+
+func createView(l lead.Lead) createLeadView {
+	return createLeadView{LeadID: l.ID, Status: l.Status, Estimate: l.Estimate}
+}
+
+type summaryView struct {
+	LeadID       string             `json:"lead_id"`
+	Status       lead.Status        `json:"status"`
+	CustomerName *string            `json:"customer_name"`
+	LeadSource   *string            `json:"lead_source"`
+	Estimate     *estimate.Estimate `json:"estimate"`
+	CreatedAt    string             `json:"created_at"`
+	UpdatedAt    string             `json:"updated_at"`
+}
+
+func summary(l lead.Lead) summaryView {
+	return summaryView{
+		LeadID: l.ID, Status: l.Status,
+		CustomerName: nullable(l.CustomerName), LeadSource: nullable(l.Source),
+		Estimate:  l.Estimate,
+		CreatedAt: lead.FormatTime(l.CreatedAt), UpdatedAt: lead.FormatTime(l.UpdatedAt),
+	}
+}
+
+type listView struct {
+	Data       []summaryView `json:"data"`
+	NextCursor *string       `json:"next_cursor"`
+	HasMore    bool          `json:"has_more"`
+}
+
+type surveyView struct {
+	SurveyID *string `json:"survey_id"`
+	Status   string  `json:"status"`
+}
+
+type quoteView struct {
+	QuoteID    string  `json:"quote_id"`
+	Stage      *string `json:"stage"`
+	AcceptedAt *string `json:"accepted_at"`
+	SignedAt   *string `json:"signed_at"`
+}
+
+type depositView struct {
+	Status string `json:"status"`
+}
+
+type detailView struct {
+	LeadID              string             `json:"lead_id"`
+	Status              lead.Status        `json:"status"`
+	Survey              surveyView         `json:"survey"`
+	Quote               *quoteView         `json:"quote"`
+	Deposit             depositView        `json:"deposit"`
+	RecommendedEstimate *estimate.Estimate `json:"recommended_estimate"`
+}
+
+// detail renders a lead. Surveys, quotes and deposits arrive in later
+// releases; until then they report their empty states.
+func detail(l lead.Lead) detailView {
+	return detailView{
+		LeadID: l.ID, Status: l.Status,
+		Survey:  surveyView{Status: "none"},
+		Deposit: depositView{Status: "none"},
+	}
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

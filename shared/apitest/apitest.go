@@ -1,0 +1,260 @@
+// Package apitest is the integration-test harness of the partner API: a
+// fresh DynamoDB Local table per test, the real handler behind the local
+// API Gateway on a loopback HTTP server, partners and keys made through the
+// same store code the operator CLI uses, and a settable clock. Tests import
+// it; production code never does.
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/moveleads/partnerapi/shared/apigw"
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/cursor"
+	"github.com/moveleads/partnerapi/shared/dynamo"
+	"github.com/moveleads/partnerapi/shared/dynamolocal"
+	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/localgw"
+	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
+	"github.com/moveleads/partnerapi/shared/route"
+)
+
+// Clock is a settable clock; its zero value follows real time.
+type Clock struct {
+	mu    sync.Mutex
+	fixed time.Time
+}
+
+// Now returns the set time, or time.Now when none is set.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.fixed.IsZero() {
+		return time.Now()
+	}
+	return c.fixed
+}
+
+// Set fixes the clock at t.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	c.fixed = t
+	c.mu.Unlock()
+}
+
+// Advance moves a fixed clock by d (fixing it at now+d first if unset).
+func (c *Clock) Advance(d time.Duration) { c.Set(c.Now().Add(d)) }
+
+// Env is one test's stack.
+type Env struct {
+	DB      *dynamodb.Client
+	Store   *dynamo.Store
+	Handler *apigw.Handler
+	Server  *httptest.Server
+	Clock   *Clock
+	Logs    *SyncBuffer
+	// Client talks to Server.
+	Client *http.Client
+	spec   *openapitest.Validator
+}
+
+// Options adjust an Env.
+type Options struct {
+	// HTTPClient is the DynamoDB client's HTTP client (e.g. one that injects
+	// faults); nil for the SDK default.
+	HTTPClient aws.HTTPClient
+	// IdempotencyWait overrides how long a duplicate waits.
+	IdempotencyWait time.Duration
+}
+
+var tableSeq atomic.Int64
+
+// New returns an Env over a fresh table on the DynamoDB Local that the test
+// binary's TestMain configured through AWS_ENDPOINT_URL_DYNAMODB.
+func New(t testing.TB, opts ...Options) *Env {
+	t.Helper()
+	var o Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	ctx := context.Background()
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		t.Fatalf("load AWS config: %v", err)
+	}
+	if o.HTTPClient != nil {
+		cfg.HTTPClient = o.HTTPClient
+	}
+	db := dynamodb.NewFromConfig(cfg)
+	name := fmt.Sprintf("test-%d-%d", time.Now().UnixNano(), tableSeq.Add(1))
+	if err := dynamo.CreateTable(ctx, db, name); err != nil {
+		t.Fatalf("create table: %v", err)
+	}
+	t.Cleanup(func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name}) })
+
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	signer, err := cursor.NewSigner(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Env{DB: db, Store: dynamo.New(db, name), Clock: &Clock{}, Logs: &SyncBuffer{}}
+	e.Handler = apigw.New(apigw.Deps{
+		Store: e.Store, Cursor: signer, Now: e.Clock.Now,
+		Log:             slog.New(slog.NewJSONHandler(e.Logs, nil)),
+		IdempotencyWait: o.IdempotencyWait,
+	})
+	gw := localgw.New(func(op route.Operation) any { return e.Handler.Route(op) }, slog.New(slog.NewJSONHandler(e.Logs, nil)))
+	e.Server = httptest.NewServer(gw)
+	t.Cleanup(e.Server.Close)
+	e.Client = e.Server.Client()
+	e.spec = openapitest.New(t)
+	return e
+}
+
+// NewPartner creates a partner with the default USD rate card.
+func (e *Env) NewPartner(t testing.TB, name string) string {
+	t.Helper()
+	id := "ptn_" + randomHex(8)
+	err := e.Store.CreatePartner(context.Background(), auth.Partner{
+		ID: id, Name: name, RateCard: estimate.DefaultRateCard("usd"), CreatedAt: time.Now(),
+	})
+	if err != nil {
+		t.Fatalf("create partner: %v", err)
+	}
+	return id
+}
+
+// NewKey creates a key for partnerID in mode with scopes (all when none)
+// and returns the key and its id.
+func (e *Env) NewKey(t testing.TB, partnerID string, mode auth.Mode, scopes ...route.Scope) (key, keyID string) {
+	t.Helper()
+	key, keyID, err := auth.NewKey(mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(scopes) == 0 {
+		scopes = route.AllScopes
+	}
+	err = e.Store.CreateKey(context.Background(), auth.Key{
+		KeyID: keyID, Digest: auth.Digest(key), PartnerID: partnerID, Mode: mode,
+		Scopes: scopes, CreatedAt: time.Now(),
+	})
+	if err != nil {
+		t.Fatalf("create key: %v", err)
+	}
+	return key, keyID
+}
+
+// Result is one HTTP exchange.
+type Result struct {
+	Req    *http.Request
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Do sends a request (see DoRaw) and checks the response against the API
+// description: every response a test receives must conform to it.
+func (e *Env) Do(t testing.TB, method, path, key, body string, headers ...string) Result {
+	t.Helper()
+	r := e.DoRaw(t, method, path, key, body, headers...)
+	if r.Status != 0 {
+		e.spec.Check(t, r.Req, r.Status, r.Header, r.Body)
+	}
+	return r
+}
+
+// DoRaw sends method path (with query) with key as bearer (none when ""),
+// body (none when "") and extra headers given as "Name: value".
+func (e *Env) DoRaw(t testing.TB, method, path, key, body string, headers ...string) Result {
+	t.Helper()
+	var rdr io.Reader
+	if body != "" {
+		rdr = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, e.Server.URL+path, rdr)
+	if err != nil {
+		t.Fatalf("new request: %v", err)
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for _, h := range headers {
+		k, v, _ := strings.Cut(h, ":")
+		req.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
+	}
+	resp, err := e.Client.Do(req)
+	if err != nil {
+		t.Errorf("%s %s: %v", method, path, err)
+		return Result{Req: req}
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Errorf("read body: %v", err)
+	}
+	return Result{Req: req, Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
+
+// SyncBuffer is a bytes.Buffer safe for concurrent writers (log handlers).
+type SyncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write implements io.Writer.
+func (b *SyncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns everything written so far.
+func (b *SyncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Main runs a test binary's tests against DynamoDB Local: the developer's
+// running one when AWS_ENDPOINT_URL_DYNAMODB is set, else one it starts and
+// stops. Call it from TestMain.
+func Main(m *testing.M) {
+	endpoint, stop, err := dynamolocal.ForTests()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	dynamolocal.SetEnv(endpoint)
+	code := m.Run()
+	stop()
+	os.Exit(code)
+}

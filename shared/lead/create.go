@@ -1,0 +1,219 @@
+package lead
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/mail"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/moveleads/partnerapi/shared/errcode"
+)
+
+// MaxBodyBytes is the largest createLead body accepted (64 KiB).
+const MaxBodyBytes = 64 << 10
+
+// Field limits, in characters (runes) or items.
+const (
+	maxNameLen        = 200
+	maxEmailLen       = 254
+	maxPhoneLen       = 32
+	maxAddressLen     = 500
+	maxShortLen       = 200
+	maxSpecialItems   = 50
+	maxSpecialItemLen = 200
+)
+
+// CreateInput is a validated createLead request.
+type CreateInput struct {
+	CustomerName string
+	Email        string
+	Phone        string
+	FromAddress  string
+	ToAddress    string
+	HomeSize     string
+	MoveDate     string
+	SpecialItems []string
+	Source       string
+}
+
+// stringField describes one optional string property of the request.
+type stringField struct {
+	name   string
+	maxLen int
+	dst    func(*CreateInput) *string
+	check  func(string) string // returns a reason, or "" when valid
+}
+
+var stringFields = []stringField{
+	{"customer_name", maxNameLen, func(c *CreateInput) *string { return &c.CustomerName }, nil},
+	{"email", maxEmailLen, func(c *CreateInput) *string { return &c.Email }, checkEmail},
+	{"phone", maxPhoneLen, func(c *CreateInput) *string { return &c.Phone }, checkPhone},
+	{"from_address", maxAddressLen, func(c *CreateInput) *string { return &c.FromAddress }, nil},
+	{"to_address", maxAddressLen, func(c *CreateInput) *string { return &c.ToAddress }, nil},
+	{"home_size", maxShortLen, func(c *CreateInput) *string { return &c.HomeSize }, nil},
+	{"move_date", 10, func(c *CreateInput) *string { return &c.MoveDate }, checkDate},
+	{"source", maxShortLen, func(c *CreateInput) *string { return &c.Source }, nil},
+}
+
+// allowed lists every property the schema allows.
+var allowed = []string{"customer_name", "name", "email", "phone", "from_address", "to_address", "home_size", "move_date", "special_items", "source"}
+
+// ParseCreate validates a createLead body and returns the input it describes.
+//
+// On failure it returns an *errcode.Error: invalid_json when body is not a
+// JSON object, validation_failed with details.fields naming every failing
+// field (unknown properties included) otherwise. A property that is null or
+// a string that is blank counts as absent, since form and no-code tools send
+// empty fields that way.
+func ParseCreate(body []byte) (CreateInput, error) {
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&raw); err != nil || raw == nil {
+		return CreateInput{}, errcode.New(errcode.InvalidJSON, "The request body must be a JSON object.")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return CreateInput{}, errcode.New(errcode.InvalidJSON, "The request body must hold exactly one JSON object.")
+	}
+
+	var in CreateInput
+	fields := errcode.FieldErrors{}
+	for name := range raw {
+		if !slices.Contains(allowed, name) {
+			fields.Add(name, "unknown property")
+		}
+	}
+	for _, f := range stringFields {
+		v, reason := stringValue(raw[f.name], f.maxLen)
+		if reason == "" && v != "" && f.check != nil {
+			reason = f.check(v)
+		}
+		if reason != "" {
+			fields.Add(f.name, reason)
+			continue
+		}
+		*f.dst(&in) = v
+	}
+
+	alias, reason := stringValue(raw["name"], maxNameLen)
+	switch {
+	case reason != "":
+		fields.Add("name", reason)
+	case alias != "" && in.CustomerName != "" && alias != in.CustomerName:
+		fields.Add("name", "is an alias of customer_name and differs from it; send one of them")
+	case alias != "":
+		in.CustomerName = alias
+	}
+
+	items, reason := specialItems(raw["special_items"])
+	if reason != "" {
+		fields.Add("special_items", reason)
+	}
+	in.SpecialItems = items
+
+	if len(fields) == 0 && in.CustomerName == "" && in.Email == "" && in.Phone == "" {
+		fields.Add("customer_name", "at least one of customer_name (or name), email, phone is required")
+	}
+	if err := fields.Err(); err != nil {
+		return CreateInput{}, err
+	}
+	return in, nil
+}
+
+// stringValue decodes an optional string property, trimmed. It returns a
+// reason when the value is not a string or is too long.
+func stringValue(raw json.RawMessage, maxLen int) (string, string) {
+	if raw == nil || string(raw) == "null" {
+		return "", ""
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", "must be a string"
+	}
+	s = strings.TrimSpace(s)
+	if !utf8.ValidString(s) {
+		return "", "must be valid UTF-8"
+	}
+	if n := utf8.RuneCountInString(s); n > maxLen {
+		return "", fmt.Sprintf("must be at most %d characters (got %d)", maxLen, n)
+	}
+	return s, ""
+}
+
+func specialItems(raw json.RawMessage) ([]string, string) {
+	if raw == nil || string(raw) == "null" {
+		return nil, ""
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, "must be an array of strings"
+	}
+	if len(items) > maxSpecialItems {
+		return nil, fmt.Sprintf("must hold at most %d items (got %d)", maxSpecialItems, len(items))
+	}
+	out := make([]string, 0, len(items))
+	for i, it := range items {
+		if string(it) == "null" {
+			return nil, fmt.Sprintf("item %d must be a string", i)
+		}
+		s, reason := stringValue(it, maxSpecialItemLen)
+		if reason != "" {
+			return nil, fmt.Sprintf("item %d %s", i, reason)
+		}
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return nil, ""
+	}
+	return out, ""
+}
+
+// checkEmail accepts a bare address (no display name) with a dotted domain.
+func checkEmail(s string) string {
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Name != "" || a.Address != s {
+		return "must be a valid email address"
+	}
+	_, domain, _ := strings.Cut(s, "@")
+	if !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
+		return "must be a valid email address"
+	}
+	return ""
+}
+
+// checkPhone accepts E.164 and the common national forms: digits with
+// spaces, dots, dashes, parentheses and one leading +; 7 to 15 digits.
+func checkPhone(s string) string {
+	digits := 0
+	for i, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '+' && i == 0:
+		case r == ' ' || r == '-' || r == '.' || r == '(' || r == ')':
+		default:
+			return "must be a phone number (E.164 preferred, e.g. +15551234567)"
+		}
+	}
+	if digits < 7 || digits > 15 {
+		return "must be a phone number with 7 to 15 digits (E.164 preferred)"
+	}
+	return ""
+}
+
+// checkDate accepts a real calendar date written YYYY-MM-DD.
+func checkDate(s string) string {
+	if len(s) != 10 {
+		return "must be a date written YYYY-MM-DD"
+	}
+	if _, err := time.Parse(time.DateOnly, s); err != nil {
+		return "must be a real calendar date written YYYY-MM-DD"
+	}
+	return ""
+}

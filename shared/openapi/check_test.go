@@ -1,0 +1,245 @@
+package openapi_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
+)
+
+// recordingTB is a testing.TB whose Errorf is recorded instead of failing the
+// test, so that a test can assert that Check reports a bad response. Every
+// other method goes to the real test, so a Fatal inside Check still fails it.
+type recordingTB struct {
+	testing.TB
+	errs []string
+}
+
+func (r *recordingTB) Helper() {}
+
+func (r *recordingTB) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+const (
+	leadID    = "6f1c1b0e-8f59-4d7e-9a39-2f7f6c8b8f11"
+	validLead = `{"lead_id":"` + leadID + `","status":"new","estimate":{"min":1800,"max":2400.5,"currency":"usd"}}`
+)
+
+// headers returns the headers of a response to an authenticated request,
+// plus extra as name, value pairs.
+func headers(extra ...string) http.Header {
+	h := http.Header{
+		"Content-Type":          {"application/json"},
+		"X-Request-Id":          {"req-1"},
+		"X-Ratelimit-Limit":     {"120"},
+		"X-Ratelimit-Remaining": {"119"},
+		"X-Ratelimit-Reset":     {"1767225660"},
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		h.Set(extra[i], extra[i+1])
+	}
+	return h
+}
+
+func errorBody(code string) string {
+	return `{"error":{"code":"` + code + `","message":"m","details":{}}}`
+}
+
+func leadDetail(surveyStatus, quote string) string {
+	return `{"lead_id":"` + leadID + `","status":"quoted",` +
+		`"survey":{"survey_id":"s1","status":"` + surveyStatus + `"},` +
+		`"quote":` + quote + `,"deposit":{"status":"none"},"recommended_estimate":null}`
+}
+
+func TestCheck(t *testing.T) {
+	v := openapitest.New(t)
+	tests := []struct {
+		name    string
+		method  string
+		path    string
+		status  int
+		header  http.Header
+		body    string
+		wantErr string // "" when the response conforms; else a substring of the reported error
+	}{
+		// createLead
+		{name: "createLead valid", method: "POST", path: "/v1-leads", status: 200, header: headers(), body: validLead},
+		{name: "createLead logical path valid", method: "POST", path: "/v1/leads", status: 200, header: headers(), body: validLead},
+		{name: "createLead null estimate valid", method: "POST", path: "/v1-leads", status: 200, header: headers(),
+			body: `{"lead_id":"` + leadID + `","status":"new","estimate":null}`},
+		{name: "createLead null bounds valid", method: "POST", path: "/v1-leads", status: 200, header: headers(),
+			body: `{"lead_id":"` + leadID + `","status":"new","estimate":{"min":null,"max":null,"currency":"usd"}}`},
+		{name: "createLead replayed valid", method: "POST", path: "/v1-leads", status: 200,
+			header: headers("Idempotent-Replayed", "true"), body: validLead},
+		{name: "createLead replayed header not true", method: "POST", path: "/v1-leads", status: 200,
+			header: headers("Idempotent-Replayed", "yes"), body: validLead, wantErr: "Idempotent-Replayed"},
+		{name: "createLead missing lead_id", method: "POST", path: "/v1-leads", status: 200, header: headers(),
+			body: `{"status":"new","estimate":null}`, wantErr: "lead_id"},
+		{name: "createLead extra property", method: "POST", path: "/v1-leads", status: 200, header: headers(),
+			body: `{"lead_id":"` + leadID + `","status":"new","estimate":null,"extra":1}`, wantErr: "extra"},
+		{name: "createLead lead_id not uuid", method: "POST", path: "/v1-leads", status: 200, header: headers(),
+			body: `{"lead_id":"lead-1","status":"new","estimate":null}`, wantErr: "uuid"},
+		{name: "createLead status null", method: "POST", path: "/v1-leads", status: 200, header: headers(),
+			body: `{"lead_id":"` + leadID + `","status":null,"estimate":null}`, wantErr: "status"},
+		{name: "createLead status not in enum", method: "POST", path: "/v1-leads", status: 200, header: headers(),
+			body: `{"lead_id":"` + leadID + `","status":"open","estimate":null}`, wantErr: "status"},
+		{name: "createLead estimate min wrong type", method: "POST", path: "/v1-leads", status: 200, header: headers(),
+			body: `{"lead_id":"` + leadID + `","status":"new","estimate":{"min":"1800","max":null,"currency":"usd"}}`, wantErr: "min"},
+		{name: "createLead estimate uppercase currency", method: "POST", path: "/v1-leads", status: 200, header: headers(),
+			body: `{"lead_id":"` + leadID + `","status":"new","estimate":{"min":1,"max":2,"currency":"USD"}}`, wantErr: "currency"},
+		{name: "createLead estimate missing currency", method: "POST", path: "/v1-leads", status: 200, header: headers(),
+			body: `{"lead_id":"` + leadID + `","status":"new","estimate":{"min":1,"max":2}}`, wantErr: "currency"},
+		{name: "createLead undocumented status 418", method: "POST", path: "/v1-leads", status: 418, header: headers(),
+			body: validLead, wantErr: "status is not supported"},
+		{name: "createLead undocumented status 404", method: "POST", path: "/v1-leads", status: 404, header: headers(),
+			body: errorBody("not_found"), wantErr: "status is not supported"},
+		{name: "createLead missing X-Request-Id", method: "POST", path: "/v1-leads", status: 200,
+			header: headers("X-Request-Id", ""), body: validLead, wantErr: "X-Request-Id"},
+		{name: "createLead rate-limit header not integer", method: "POST", path: "/v1-leads", status: 200,
+			header: headers("X-RateLimit-Remaining", "many"), body: validLead, wantErr: "X-RateLimit-Remaining"},
+		{name: "createLead not JSON content type", method: "POST", path: "/v1-leads", status: 200,
+			header: headers("Content-Type", "text/plain"), body: validLead, wantErr: "Content-Type"},
+		{name: "createLead body not JSON", method: "POST", path: "/v1-leads", status: 200, header: headers(),
+			body: `{"lead_id":`, wantErr: "decode"},
+
+		// error bodies
+		{name: "error valid 422", method: "POST", path: "/v1-leads", status: 422, header: headers(),
+			body: `{"error":{"code":"validation_failed","message":"m","details":{"fields":{"email":"invalid"}}}}`},
+		{name: "error valid 409", method: "POST", path: "/v1/leads", status: 409, header: headers(), body: errorBody("idempotency_key_in_use")},
+		{name: "error valid 401 without rate-limit headers", method: "POST", path: "/v1-leads", status: 401,
+			header: http.Header{"Content-Type": {"application/json"}, "X-Request-Id": {"r"}}, body: errorBody("invalid_api_key")},
+		{name: "error valid 429", method: "GET", path: "/v1-leads-list", status: 429,
+			header: headers("Retry-After", "17"), body: errorBody("rate_limited")},
+		{name: "error 429 without Retry-After", method: "GET", path: "/v1-leads-list", status: 429,
+			header: headers(), body: errorBody("rate_limited"), wantErr: "Retry-After"},
+		{name: "error 403 without rate-limit headers", method: "GET", path: "/v1-leads-list", status: 403,
+			header: http.Header{"Content-Type": {"application/json"}, "X-Request-Id": {"r"}}, body: errorBody("insufficient_scope"), wantErr: "X-RateLimit"},
+		{name: "error unknown code", method: "POST", path: "/v1-leads", status: 422, header: headers(),
+			body: errorBody("bad_request"), wantErr: "code"},
+		{name: "error code of another status", method: "POST", path: "/v1-leads", status: 422, header: headers(),
+			body: errorBody("rate_limited"), wantErr: "code"},
+		{name: "error missing details", method: "POST", path: "/v1-leads", status: 500, header: headers(),
+			body: `{"error":{"code":"internal_error","message":"m"}}`, wantErr: "details"},
+		{name: "error extra property in error", method: "POST", path: "/v1-leads", status: 502, header: headers(),
+			body: `{"error":{"code":"upstream_failed","message":"m","details":{},"trace":"x"}}`, wantErr: "trace"},
+		{name: "error extra top-level property", method: "POST", path: "/v1-leads", status: 502, header: headers(),
+			body: `{"error":{"code":"upstream_failed","message":"m","details":{}},"status":502}`, wantErr: "status"},
+
+		// listLeads
+		{name: "listLeads valid", method: "GET", path: "/v1-leads-list?limit=2", status: 200, header: headers(),
+			body: `{"data":[{"lead_id":"` + leadID + `","status":"booked","customer_name":"Ada","lead_source":null,` +
+				`"estimate":null,"created_at":"2026-01-02T03:04:05Z","updated_at":"2026-01-02T03:04:05.123+01:00"}],` +
+				`"next_cursor":"abc","has_more":true}`},
+		{name: "listLeads logical path empty page valid", method: "GET", path: "/v1/leads", status: 200, header: headers(),
+			body: `{"data":[],"next_cursor":null,"has_more":false}`},
+		{name: "listLeads bad updated_at", method: "GET", path: "/v1-leads-list", status: 200, header: headers(),
+			body: `{"data":[{"lead_id":"` + leadID + `","status":"booked","customer_name":null,"lead_source":null,` +
+				`"estimate":null,"created_at":"2026-01-02T03:04:05Z","updated_at":"2026-01-02 03:04:05"}],` +
+				`"next_cursor":null,"has_more":false}`, wantErr: "updated_at"},
+		{name: "listLeads has_more null", method: "GET", path: "/v1-leads-list", status: 200, header: headers(),
+			body: `{"data":[],"next_cursor":null,"has_more":null}`, wantErr: "has_more"},
+		{name: "listLeads missing next_cursor", method: "GET", path: "/v1-leads-list", status: 200, header: headers(),
+			body: `{"data":[],"has_more":false}`, wantErr: "next_cursor"},
+		{name: "listLeads undocumented 409", method: "GET", path: "/v1/leads", status: 409, header: headers(),
+			body: errorBody("idempotency_key_in_use"), wantErr: "status is not supported"},
+
+		// getLead
+		{name: "getLead valid", method: "GET", path: "/v1-lead-get/" + leadID, status: 200, header: headers(),
+			body: leadDetail("inventory_ready", `{"quote_id":"q1","stage":null,"accepted_at":"2026-01-02T03:04:05Z","signed_at":null}`)},
+		{name: "getLead logical path null quote valid", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: leadDetail("none", "null")},
+		{name: "getLead 404 for non-uuid id valid", method: "GET", path: "/v1-lead-get/not-a-uuid", status: 404, header: headers(),
+			body: errorBody("not_found")},
+		{name: "getLead survey status bogus", method: "GET", path: "/v1-lead-get/" + leadID, status: 200, header: headers(),
+			body: leadDetail("bogus", "null"), wantErr: "survey"},
+		{name: "getLead quote missing quote_id", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: leadDetail("none", `{"stage":null,"accepted_at":null,"signed_at":null}`), wantErr: "quote"},
+		{name: "getLead deposit status bogus", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: strings.Replace(leadDetail("none", "null"), `"deposit":{"status":"none"}`, `"deposit":{"status":"open"}`, 1), wantErr: "deposit"},
+
+		// routing
+		{name: "unknown path", method: "GET", path: "/v1-unknown", status: 200, header: headers(), body: `{}`, wantErr: "no documented operation"},
+		{name: "undocumented method", method: "DELETE", path: "/v1/leads", status: 200, header: headers(), body: `{}`, wantErr: "no documented operation"},
+		{name: "pilot path with other method", method: "GET", path: "/v1-leads", status: 200, header: headers(), body: `{}`, wantErr: "no documented operation"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // Check is documented as safe for concurrent use.
+			rec := &recordingTB{TB: t}
+			req := httptest.NewRequest(tt.method, tt.path, nil)
+			v.Check(rec, req, tt.status, tt.header, []byte(tt.body))
+			if tt.wantErr == "" {
+				if len(rec.errs) != 0 {
+					t.Errorf("Check reported %q; want no error", rec.errs)
+				}
+				return
+			}
+			if len(rec.errs) != 1 {
+				t.Fatalf("Check reported %d errors %q; want 1 mentioning %q", len(rec.errs), rec.errs, tt.wantErr)
+			}
+			if !strings.Contains(rec.errs[0], tt.wantErr) {
+				t.Errorf("Check reported %q; want it to mention %q", rec.errs[0], tt.wantErr)
+			}
+			// Every report names what was checked.
+			for _, want := range []string{tt.method, req.URL.Path, fmt.Sprint(tt.status)} {
+				if !strings.Contains(rec.errs[0], want) {
+					t.Errorf("Check reported %q; want it to mention %q", rec.errs[0], want)
+				}
+			}
+		})
+	}
+}
+
+// TestCheckRealServer checks responses of a real HTTP server, reached by a
+// real client at a local address that is not the document's server.
+func TestCheckRealServer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for k, vs := range headers() {
+			w.Header()[k] = vs
+		}
+		if r.URL.Path != "/v1/leads/"+leadID {
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, errorBody("not_found"))
+			return
+		}
+		io.WriteString(w, leadDetail("invited", "null"))
+	}))
+	defer srv.Close()
+	v := openapitest.New(t)
+
+	for _, tt := range []struct {
+		name    string
+		path    string
+		wantErr bool
+	}{
+		{name: "conforming 200", path: "/v1/leads/" + leadID},
+		{name: "conforming 404", path: "/v1/leads/unknown"},
+		{name: "404 on undocumented operation", path: "/v1/leads-missing", wantErr: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodGet, srv.URL+tt.path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := &recordingTB{TB: t}
+			v.Check(rec, req, resp.StatusCode, resp.Header, body)
+			if got := len(rec.errs) != 0; got != tt.wantErr {
+				t.Errorf("Check reported %q; want error: %v", rec.errs, tt.wantErr)
+			}
+		})
+	}
+}

@@ -1,0 +1,19 @@
+// Package openapi holds the partner API's OpenAPI 3.1 document for the lead
+// endpoints, embedded so that tests, docs and tools read the same bytes that
+// are published.
+//
+// The document describes both path forms of every route in route.Table (the
+// pilot path under the spec's operationId, the logical path under the same
+// name with the suffix "Logical") and every code in errcode.Table; tests in
+// this package fail when it drifts from either table. Package openapitest
+// checks real HTTP responses against it.
+package openapi
+
+import _ "embed"
+
+// Document is the raw OpenAPI 3.1 document (YAML), exactly as published. It is
+// not parsed here: callers that need the model load it themselves, and a
+// document that does not load is caught by this package's tests.
+//
+//go:embed openapi.yaml
+var Document []byte

@@ -1,0 +1,41 @@
+// Package table is the single source of truth for the DynamoDB table's
+// schema: its key attributes, its global secondary indexes and its TTL
+// attribute. The DynamoDB adapter creates local tables from it and the CDK
+// stack declares the deployed table from it.
+//
+// It imports nothing from the AWS SDK so that every consumer (including the
+// CDK app, in its own module) can read it.
+package table
+
+// Key attribute names of the base table. Both are strings.
+const (
+	PK = "pk"
+	SK = "sk"
+)
+
+// Index is a global secondary index with a string partition and sort key,
+// projecting all attributes.
+type Index struct {
+	Name string
+	PK   string
+	SK   string
+	// Purpose is the access pattern the index serves, for docs.
+	Purpose string
+}
+
+// GSI1 serves "a partner's leads in (updated_at, lead_id) order" and "a
+// partner's API keys".
+var GSI1 = Index{
+	Name: "gsi1", PK: "gsi1pk", SK: "gsi1sk",
+	Purpose: "partner's leads by (updated_at, lead_id); partner's API keys",
+}
+
+// Indexes lists every global secondary index.
+var Indexes = []Index{GSI1}
+
+// TTLAttribute holds an item's expiry as epoch seconds. DynamoDB deletes
+// expired items within days, so readers also check it themselves.
+const TTLAttribute = "expires_at"
+
+// DefaultName is the table name used when TABLE_NAME is not set locally.
+const DefaultName = "partner-api"
