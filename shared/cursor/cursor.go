@@ -53,8 +53,7 @@ func (s *Signer) Decode(partnerID, mode, c string) (lead.Position, error) {
 	if !ok || len(c) > 1024 {
 		return lead.Position{}, ErrInvalid
 	}
-	got, err := base64.RawURLEncoding.DecodeString(sig)
-	if err != nil || !hmac.Equal(got, s.mac(body)) {
+	if !hmac.Equal([]byte(sig), []byte(base64.RawURLEncoding.EncodeToString(s.mac(body)))) {
 		return lead.Position{}, ErrInvalid
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(body)

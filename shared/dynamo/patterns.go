@@ -1,0 +1,47 @@
+package dynamo
+
+import (
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/idempotency"
+	"github.com/moveleads/partnerapi/shared/table"
+)
+
+// AccessPattern documents one way the service reads or writes the table.
+// The keys are rendered by the key builders themselves, with placeholders,
+// so the README's table cannot drift from the code.
+type AccessPattern struct {
+	Pattern string
+	Call    string
+	Index   string // "" for the base table
+	PK, SK  string
+}
+
+// AccessPatterns lists every access pattern, for the README.
+func AccessPatterns() []AccessPattern {
+	t := auth.Tenant{PartnerID: "<partner_id>", Mode: "<mode>"}
+	var ps []AccessPattern
+	add := func(pattern, call, index, pk, sk string) {
+		ps = append(ps, AccessPattern{pattern, call, index, pk, sk})
+	}
+	pk, sk := apiKeyKey("<sha256(key)>")
+	add("authenticate a key and count the request (rate limit)", "UpdateItem (conditional)", "", pk, sk)
+	pk, sk = apiKeyIDKey("<key_id>")
+	add("find a key by id (revoke)", "GetItem", "", pk, sk)
+	pk, sk = partnerKeysIndex("<partner_id>", "<created_at>", "<key_id>")
+	add("list a partner's keys", "Query", table.GSI1.Name, pk, sk)
+	pk, sk = partnerKey("<partner_id>")
+	add("read or update a partner (rate card)", "GetItem / UpdateItem", "", pk, sk)
+	pk, sk = leadKey(t, "<lead_id>")
+	add("create / read / update one lead", "PutItem / GetItem / UpdateItem", "", pk, sk)
+	pk, sk = leadListIndex(t, "<updated_at>", "<lead_id>")
+	add("list leads by (updated_at, lead_id), delta sync", "Query (keyed range)", table.GSI1.Name, pk, sk)
+	pk, sk = idempotencyKey(idempotency.Scope{PartnerID: "<partner_id>", Mode: "<mode>", Operation: "<operation>", Key: ""})
+	add("claim / replay an Idempotency-Key", "PutItem (conditional) / GetItem / BatchWriteItem with the lead", "", replaceHash(pk), sk)
+	return ps
+}
+
+// replaceHash swaps the digest of the empty key for a placeholder.
+func replaceHash(pk string) string {
+	const emptyDigest = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+	return pk[:len(pk)-len(emptyDigest)] + "<sha256(Idempotency-Key)>"
+}
