@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/dynamo"
+)
+
+// action carries out a parsed command against s at time now and returns
+// the value to print as JSON.
+type action func(ctx context.Context, s *dynamo.Store, now time.Time) (any, error)
+
+// command is one "<group> <verb>" of opctl.
+type command struct {
+	name     string // e.g. "key create"
+	synopsis string // flags and arguments, for the usage text
+	// parse reads args (what follows the name) into fs and checks them
+	// without touching the table; it returns a usageError on bad input.
+	parse func(fs *flag.FlagSet, args []string) (action, error)
+}
+
+// commands is the command table; parse dispatches on it and usage lists it.
+var commands = []command{
+	{"partner create", "--name NAME [--currency usd]", parsePartnerCreate},
+	{"partner rate-card", "--partner ID [--hourly-cents N] [--crew N] [--travel-cents-per-mile N] [--minimum-cents N]", parseRateCard},
+	{"key create", "--partner ID --mode test|live [--scopes SCOPE,...]", parseKeyCreate},
+	{"key revoke", "KEY_ID", parseKeyRevoke},
+	{"key list", "--partner ID", parseKeyList},
+}
+
+// errHelp asks for the usage text: `opctl help`, no arguments, or -h.
+var errHelp = errors.New("help requested")
+
+// usageError is a mistake on the command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// unknownCommandError names a command that is not in the table; the usage
+// text follows it.
+type unknownCommandError struct{ name string }
+
+func (e unknownCommandError) Error() string {
+	return fmt.Sprintf("unknown command %q; see opctl help", e.name)
+}
+
+// usagef returns a usageError prefixed with the command's name.
+func usagef(fs *flag.FlagSet, format string, args ...any) error {
+	return usageError{fs.Name() + ": " + fmt.Sprintf(format, args...)}
+}
+
+// parse finds the command named by the first two words of args and parses
+// the rest. It returns errHelp, an unknownCommandError or a usageError on
+// bad input, and reads nothing from the table.
+func parse(args []string) (action, error) {
+	if len(args) == 0 {
+		return nil, errHelp
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		return nil, errHelp
+	}
+	if len(args) >= 2 {
+		name := args[0] + " " + args[1]
+		for _, c := range commands {
+			if c.name == name {
+				fs := flag.NewFlagSet(name, flag.ContinueOnError)
+				fs.SetOutput(io.Discard)
+				return c.parse(fs, args[2:])
+			}
+		}
+	}
+	return nil, unknownCommandError{strings.Join(args[:min(2, len(args))], " ")}
+}
+
+// parseFlags parses args into fs and returns the positional arguments. A
+// flag error becomes a usageError; -h becomes errHelp.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, errHelp
+		}
+		return nil, usagef(fs, "%v", err)
+	}
+	return fs.Args(), nil
+}
+
+// parseNoArgs parses args into fs and refuses positional arguments.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef(fs, "unexpected argument %q", rest[0])
+	}
+	return nil
+}
+
+// setFlags returns the names of the flags given on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+// requiredID returns the trimmed value of the flag named name, or a
+// usageError when it is blank.
+func requiredID(fs *flag.FlagSet, name, value string) (string, error) {
+	v := strings.TrimSpace(value)
+	if v == "" {
+		return "", usagef(fs, "--%s is required", name)
+	}
+	return v, nil
+}

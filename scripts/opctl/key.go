@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/dynamo"
+	"github.com/moveleads/partnerapi/shared/errcode"
+	"github.com/moveleads/partnerapi/shared/lead"
+	"github.com/moveleads/partnerapi/shared/route"
+)
+
+// keyCreated is the output of key create: the only place the key appears.
+type keyCreated struct {
+	KeyID  string        `json:"key_id"`
+	Key    string        `json:"key"`
+	Mode   auth.Mode     `json:"mode"`
+	Scopes []route.Scope `json:"scopes"`
+}
+
+// keyRevoked is the output of key revoke.
+type keyRevoked struct {
+	KeyID     string `json:"key_id"`
+	Revoked   bool   `json:"revoked"`
+	RevokedAt string `json:"revoked_at"`
+}
+
+// keyList is the output of key list.
+type keyList struct {
+	PartnerID string    `json:"partner_id"`
+	Keys      []keyView `json:"keys"`
+}
+
+// keyView is a key record as key list shows it: never the key, never its
+// digest. RevokedAt is null for a live key.
+type keyView struct {
+	KeyID     string        `json:"key_id"`
+	Mode      auth.Mode     `json:"mode"`
+	Scopes    []route.Scope `json:"scopes"`
+	CreatedAt string        `json:"created_at"`
+	RevokedAt *string       `json:"revoked_at"`
+}
+
+func parseKeyCreate(fs *flag.FlagSet, args []string) (action, error) {
+	id := fs.String("partner", "", "partner id (required)")
+	modeName := fs.String("mode", "", "test or live (required)")
+	scopeList := fs.String("scopes", "", "comma-separated scopes (default: all)")
+	if err := parseNoArgs(fs, args); err != nil {
+		return nil, err
+	}
+	partnerID, err := requiredID(fs, "partner", *id)
+	if err != nil {
+		return nil, err
+	}
+	if *modeName == "" {
+		return nil, usagef(fs, "--mode is required (test or live)")
+	}
+	mode, err := auth.ParseMode(*modeName)
+	if err != nil {
+		return nil, usagef(fs, "--mode: %v", err)
+	}
+	scopes := route.AllScopes
+	if setFlags(fs)["scopes"] {
+		if scopes, err = parseScopes(*scopeList); err != nil {
+			return nil, usagef(fs, "--scopes: %v", err)
+		}
+	}
+	return func(ctx context.Context, s *dynamo.Store, now time.Time) (any, error) {
+		key, keyID, err := auth.NewKey(mode)
+		if err != nil {
+			return nil, err
+		}
+		err = s.CreateKey(ctx, auth.Key{
+			KeyID: keyID, Digest: auth.Digest(key), PartnerID: partnerID,
+			Mode: mode, Scopes: scopes, CreatedAt: now,
+		})
+		if err != nil {
+			return nil, partnerErr(partnerID, err)
+		}
+		return keyCreated{KeyID: keyID, Key: key, Mode: mode, Scopes: scopes}, nil
+	}, nil
+}
+
+// parseScopes reads a comma-separated list of scopes, ignoring blanks and
+// repeats, and returns them in the order of route.AllScopes. It fails on
+// an unknown scope and on a list that names none.
+func parseScopes(list string) ([]route.Scope, error) {
+	want := map[route.Scope]bool{}
+	for part := range strings.SplitSeq(list, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		sc, err := route.ParseScope(part)
+		if err != nil {
+			return nil, err
+		}
+		want[sc] = true
+	}
+	if len(want) == 0 {
+		return nil, errors.New("name at least one scope")
+	}
+	var scopes []route.Scope
+	for _, sc := range route.AllScopes {
+		if want[sc] {
+			scopes = append(scopes, sc)
+		}
+	}
+	return scopes, nil
+}
+
+func parseKeyRevoke(fs *flag.FlagSet, args []string) (action, error) {
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(rest) == 0 || strings.TrimSpace(rest[0]) == "":
+		return nil, usagef(fs, "KEY_ID is required")
+	case len(rest) > 1:
+		return nil, usagef(fs, "unexpected argument %q", rest[1])
+	}
+	keyID := strings.TrimSpace(rest[0])
+	return func(ctx context.Context, s *dynamo.Store, now time.Time) (any, error) {
+		k, err := s.RevokeKey(ctx, keyID, now)
+		if e := errcode.As(err); e != nil && e.Code == errcode.NotFound {
+			return nil, fmt.Errorf("key %s not found", keyID)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if k.RevokedAt == nil {
+			return nil, fmt.Errorf("key %s: store returned no revocation time", keyID)
+		}
+		return keyRevoked{KeyID: k.KeyID, Revoked: true, RevokedAt: lead.FormatTime(*k.RevokedAt)}, nil
+	}, nil
+}
+
+func parseKeyList(fs *flag.FlagSet, args []string) (action, error) {
+	id := fs.String("partner", "", "partner id (required)")
+	if err := parseNoArgs(fs, args); err != nil {
+		return nil, err
+	}
+	partnerID, err := requiredID(fs, "partner", *id)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, s *dynamo.Store, _ time.Time) (any, error) {
+		// ListKeys cannot tell an unknown partner from one without keys.
+		if _, err := s.GetPartner(ctx, partnerID); err != nil {
+			return nil, partnerErr(partnerID, err)
+		}
+		keys, err := s.ListKeys(ctx, partnerID)
+		if err != nil {
+			return nil, err
+		}
+		out := keyList{PartnerID: partnerID, Keys: make([]keyView, 0, len(keys))}
+		for _, k := range keys {
+			v := keyView{KeyID: k.KeyID, Mode: k.Mode, Scopes: k.Scopes, CreatedAt: lead.FormatTime(k.CreatedAt)}
+			if k.RevokedAt != nil {
+				at := lead.FormatTime(*k.RevokedAt)
+				v.RevokedAt = &at
+			}
+			out.Keys = append(out.Keys, v)
+		}
+		return out, nil
+	}, nil
+}

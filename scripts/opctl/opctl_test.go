@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/moveleads/partnerapi/shared/apitest"
+	"github.com/moveleads/partnerapi/shared/dynamo"
+	"github.com/moveleads/partnerapi/shared/errcode"
+	"github.com/moveleads/partnerapi/shared/estimate"
+)
+
+func TestMain(m *testing.M) { apitest.Main(m) }
+
+var tableSeq atomic.Int64
+
+// newStore returns a Store over a fresh table on the DynamoDB Local that
+// TestMain configured, deleted when the test ends.
+func newStore(t *testing.T) *dynamo.Store {
+	t.Helper()
+	ctx := context.Background()
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		t.Fatalf("load AWS config: %v", err)
+	}
+	db := dynamodb.NewFromConfig(cfg)
+	name := fmt.Sprintf("opctl-%d-%d", time.Now().UnixNano(), tableSeq.Add(1))
+	if err := dynamo.CreateTable(ctx, db, name); err != nil {
+		t.Fatalf("create table: %v", err)
+	}
+	t.Cleanup(func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name}) })
+	return dynamo.New(db, name)
+}
+
+// result is one run of opctl.
+type result struct {
+	args           []string
+	code           int
+	stdout, stderr string
+}
+
+// opctl runs the CLI in-process against table (TABLE_NAME unset when "").
+func opctl(t *testing.T, table string, args ...string) result {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	env := func(k string) string {
+		if k == "TABLE_NAME" {
+			return table
+		}
+		return ""
+	}
+	code := run(context.Background(), args, &stdout, &stderr, env)
+	return result{args: args, code: code, stdout: stdout.String(), stderr: stderr.String()}
+}
+
+// ok asserts that r succeeded with a JSON object on stdout and nothing on
+// stderr, and decodes stdout into a T.
+func ok[T any](t *testing.T, r result) T {
+	t.Helper()
+	if r.code != 0 || r.stderr != "" {
+		t.Fatalf("opctl %q: exit %d, stderr %q; want exit 0 and no stderr", r.args, r.code, r.stderr)
+	}
+	var v T
+	dec := json.NewDecoder(strings.NewReader(r.stdout))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("opctl %q: decode stdout %q: %v", r.args, r.stdout, err)
+	}
+	return v
+}
+
+// fields returns the top-level field names of the JSON object in s.
+func fields(t *testing.T, s string) []string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		t.Fatalf("stdout %q is not a JSON object: %v", s, err)
+	}
+	return slices.Sorted(maps.Keys(m))
+}
+
+// fails asserts that r exited with code, printed nothing on stdout and one
+// line "opctl: ..." containing want on stderr.
+func fails(t *testing.T, r result, code int, want string) {
+	t.Helper()
+	if r.code != code {
+		t.Errorf("opctl %q: exit %d; want %d (stderr %q)", r.args, r.code, code, r.stderr)
+	}
+	if r.stdout != "" {
+		t.Errorf("opctl %q: stdout %q; want none", r.args, r.stdout)
+	}
+	if !strings.HasPrefix(r.stderr, "opctl: ") || strings.Count(r.stderr, "\n") != 1 || !strings.HasSuffix(r.stderr, "\n") {
+		t.Errorf("opctl %q: stderr %q; want one line starting \"opctl: \"", r.args, r.stderr)
+	}
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("opctl %q: stderr %q; want it to contain %q", r.args, r.stderr, want)
+	}
+}
+
+// createPartner runs partner create and returns the partner id.
+func createPartner(t *testing.T, s *dynamo.Store, args ...string) string {
+	t.Helper()
+	out := ok[partnerCreated](t, opctl(t, s.Table(), append([]string{"partner", "create", "--name", "Acme Movers"}, args...)...))
+	return out.PartnerID
+}
+
+// createKey runs key create and returns its output.
+func createKey(t *testing.T, s *dynamo.Store, partnerID string, args ...string) keyCreated {
+	t.Helper()
+	return ok[keyCreated](t, opctl(t, s.Table(), append([]string{"key", "create", "--partner", partnerID}, args...)...))
+}
+
+func TestHelp(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		args      []string
+		firstLine string // "" when stderr starts with the usage
+	}{
+		{"no arguments", nil, ""},
+		{"help", []string{"help"}, ""},
+		{"-h", []string{"-h"}, ""},
+		{"--help", []string{"--help"}, ""},
+		{"subcommand -h", []string{"key", "create", "-h"}, ""},
+		{"unknown command", []string{"lead", "delete"}, `opctl: unknown command "lead delete"; see opctl help`},
+		{"group only", []string{"partner"}, `opctl: unknown command "partner"; see opctl help`},
+		{"unknown verb", []string{"key", "rotate", "--partner", "ptn_x"}, `opctl: unknown command "key rotate"; see opctl help`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := opctl(t, "", tt.args...)
+			if r.code != exitUsage {
+				t.Errorf("opctl %q: exit %d; want %d", tt.args, r.code, exitUsage)
+			}
+			if r.stdout != "" {
+				t.Errorf("opctl %q: stdout %q; want none", tt.args, r.stdout)
+			}
+			want := usage()
+			if tt.firstLine != "" {
+				want = tt.firstLine + "\n" + want
+			}
+			if r.stderr != want {
+				t.Errorf("opctl %q: stderr %q; want %q", tt.args, r.stderr, want)
+			}
+		})
+	}
+	for _, c := range commands {
+		if !strings.Contains(usage(), c.name+" ") {
+			t.Errorf("usage does not list %q", c.name)
+		}
+	}
+}
+
+func TestConfigAndUpstreamErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		table string
+		args  []string
+		want  string
+	}{
+		{"no TABLE_NAME", "", []string{"partner", "create", "--name", "A"}, "opctl: TABLE_NAME is not set"},
+		{"blank TABLE_NAME", "  ", []string{"key", "list", "--partner", "ptn_x"}, "opctl: TABLE_NAME is not set"},
+		{"missing table", "opctl-no-such-table", []string{"key", "revoke", "key_x"}, "opctl: DynamoDB request failed: get key id: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := opctl(t, tt.table, tt.args...)
+			fails(t, r, exitFailure, tt.want)
+			if !strings.HasPrefix(r.stderr, tt.want) {
+				t.Errorf("stderr %q; want it to start %q", r.stderr, tt.want)
+			}
+			if strings.Contains(r.stderr, "Idempotency-Key") {
+				t.Errorf("stderr %q carries the API client's message; want the operator's", r.stderr)
+			}
+		})
+	}
+}
+
+func TestErrorLine(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"plain", fmt.Errorf("partner ptn_x not found"), "opctl: partner ptn_x not found"},
+		{"joined", fmt.Errorf("bad: %w", estimate.RateCard{Currency: "usd", Crew: 0, HourlyCents: -1}.Validate()),
+			"opctl: bad: hourly_cents must be between 0 and 100000 (minor units per mover per hour); got -1; crew must be between 1 and 10 movers; got 0"},
+		{"carriage returns and tabs", fmt.Errorf("a\r\n\tb  c\n\n"), "opctl: a; b c"},
+		{"coded", errcode.New(errcode.NotFound, "No partner with that id exists for this API key."), "opctl: No partner with that id exists for this API key."},
+		{"upstream", errcode.Upstream("put partner", fmt.Errorf("operation error DynamoDB: PutItem,\nboom")), "opctl: DynamoDB request failed: put partner: operation error DynamoDB: PutItem,; boom"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := errorLine(tt.err); got != tt.want {
+				t.Errorf("errorLine = %q; want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzParse checks that no command line makes parse panic and that every
+// rejected one yields a single error line.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"partner\x00create\x00--name\x00Acme",
+		"partner\x00rate-card\x00--partner\x00ptn_x\x00--crew\x000",
+		"key\x00create\x00--partner\x00p\x00--mode\x00live\x00--scopes\x00leads:read,,x",
+		"key\x00revoke\x00key_1\x00key_2",
+		"key\x00list\x00-h",
+		"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var args []string
+		if s != "" {
+			args = strings.Split(s, "\x00")
+		}
+		_, err := parse(args)
+		if err == nil {
+			return
+		}
+		if line := errorLine(err); strings.ContainsAny(line, "\n\r") {
+			t.Errorf("errorLine(parse(%q)) = %q; want one line", args, line)
+		}
+	})
+}
