@@ -134,14 +134,30 @@ func stringValue(raw json.RawMessage, maxLen int) (string, string) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return "", "must be a string"
 	}
-	s = strings.TrimSpace(s)
-	if !utf8.ValidString(s) {
-		return "", "must be valid UTF-8"
+	if lossyUTF8(raw, s) {
+		return "", "must be valid UTF-8 (no invalid bytes or lone surrogate escapes)"
 	}
+	s = strings.TrimSpace(s)
 	if n := utf8.RuneCountInString(s); n > maxLen {
 		return "", fmt.Sprintf("must be at most %d characters (got %d)", maxLen, n)
 	}
 	return s, ""
+}
+
+// lossyUTF8 reports whether decoding raw into s replaced invalid input
+// (bytes that are not UTF-8, or lone \uD800-style surrogate escapes) with
+// U+FFFD, which encoding/json does silently: the client's text would be
+// altered without a word.
+func lossyUTF8(raw json.RawMessage, s string) bool {
+	if !strings.ContainsRune(s, utf8.RuneError) {
+		return false
+	}
+	if !utf8.Valid(raw) {
+		return true
+	}
+	// Every U+FFFD in s must have been sent as U+FFFD, literally or escaped.
+	sent := bytes.Count(bytes.ToLower(raw), []byte(`\ufffd`)) + bytes.Count(raw, []byte("\uFFFD"))
+	return strings.Count(s, string(utf8.RuneError)) > sent
 }
 
 func specialItems(raw json.RawMessage) ([]string, string) {

@@ -149,7 +149,7 @@ func ParamName(template string) string {
 func Match(template, path string) (ok bool, name, value string) {
 	ts := strings.Split(strings.Trim(template, "/"), "/")
 	ps := strings.Split(strings.Trim(path, "/"), "/")
-	if len(ts) != len(ps) || strings.HasSuffix(path, "//") {
+	if len(ts) != len(ps) || strings.Contains(path, "//") {
 		return false, "", ""
 	}
 	for i, seg := range ts {
