@@ -28,8 +28,9 @@ import (
 
 // Deps is what a Handler needs. Build it once per process (at Lambda init).
 type Deps struct {
-	Store  *dynamo.Store
-	Cursor *cursor.Signer
+	Store *dynamo.Store
+	// Cursor returns the signer of list cursors (see FixedSigner).
+	Cursor func(context.Context) (*cursor.Signer, error)
 	Log    *slog.Logger
 	// Now defaults to time.Now; NewID to random UUIDs; IdempotencyWait to
 	// idempotency.DefaultWait.

@@ -52,7 +52,11 @@ var listParams = map[string]bool{"limit": true, "updated_since": true, "cursor":
 // listLeads answers one page of the tenant's leads in (updated_at, lead_id)
 // order.
 func listLeads(ctx context.Context, h *Handler, req *request) (*response, error) {
-	q, err := parseListQuery(h, req)
+	signer, err := h.d.Cursor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q, err := parseListQuery(signer, req)
 	if err != nil {
 		return nil, err
 	}
@@ -66,14 +70,14 @@ func listLeads(ctx context.Context, h *Handler, req *request) (*response, error)
 	}
 	if more {
 		last := leads[len(leads)-1]
-		c := h.d.Cursor.Encode(req.principal.PartnerID, string(req.principal.Mode),
+		c := signer.Encode(req.principal.PartnerID, string(req.principal.Mode),
 			lead.Position{UpdatedAt: lead.FormatTime(last.UpdatedAt), LeadID: last.ID})
 		view.NextCursor = &c
 	}
 	return jsonResponse(200, view), nil
 }
 
-func parseListQuery(h *Handler, req *request) (dynamo.ListQuery, error) {
+func parseListQuery(signer *cursor.Signer, req *request) (dynamo.ListQuery, error) {
 	params := req.ev.QueryStringParameters
 	fe := errcode.FieldErrors{}
 	for name := range params {
@@ -97,7 +101,7 @@ func parseListQuery(h *Handler, req *request) (dynamo.ListQuery, error) {
 		q.Since = &t
 	}
 	if v, ok := params["cursor"]; ok {
-		pos, err := h.d.Cursor.Decode(req.principal.PartnerID, string(req.principal.Mode), v)
+		pos, err := signer.Decode(req.principal.PartnerID, string(req.principal.Mode), v)
 		if errors.Is(err, cursor.ErrInvalid) || err != nil {
 			fe.Add("cursor", "is not a cursor this API issued for this key; pass next_cursor back unchanged")
 		}

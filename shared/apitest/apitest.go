@@ -118,7 +118,7 @@ func New(t testing.TB, opts ...Options) *Env {
 	}
 	e := &Env{DB: db, Store: dynamo.New(db, name), Clock: &Clock{}, Logs: &SyncBuffer{}}
 	e.Handler = apigw.New(apigw.Deps{
-		Store: e.Store, Cursor: signer, Now: e.Clock.Now,
+		Store: e.Store, Cursor: apigw.FixedSigner(signer), Now: e.Clock.Now,
 		Log:             slog.New(slog.NewJSONHandler(e.Logs, nil)),
 		IdempotencyWait: o.IdempotencyWait,
 	})

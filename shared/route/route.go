@@ -51,6 +51,26 @@ const (
 	GetLead    Operation = "getLead"
 )
 
+// Access is a set of table permissions a function needs.
+type Access int
+
+// The kinds of table access.
+const (
+	ReadItems  Access = 1 << iota // GetItem on the table
+	QueryIndex                    // Query on the gsi1 index
+	WriteItems                    // PutItem, UpdateItem, BatchWriteItem on the table
+)
+
+// Has reports whether a includes every access in b.
+func (a Access) Has(b Access) bool { return a&b == b }
+
+// Secret names. Each is deployed as one secret and read by the functions
+// whose route lists it.
+const (
+	// SecretCursor signs listLeads cursors (at least 32 random bytes).
+	SecretCursor = "cursor-signing-key"
+)
+
 // Route is one operation served by one function at two paths.
 //
 // Paths use API Gateway's template syntax ({name} for a path parameter) and
@@ -65,10 +85,13 @@ type Route struct {
 	Beta        bool
 	// Idempotent routes accept an Idempotency-Key header.
 	Idempotent bool
-	// Writes tells whether the route's function writes partner data. It drives
-	// the least-privilege grants of the deployed function (every function
-	// writes its key's rate-limit counter).
-	Writes bool
+	// Data is what the route's function does to the table beyond
+	// authenticating and counting the request, which every function does
+	// with one conditional UpdateItem on its key's record. It drives the
+	// deployed function's least-privilege grants.
+	Data Access
+	// Secrets names the secrets the function reads (see the Secret* names).
+	Secrets []string
 	// Summary is a one-line description used in generated docs.
 	Summary string
 }
@@ -78,7 +101,9 @@ var Table = []Route{
 	{
 		Operation: CreateLead, Slug: "v1-leads", Method: "POST",
 		PilotPath: "/v1-leads", LogicalPath: "/v1/leads",
-		Scope: LeadsWrite, Idempotent: true, Writes: true,
+		Scope: LeadsWrite, Idempotent: true,
+		// GetItem: a duplicate polls the idempotency record it waits for.
+		Data:    ReadItems | WriteItems,
 		Summary: "Create a lead; returns an instant estimate when enough is known.",
 	},
 	{
