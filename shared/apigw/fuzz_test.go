@@ -176,7 +176,7 @@ func FuzzListLeadsQuery(f *testing.F) {
 	for i := range 5 {
 		at := ft.start.Add(time.Duration(i) * time.Millisecond)
 		l := lead.Lead{ID: uuid.NewString(), Status: lead.New, Email: fmt.Sprintf("c%d@example.com", i), CreatedAt: at, UpdatedAt: at}
-		if err := ft.env.Store.PutLead(context.Background(), tenant, l, nil); err != nil {
+		if err := ft.env.Store.PutLead(context.Background(), tenant, l, false); err != nil {
 			f.Fatalf("seed lead: %v", err)
 		}
 	}

@@ -1,6 +1,7 @@
 package apigw_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -144,18 +145,20 @@ func TestIdempotencyInFlight(t *testing.T) {
 	})
 }
 
-// faultyTransport fails DynamoDB calls whose target matches, either before
-// sending them (nothing reaches DynamoDB) or after (the write lands but the
-// answer is lost), while fail is set.
+// faultyTransport fails DynamoDB calls whose target matches and whose body
+// contains match (any body when empty), either before sending them (nothing
+// reaches DynamoDB) or after (the write lands but the answer is lost), while
+// fail is set.
 type faultyTransport struct {
 	target string
+	match  string
 	after  bool
 	fail   atomic.Bool
 	calls  atomic.Int32
 }
 
 func (f *faultyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if f.fail.Load() && strings.HasSuffix(req.Header.Get("X-Amz-Target"), "."+f.target) {
+	if f.fail.Load() && strings.HasSuffix(req.Header.Get("X-Amz-Target"), "."+f.target) && f.bodyMatches(req) {
 		f.calls.Add(1)
 		if f.after {
 			resp, err := http.DefaultTransport.RoundTrip(req)
@@ -169,11 +172,26 @@ func (f *faultyTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(req)
 }
 
+func (f *faultyTransport) bodyMatches(req *http.Request) bool {
+	if f.match == "" {
+		return true
+	}
+	b, err := io.ReadAll(req.Body)
+	if err != nil {
+		return false
+	}
+	req.Body = io.NopCloser(bytes.NewReader(b))
+	return bytes.Contains(b, []byte(f.match))
+}
+
+// leadWrite matches the PutItem of a lead item (its sort key is "LEAD").
+const leadWrite = `{"S":"LEAD"}`
+
 func TestUpstreamFailure(t *testing.T) {
 	for _, after := range []bool{false, true} {
 		name := map[bool]string{false: "write never lands", true: "write lands, answer lost"}[after]
 		t.Run(name, func(t *testing.T) {
-			ft := &faultyTransport{target: "BatchWriteItem", after: after}
+			ft := &faultyTransport{target: "PutItem", match: leadWrite, after: after}
 			env := apitest.New(t, apitest.Options{HTTPClient: &http.Client{Transport: ft}})
 			p := newPartner(t, env)
 			body := `{"email":"ada@example.com"}`

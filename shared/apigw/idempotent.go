@@ -12,11 +12,13 @@ import (
 // sent one. Call it only after the request has passed validation, so that an
 // invalid request stores nothing.
 //
-// run gets the claim (nil without a key) and may hand claim.Completion to
-// its own write. A replay returns the stored status and body. When run fails
-// with a 5xx the key is released (keeping its pinned resource id) so a retry
-// proceeds at once; a 4xx from run is stored and replayed like a success.
-func (h *Handler) idempotent(ctx context.Context, req *request, run func(context.Context, *idempotency.Claim) (*response, error)) (*response, error) {
+// run gets the claim (nil without a key). With create, the claim is made
+// with the response create describes and completes when run writes the
+// resource; otherwise run's response is stored after it returns. A replay
+// returns the stored status and body. When run fails with a 5xx the key is
+// released (keeping its pinned resource id) so a retry proceeds at once; a
+// 4xx from run is stored and replayed like a success.
+func (h *Handler) idempotent(ctx context.Context, req *request, create *idempotency.Creation, run func(context.Context, *idempotency.Claim) (*response, error)) (*response, error) {
 	key, present := req.header("idempotency-key")
 	if !present {
 		return run(ctx, nil)
@@ -28,7 +30,14 @@ func (h *Handler) idempotent(ctx context.Context, req *request, run func(context
 		PartnerID: req.principal.PartnerID, Mode: string(req.principal.Mode),
 		Operation: string(req.route.Operation), Key: key,
 	}
-	claim, replay, err := h.keeper.Begin(ctx, scope, idempotency.RequestHash(req.body))
+	var claim *idempotency.Claim
+	var replay *idempotency.Replay
+	var err error
+	if create != nil {
+		claim, replay, err = h.keeper.BeginCreate(ctx, scope, idempotency.RequestHash(req.body), *create)
+	} else {
+		claim, replay, err = h.keeper.Begin(ctx, scope, idempotency.RequestHash(req.body))
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -16,28 +16,34 @@ import (
 )
 
 // createLead validates the body, then (under the Idempotency-Key, if any)
-// builds the lead with its instant estimate and stores it.
+// builds the lead with its instant estimate and stores it. Its response is
+// known before the write, so the key's claim stores it and the lead's
+// existence completes the key: one claim write and one lead write.
 func createLead(ctx context.Context, h *Handler, req *request) (*response, error) {
 	in, err := lead.ParseCreate(req.body)
 	if err != nil {
 		return nil, err
 	}
-	return h.idempotent(ctx, req, func(ctx context.Context, claim *idempotency.Claim) (*response, error) {
+	build := func(id string) lead.Lead { return lead.Build(id, in, req.principal.RateCard, req.now) }
+	create := &idempotency.Creation{
+		Respond: func(id string) (int, []byte) {
+			r := jsonResponse(200, createView(build(id)))
+			return r.status, r.body
+		},
+		Exists: func(ctx context.Context, id string) (bool, error) {
+			return h.d.Store.LeadExists(ctx, req.tenant(), id)
+		},
+	}
+	return h.idempotent(ctx, req, create, func(ctx context.Context, claim *idempotency.Claim) (*response, error) {
 		id := h.d.NewID()
 		if claim != nil {
 			id = claim.ResourceID()
 		}
-		l := lead.Build(id, in, req.principal.RateCard, req.now)
-		resp := jsonResponse(200, createView(l))
-		var done *idempotency.Record
-		if claim != nil {
-			rec := claim.Completion(resp.status, resp.body)
-			done = &rec
-		}
-		if err := h.d.Store.PutLead(ctx, req.tenant(), l, done); err != nil {
+		l := build(id)
+		if err := h.d.Store.PutLead(ctx, req.tenant(), l, claim != nil); err != nil {
 			return nil, err
 		}
-		return resp, nil
+		return jsonResponse(200, createView(l)), nil
 	})
 }
 

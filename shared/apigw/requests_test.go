@@ -3,43 +3,20 @@ package apigw_test
 import (
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/moveleads/partnerapi/shared/apitest"
 )
 
-// countingTransport counts DynamoDB round trips by operation.
-type countingTransport struct {
-	mu  sync.Mutex
-	ops []string
-}
-
-func (c *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	target := req.Header.Get("X-Amz-Target")
-	c.mu.Lock()
-	c.ops = append(c.ops, target[strings.LastIndexByte(target, '.')+1:])
-	c.mu.Unlock()
-	return http.DefaultTransport.RoundTrip(req)
-}
-
-func (c *countingTransport) take() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ops := c.ops
-	c.ops = nil
-	return ops
-}
-
 // TestDynamoDBRequestsPerOperation measures the round trips each operation
 // makes (on a warm instance, after a first request in the same minute) and
 // holds them to the budget.
 func TestDynamoDBRequestsPerOperation(t *testing.T) {
-	ct := &countingTransport{}
+	ct := &apitest.Meter{}
 	env := apitest.New(t, apitest.Options{HTTPClient: &http.Client{Transport: ct}})
 	p := newPartner(t, env)
 	lead := p.create(t, `{"email":"ada@example.com"}`)
-	ct.take()
+	ct.Take()
 
 	cases := []struct {
 		name    string
@@ -48,15 +25,23 @@ func TestDynamoDBRequestsPerOperation(t *testing.T) {
 		maxTrip int
 	}{
 		{"createLead", func() { p.create(t, `{"email":"ada@example.com"}`) }, "UpdateItem PutItem", 2},
-		{"createLead with Idempotency-Key", func() { p.create(t, `{"email":"ada@example.com"}`, "Idempotency-Key: m1") }, "UpdateItem PutItem BatchWriteItem", 3},
-		{"idempotent replay", func() { p.create(t, `{"email":"ada@example.com"}`, "Idempotency-Key: m1") }, "UpdateItem PutItem", 2},
+		{"createLead with Idempotency-Key", func() { p.create(t, `{"email":"ada@example.com"}`, "Idempotency-Key: m1") }, "UpdateItem PutItem PutItem", 3},
+		// The claim's failed condition returns the stored response; a
+		// consistent read of the lead's key confirms the lead was written.
+		{"idempotent replay", func() { p.create(t, `{"email":"ada@example.com"}`, "Idempotency-Key: m1") }, "UpdateItem PutItem GetItem", 3},
 		{"getLead", func() { env.Do(t, "GET", "/v1/leads/"+lead.LeadID, p.key, "") }, "UpdateItem GetItem", 2},
 		{"listLeads page", func() { env.Do(t, "GET", "/v1/leads?limit=10", p.key, "") }, "UpdateItem Query", 2},
 	}
 	for _, c := range cases {
 		c.do()
-		ops := ct.take()
-		t.Logf("%-32s %d round trips: %s", c.name, len(ops), strings.Join(ops, " "))
+		var ops []string
+		var rcu, wcu float64
+		for _, call := range ct.Take() {
+			ops = append(ops, call.Op)
+			rcu += call.Read
+			wcu += call.Write
+		}
+		t.Logf("%-32s %d round trips (%s), %.1f RCU, %.1f WCU", c.name, len(ops), strings.Join(ops, " "), rcu, wcu)
 		if got := strings.Join(ops, " "); got != c.want || len(ops) > c.maxTrip {
 			t.Errorf("%s: %q; want %q (at most %d)", c.name, got, c.want, c.maxTrip)
 		}

@@ -99,6 +99,10 @@ func (d idemStore) TakeOver(ctx context.Context, old, rec idempotency.Record) (b
 		Set(expression.Name("lock_expires"), expression.Value(it.LockExpires)).
 		Set(expression.Name("created_at"), expression.Value(it.CreatedAt)).
 		Set(expression.Name(table.TTLAttribute), expression.Value(it.ExpiresAt))
+	if len(rec.Body) > 0 {
+		upd = upd.Set(expression.Name("response_status"), expression.Value(it.Status)).
+			Set(expression.Name("response_body"), expression.Value(it.Body))
+	}
 	cond := expression.Name("state").Equal(expression.Value(string(old.State))).
 		And(expression.Name("lock_expires").Equal(expression.Value(old.LockExpires.UnixMilli()))).
 		And(expression.Name("request_hash").Equal(expression.Value(old.RequestHash)))

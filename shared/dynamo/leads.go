@@ -14,7 +14,6 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/estimate"
-	"github.com/moveleads/partnerapi/shared/idempotency"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/table"
 )
@@ -66,62 +65,39 @@ func (it leadItem) lead() lead.Lead {
 	}
 }
 
-// PutLead stores a new lead for tenant t.
+// PutLead stores a new lead for tenant t, in one PutItem.
 //
-// Without an idempotency completion it is one conditional PutItem (a lead id
-// is never reused). With one, the lead and the completed idempotency record
-// go in one BatchWriteItem: the lead id was pinned by the claim, so if only
-// one of the two lands, a retry with the same key rewrites the same lead
-// rather than adding a second.
-func (s *Store) PutLead(ctx context.Context, t auth.Tenant, l lead.Lead, done *idempotency.Record) error {
+// Unless pinned, the write is conditional on the id being new. A pinned id
+// was fixed by an Idempotency-Key claim: only retries of that key write it,
+// and a retry after a failure must be able to write it again.
+func (s *Store) PutLead(ctx context.Context, t auth.Tenant, l lead.Lead, pinned bool) error {
 	item, err := attributevalue.MarshalMap(newLeadItem(t, l))
 	if err != nil {
 		return fmt.Errorf("marshal lead: %w", err)
 	}
-	if done == nil {
+	in := &dynamodb.PutItemInput{TableName: &s.table, Item: item, ReturnConsumedCapacity: capacity}
+	if !pinned {
 		cond, _ := expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name(table.PK))).Build()
-		_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
-			TableName: &s.table, Item: item,
-			ConditionExpression: cond.Condition(), ExpressionAttributeNames: cond.Names(),
-			ReturnConsumedCapacity: capacity,
-		})
-		if err != nil {
-			return upstream("put lead", err)
-		}
-		return nil
+		in.ConditionExpression, in.ExpressionAttributeNames = cond.Condition(), cond.Names()
 	}
-	rec, err := attributevalue.MarshalMap(newIdemItem(*done))
-	if err != nil {
-		return fmt.Errorf("marshal idempotency record: %w", err)
+	if _, err := s.db.PutItem(ctx, in); err != nil {
+		return upstream("put lead", err)
 	}
-	return s.batchPut(ctx, "put lead", item, rec)
+	return nil
 }
 
-// batchPut writes items with BatchWriteItem, resending unprocessed ones
-// with backoff until ctx ends.
-func (s *Store) batchPut(ctx context.Context, what string, items ...map[string]types.AttributeValue) error {
-	reqs := make([]types.WriteRequest, len(items))
-	for i, it := range items {
-		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: it}}
+// LeadExists reports whether tenant t's lead id has been written (a
+// strongly consistent read of its key only).
+func (s *Store) LeadExists(ctx context.Context, t auth.Tenant, id string) (bool, error) {
+	pk, sk := leadKey(t, id)
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: &s.table, Key: keyAV(pk, sk), ConsistentRead: aws.Bool(true),
+		ProjectionExpression: aws.String(table.PK), ReturnConsumedCapacity: capacity,
+	})
+	if err != nil {
+		return false, upstream("check lead", err)
 	}
-	pending := map[string][]types.WriteRequest{s.table: reqs}
-	for delay := 10 * time.Millisecond; ; delay *= 2 {
-		out, err := s.db.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
-			RequestItems: pending, ReturnConsumedCapacity: capacity,
-		})
-		if err != nil {
-			return upstream(what, err)
-		}
-		if len(out.UnprocessedItems) == 0 {
-			return nil
-		}
-		pending = out.UnprocessedItems
-		select {
-		case <-ctx.Done():
-			return upstream(what, ctx.Err())
-		case <-time.After(min(delay, time.Second)):
-		}
-	}
+	return out.Item != nil, nil
 }
 
 // GetLead returns tenant t's lead with id, or not_found (which is also the

@@ -29,14 +29,15 @@ type partnerItem struct {
 	CreatedAt string            `dynamodbav:"created_at"`
 }
 
-// keyItem is an API key record. It also carries the key's rate-limit
-// counter and a copy of its partner's rate card, so one conditional update
-// authenticates and counts a request and createLead needs no partner read.
+// keyItem is an API key's authentication record. It also carries the key's
+// rate-limit counter and a copy of its partner's rate card, so one
+// conditional update authenticates and counts a request and createLead needs
+// no partner read. It has no index attributes on purpose: an update of an
+// indexed item also writes the index, which would double the write units
+// every request pays.
 type keyItem struct {
 	PK        string            `dynamodbav:"pk"`
 	SK        string            `dynamodbav:"sk"`
-	GSI1PK    string            `dynamodbav:"gsi1pk"`
-	GSI1SK    string            `dynamodbav:"gsi1sk"`
 	Type      string            `dynamodbav:"type"`
 	KeyID     string            `dynamodbav:"key_id"`
 	Digest    string            `dynamodbav:"digest"`
@@ -50,12 +51,27 @@ type keyItem struct {
 	RLCount   int               `dynamodbav:"rl_count"`
 }
 
-// keyIDItem points from a key id to its digest, for revocation by id.
+// keyIDItem is a key's listing record: found by key id (revocation) and in
+// its partner's key listing (gsi1). It points to the authentication record
+// by digest and mirrors its metadata.
 type keyIDItem struct {
-	PK     string `dynamodbav:"pk"`
-	SK     string `dynamodbav:"sk"`
-	Type   string `dynamodbav:"type"`
-	Digest string `dynamodbav:"digest"`
+	PK        string   `dynamodbav:"pk"`
+	SK        string   `dynamodbav:"sk"`
+	GSI1PK    string   `dynamodbav:"gsi1pk"`
+	GSI1SK    string   `dynamodbav:"gsi1sk"`
+	Type      string   `dynamodbav:"type"`
+	KeyID     string   `dynamodbav:"key_id"`
+	Digest    string   `dynamodbav:"digest"`
+	PartnerID string   `dynamodbav:"partner_id"`
+	Mode      string   `dynamodbav:"mode"`
+	Scopes    []string `dynamodbav:"scopes"`
+	CreatedAt string   `dynamodbav:"created_at"`
+	RevokedAt string   `dynamodbav:"revoked_at,omitempty"`
+}
+
+func (k keyIDItem) key() auth.Key {
+	return keyItem{KeyID: k.KeyID, Digest: k.Digest, PartnerID: k.PartnerID, Mode: k.Mode,
+		Scopes: k.Scopes, CreatedAt: k.CreatedAt, RevokedAt: k.RevokedAt}.key()
 }
 
 func (k keyItem) key() auth.Key {
@@ -178,7 +194,7 @@ func (s *Store) CreateKey(ctx context.Context, k auth.Key) error {
 		scopes[i] = string(sc)
 	}
 	item, err := attributevalue.MarshalMap(keyItem{
-		PK: pk, SK: sk, GSI1PK: g1pk, GSI1SK: g1sk, Type: "api_key",
+		PK: pk, SK: sk, Type: "api_key",
 		KeyID: k.KeyID, Digest: k.Digest, PartnerID: k.PartnerID, Mode: string(k.Mode),
 		Scopes: scopes, RateCard: p.RateCard, CreatedAt: created,
 	})
@@ -186,7 +202,11 @@ func (s *Store) CreateKey(ctx context.Context, k auth.Key) error {
 		return fmt.Errorf("marshal key: %w", err)
 	}
 	ipk, isk := apiKeyIDKey(k.KeyID)
-	idItem, err := attributevalue.MarshalMap(keyIDItem{PK: ipk, SK: isk, Type: "api_key_id", Digest: k.Digest})
+	idItem, err := attributevalue.MarshalMap(keyIDItem{
+		PK: ipk, SK: isk, GSI1PK: g1pk, GSI1SK: g1sk, Type: "api_key_id",
+		KeyID: k.KeyID, Digest: k.Digest, PartnerID: k.PartnerID, Mode: string(k.Mode),
+		Scopes: scopes, CreatedAt: created,
+	})
 	if err != nil {
 		return fmt.Errorf("marshal key id: %w", err)
 	}
@@ -226,27 +246,31 @@ func (s *Store) RevokeKey(ctx context.Context, keyID string, now time.Time) (aut
 	}
 	pk, sk := apiKeyKey(ref.Digest)
 	revoked := expression.Name("revoked_at")
-	upd := expression.Set(revoked, expression.IfNotExists(revoked, expression.Value(lead.FormatTime(now))))
+	at := lead.FormatTime(now)
+	upd := expression.Set(revoked, expression.IfNotExists(revoked, expression.Value(at)))
 	expr, _ := expression.NewBuilder().WithUpdate(upd).
 		WithCondition(expression.AttributeExists(expression.Name(table.PK))).Build()
-	res, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: &s.table, Key: keyAV(pk, sk),
-		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValues: types.ReturnValueAllNew,
+	update := func(pk, sk string) types.TransactWriteItem {
+		return types.TransactWriteItem{Update: &types.Update{
+			TableName: &s.table, Key: keyAV(pk, sk),
+			UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
+			ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+		}}
+	}
+	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		TransactItems: []types.TransactWriteItem{update(pk, sk), update(ipk, isk)},
 	})
-	var ccf *types.ConditionalCheckFailedException
-	if errors.As(err, &ccf) {
+	var canceled *types.TransactionCanceledException
+	if errors.As(err, &canceled) {
 		return auth.Key{}, notFound("API key")
 	}
 	if err != nil {
 		return auth.Key{}, upstream("revoke key", err)
 	}
-	var it keyItem
-	if err := attributevalue.UnmarshalMap(res.Attributes, &it); err != nil {
-		return auth.Key{}, fmt.Errorf("unmarshal key: %w", err)
+	if ref.RevokedAt == "" {
+		ref.RevokedAt = at
 	}
-	return it.key(), nil
+	return ref.key(), nil
 }
 
 // ListKeys returns the partner's key records, oldest first.
@@ -266,7 +290,7 @@ func (s *Store) ListKeys(ctx context.Context, partnerID string) ([]auth.Key, err
 		if err != nil {
 			return nil, upstream("query keys", err)
 		}
-		var items []keyItem
+		var items []keyIDItem
 		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
 			return nil, fmt.Errorf("unmarshal keys: %w", err)
 		}

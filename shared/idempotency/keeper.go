@@ -67,6 +67,17 @@ func (c *Claim) Abandon() error {
 	return c.keeper.Store.Release(ctx, c.rec)
 }
 
+// Creation describes an operation that creates one resource and whose
+// response is known before it writes (createLead). The response is stored
+// with the claim, and the claim counts as completed as soon as the resource
+// exists, so the operation makes no second write to complete the key.
+type Creation struct {
+	// Respond returns the response for the resource with this id.
+	Respond func(resourceID string) (status int, body []byte)
+	// Exists reports whether the resource with this id has been written.
+	Exists func(ctx context.Context, resourceID string) (bool, error)
+}
+
 // Begin claims scope for a request whose body hashes to requestHash.
 //
 // It returns a Claim when the caller should run the operation, a Replay
@@ -75,8 +86,18 @@ func (c *Claim) Abandon() error {
 // idempotency_key_in_use when a concurrent request still holds it after the
 // wait. Storage failures are returned wrapped.
 func (k *Keeper) Begin(ctx context.Context, scope Scope, requestHash string) (*Claim, *Replay, error) {
-	start := k.Now()
-	deadline := start.Add(k.Wait)
+	return k.begin(ctx, scope, requestHash, nil)
+}
+
+// BeginCreate is Begin for a Creation: the Claim it returns is already
+// complete once the caller writes the resource with the claim's ResourceID
+// (and abandons the claim if that fails).
+func (k *Keeper) BeginCreate(ctx context.Context, scope Scope, requestHash string, c Creation) (*Claim, *Replay, error) {
+	return k.begin(ctx, scope, requestHash, &c)
+}
+
+func (k *Keeper) begin(ctx context.Context, scope Scope, requestHash string, create *Creation) (*Claim, *Replay, error) {
+	deadline := k.Now().Add(k.Wait)
 	for attempt := 0; attempt < 100; attempt++ {
 		now := k.Now()
 		rec := Record{
@@ -84,58 +105,88 @@ func (k *Keeper) Begin(ctx context.Context, scope Scope, requestHash string) (*C
 			ResourceID: k.NewID(), LockExpires: lockUntil(ctx, now),
 			CreatedAt: now, Expires: now.Add(Retention),
 		}
+		if create != nil {
+			rec.Status, rec.Body = create.Respond(rec.ResourceID)
+		}
 		held, err := k.Store.Create(ctx, rec, now)
 		if err != nil {
 			return nil, nil, fmt.Errorf("claim idempotency key: %w", err)
 		}
 		if held == nil {
-			return &Claim{rec: rec, keeper: k}, nil, nil
+			return &Claim{rec: rec, keeper: k, done: create != nil}, nil, nil
 		}
-		switch {
-		case held.State == Completed && held.RequestHash == requestHash:
-			return nil, &Replay{Status: held.Status, Body: held.Body}, nil
-		case held.RequestHash != requestHash && held.State != Failed:
+		if held.RequestHash != requestHash && held.State != Failed {
 			return nil, nil, errcode.New(errcode.IdempotencyKeyReused,
 				"This Idempotency-Key was already used with a different request body. Use a new key for a new request.")
-		case held.State == Failed || !now.Before(held.LockExpires):
+		}
+		if replay, err := k.completed(ctx, held, create); replay != nil || err != nil {
+			return nil, replay, err
+		}
+		if held.State == Failed || !now.Before(held.LockExpires) {
 			rec.ResourceID = held.ResourceID
+			if create != nil {
+				rec.Status, rec.Body = create.Respond(rec.ResourceID)
+			}
 			ok, err := k.Store.TakeOver(ctx, *held, rec)
 			if err != nil {
 				return nil, nil, fmt.Errorf("take over idempotency key: %w", err)
 			}
 			if ok {
-				return &Claim{rec: rec, keeper: k}, nil, nil
+				return &Claim{rec: rec, keeper: k, done: create != nil}, nil, nil
 			}
-		default:
-			if err := k.waitWhileInFlight(ctx, scope, deadline); err != nil {
-				return nil, nil, err
-			}
+			continue
+		}
+		replay, err := k.waitWhileInFlight(ctx, held, create, deadline)
+		if replay != nil || err != nil {
+			return nil, replay, err
 		}
 	}
 	return nil, nil, errcode.New(errcode.IdempotencyKeyInUse, "Another request with this Idempotency-Key is in progress. Retry shortly.")
 }
 
-// waitWhileInFlight polls until the record leaves the in-flight state, its
-// lock expires, or deadline passes (then idempotency_key_in_use).
-func (k *Keeper) waitWhileInFlight(ctx context.Context, scope Scope, deadline time.Time) error {
+// completed returns the replay of held when its request finished: it is
+// marked Completed, or (for a Creation) in flight with its resource written.
+func (k *Keeper) completed(ctx context.Context, held *Record, create *Creation) (*Replay, error) {
+	switch {
+	case held.State == Completed:
+		return &Replay{Status: held.Status, Body: held.Body}, nil
+	case held.State == InFlight && create != nil:
+		ok, err := create.Exists(ctx, held.ResourceID)
+		if err != nil {
+			return nil, fmt.Errorf("check idempotent resource: %w", err)
+		}
+		if ok {
+			return &Replay{Status: held.Status, Body: held.Body}, nil
+		}
+	}
+	return nil, nil
+}
+
+// waitWhileInFlight polls until held's request completes (then its replay),
+// fails or its lock expires (then nil, nil: claim again), or deadline passes
+// (then idempotency_key_in_use).
+func (k *Keeper) waitWhileInFlight(ctx context.Context, held *Record, create *Creation, deadline time.Time) (*Replay, error) {
 	for {
 		if !k.Now().Before(deadline) {
-			return errcode.New(errcode.IdempotencyKeyInUse,
+			return nil, errcode.New(errcode.IdempotencyKeyInUse,
 				"Another request with this Idempotency-Key is still in progress. Retry after it finishes.")
 		}
 		t := time.NewTimer(k.Poll)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return fmt.Errorf("wait for idempotency key: %w", ctx.Err())
+			return nil, fmt.Errorf("wait for idempotency key: %w", ctx.Err())
 		case <-t.C:
 		}
-		rec, err := k.Store.Get(ctx, scope)
+		rec, err := k.Store.Get(ctx, held.Scope)
 		if err != nil {
-			return fmt.Errorf("read idempotency key: %w", err)
+			return nil, fmt.Errorf("read idempotency key: %w", err)
 		}
-		if rec == nil || rec.State != InFlight || !k.Now().Before(rec.LockExpires) {
-			return nil
+		if rec == nil || rec.State == Failed || rec.ResourceID != held.ResourceID || !k.Now().Before(rec.LockExpires) {
+			return nil, nil
+		}
+		if replay, err := k.completed(ctx, rec, create); replay != nil || err != nil {
+			return replay, err
 		}
 	}
 }

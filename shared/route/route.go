@@ -109,13 +109,13 @@ var Table = []Route{
 	{
 		Operation: ListLeads, Slug: "v1-leads-list", Method: "GET",
 		PilotPath: "/v1-leads-list", LogicalPath: "/v1/leads",
-		Scope:   LeadsRead,
+		Scope: LeadsRead, Data: QueryIndex, Secrets: []string{SecretCursor},
 		Summary: "List leads by (updated_at, lead_id) with keyset pagination and delta sync.",
 	},
 	{
 		Operation: GetLead, Slug: "v1-lead-get", Method: "GET",
 		PilotPath: "/v1-lead-get/{lead_id}", LogicalPath: "/v1/leads/{id}",
-		Scope:   LeadsRead,
+		Scope: LeadsRead, Data: ReadItems,
 		Summary: "Read one lead's status.",
 	},
 }

@@ -59,8 +59,13 @@ func TestTableInvariants(t *testing.T) {
 			if (ParamName(r.PilotPath) == "") != (ParamName(r.LogicalPath) == "") {
 				t.Errorf("pilot path %q and logical path %q: one has a parameter and the other not", r.PilotPath, r.LogicalPath)
 			}
-			if r.Idempotent && !r.Writes {
-				t.Errorf("idempotent route does not write; Idempotency-Key only makes sense for writes")
+			if r.Data == 0 {
+				t.Errorf("route declares no table access; its function would get no grant but the key update")
+			}
+			for _, sec := range r.Secrets {
+				if sec != SecretCursor {
+					t.Errorf("unknown secret %q", sec)
+				}
 			}
 			if got := ByOperation(r.Operation); got.Slug != r.Slug {
 				t.Errorf("ByOperation(%q).Slug = %q; want %q", r.Operation, got.Slug, r.Slug)

@@ -1,0 +1,158 @@
+package stack
+
+import (
+	"fmt"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
+	"github.com/aws/jsii-runtime-go"
+
+	"github.com/moveleads/partnerapi/shared/apigw"
+	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/table"
+)
+
+// newTable declares the single table from package table: string keys,
+// every GSI projecting all attributes, and the TTL attribute.
+//
+// Encryption uses the AWS-managed key (aws/dynamodb) rather than a
+// customer-managed one: reads and writes need no kms grant on each
+// function role, there is no key policy to get wrong and no monthly key
+// fee, and key use still shows in CloudTrail. A customer-managed key is
+// worth it only to share the table cross-account or to revoke access by
+// disabling the key, neither of which we do.
+func newTable(s awscdk.Stack, sz sizing) awsdynamodb.Table {
+	str := awsdynamodb.AttributeType_STRING
+	t := awsdynamodb.NewTable(s, jsii.String("Table"), &awsdynamodb.TableProps{
+		PartitionKey: &awsdynamodb.Attribute{Name: jsii.String(table.PK), Type: str},
+		SortKey:      &awsdynamodb.Attribute{Name: jsii.String(table.SK), Type: str},
+		BillingMode:  awsdynamodb.BillingMode_PAY_PER_REQUEST,
+		PointInTimeRecoverySpecification: &awsdynamodb.PointInTimeRecoverySpecification{
+			PointInTimeRecoveryEnabled: jsii.Bool(true),
+		},
+		TimeToLiveAttribute: jsii.String(table.TTLAttribute),
+		Encryption:          awsdynamodb.TableEncryption_AWS_MANAGED,
+		DeletionProtection:  jsii.Bool(sz.deletionProtection),
+		RemovalPolicy:       sz.removal,
+	})
+	for _, ix := range table.Indexes {
+		t.AddGlobalSecondaryIndex(&awsdynamodb.GlobalSecondaryIndexProps{
+			IndexName:      jsii.String(ix.Name),
+			PartitionKey:   &awsdynamodb.Attribute{Name: jsii.String(ix.PK), Type: str},
+			SortKey:        &awsdynamodb.Attribute{Name: jsii.String(ix.SK), Type: str},
+			ProjectionType: awsdynamodb.ProjectionType_ALL,
+		})
+	}
+	awscdk.NewCfnOutput(s, jsii.String("TableName"), &awscdk.CfnOutputProps{
+		Value: t.TableName(), Description: jsii.String("DynamoDB table (TABLE_NAME of every function; opctl)"),
+	})
+	return t
+}
+
+// newClipBucket declares the bucket that survey clips are uploaded to
+// through presigned URLs, and the bucket its server access logs go to.
+//
+// Both use S3-managed keys: a presigned PUT under SSE-KMS would need
+// kms:GenerateDataKey on the signing role and a KMS request per part,
+// for no gain in who can read the objects (the bucket policy and IAM
+// decide that). Versioning is off: clips are written once under fresh
+// keys, and prod keeps the bucket on stack deletion.
+func newClipBucket(s awscdk.Stack, sz sizing, origins []string) awss3.Bucket {
+	logs := awss3.NewBucket(s, jsii.String("ClipAccessLogs"), &awss3.BucketProps{
+		BlockPublicAccess: awss3.BlockPublicAccess_BLOCK_ALL(),
+		Encryption:        awss3.BucketEncryption_S3_MANAGED,
+		EnforceSSL:        jsii.Bool(true),
+		ObjectOwnership:   awss3.ObjectOwnership_BUCKET_OWNER_ENFORCED,
+		LifecycleRules: &[]*awss3.LifecycleRule{{
+			Id: jsii.String("expire-access-logs"), Expiration: awscdk.Duration_Days(jsii.Number(365)),
+		}},
+		RemovalPolicy: sz.removal,
+	})
+	suppress(logs, "AwsSolutions-S1",
+		"This bucket is the server-access-log target of the clip bucket; logging it to itself would loop.")
+
+	var cors *[]*awss3.CorsRule
+	if len(origins) > 0 {
+		// Only what the hosted capture page does with presigned URLs: PUT
+		// a clip (single or multipart part) and GET it back for preview.
+		// The browser reads ETag to complete a multipart upload.
+		cors = &[]*awss3.CorsRule{{
+			Id:             jsii.String("capture-page"),
+			AllowedMethods: &[]awss3.HttpMethods{awss3.HttpMethods_PUT, awss3.HttpMethods_GET},
+			AllowedOrigins: jsii.Strings(origins...),
+			AllowedHeaders: jsii.Strings("content-type", "content-md5", "x-amz-*"),
+			ExposedHeaders: jsii.Strings("ETag"),
+			MaxAge:         jsii.Number(3000),
+		}}
+	}
+	b := awss3.NewBucket(s, jsii.String("Clips"), &awss3.BucketProps{
+		BlockPublicAccess:      awss3.BlockPublicAccess_BLOCK_ALL(),
+		Encryption:             awss3.BucketEncryption_S3_MANAGED,
+		EnforceSSL:             jsii.Bool(true),
+		ObjectOwnership:        awss3.ObjectOwnership_BUCKET_OWNER_ENFORCED,
+		ServerAccessLogsBucket: logs,
+		ServerAccessLogsPrefix: jsii.String("clips/"),
+		Cors:                   cors,
+		LifecycleRules: &[]*awss3.LifecycleRule{{
+			// An abandoned multipart upload (a customer closing the page
+			// mid-clip) is billed until aborted.
+			Id:                                  jsii.String("abort-incomplete-uploads"),
+			AbortIncompleteMultipartUploadAfter: awscdk.Duration_Days(jsii.Number(3)),
+		}},
+		RemovalPolicy: sz.removal,
+	})
+	awscdk.NewCfnOutput(s, jsii.String("ClipBucketName"), &awscdk.CfnOutputProps{
+		Value: b.BucketName(), Description: jsii.String("Bucket for survey clips (presigned uploads)"),
+	})
+	return b
+}
+
+// secretEnv maps each secret name a route may list to the environment
+// variable that hands its ARN to the function. Stripe API keys and webhook
+// signing secrets (later issues) follow the same pattern: a route.Secret*
+// name, an entry here and in newSecrets, a grant derived from
+// route.Secrets; the value itself never appears in the template or the
+// function's environment.
+var secretEnv = map[string]string{
+	route.SecretCursor: apigw.EnvCursorSecretARN,
+}
+
+// checkSecrets refuses a route that names a secret the stack does not
+// deploy, so that adding one to route.Table without infra fails at synth.
+func checkSecrets(routes []route.Route) error {
+	for _, r := range routes {
+		for _, name := range r.Secrets {
+			if _, ok := secretEnv[name]; !ok {
+				return fmt.Errorf("route %s reads secret %q, which the stack does not deploy", r.Slug, name)
+			}
+		}
+	}
+	return nil
+}
+
+// newSecrets declares every secret of secretEnv, generated by
+// CloudFormation so that no value passes through this code or the
+// template.
+func newSecrets(s awscdk.Stack, sz sizing) map[string]awssecretsmanager.Secret {
+	cursor := awssecretsmanager.NewSecret(s, jsii.String("CursorSigningKey"), &awssecretsmanager.SecretProps{
+		Description: jsii.String("HMAC key that signs listLeads cursors (64 hex digits = 32 bytes)"),
+		// 64 characters from 0-9a-f: apigw hex-decodes the value into the
+		// 32-byte key cursor.NewSigner requires. Every non-hex class is
+		// excluded; not requiring each class keeps the draw uniform.
+		GenerateSecretString: &awssecretsmanager.SecretStringGenerator{
+			PasswordLength:          jsii.Number(64),
+			ExcludePunctuation:      jsii.Bool(true),
+			ExcludeUppercase:        jsii.Bool(true),
+			IncludeSpace:            jsii.Bool(false),
+			ExcludeCharacters:       jsii.String("ghijklmnopqrstuvwxyz"),
+			RequireEachIncludedType: jsii.Bool(false),
+		},
+		RemovalPolicy: sz.removal,
+	})
+	suppress(cursor, "AwsSolutions-SMG4",
+		"Rotating the cursor key invalidates every next_cursor in flight; the functions verify with one key. "+
+			"Rotation is a manual, announced operation until cursors carry a key id.")
+	return map[string]awssecretsmanager.Secret{route.SecretCursor: cursor}
+}

@@ -1,0 +1,173 @@
+package stack
+
+import (
+	"errors"
+	"fmt"
+	"net/mail"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+
+	"github.com/moveleads/partnerapi/shared/route"
+)
+
+// Env is a deployment environment. It decides what is kept when the stack
+// is deleted, how long logs are kept and the API's throttle.
+type Env string
+
+// The environments the stack can be deployed as.
+const (
+	Dev  Env = "dev"
+	Prod Env = "prod"
+)
+
+// ParseEnv returns the Env named s; "" means Dev.
+func ParseEnv(s string) (Env, error) {
+	switch Env(s) {
+	case "", Dev:
+		return Dev, nil
+	case Prod:
+		return Prod, nil
+	}
+	return "", fmt.Errorf("env %q: want %q or %q", s, Dev, Prod)
+}
+
+// Props configure the partner API stack.
+type Props struct {
+	awscdk.StackProps
+	// Env is Dev or Prod.
+	Env Env
+	// AssetDir holds <slug>.zip for every route (make build writes them
+	// to ../build).
+	AssetDir string
+	// AlarmTopicArn, when set, receives every alarm. AlarmEmail, when set
+	// instead, gets a new encrypted topic with an email subscription. With
+	// neither, alarms only change state in CloudWatch.
+	AlarmTopicArn string
+	AlarmEmail    string
+	// CaptureOrigins are the web origins (https://host[:port]) of the
+	// hosted capture page that may PUT and GET survey clips through
+	// presigned URLs. Empty means no browser may (no CORS rule).
+	CaptureOrigins []string
+	// Routes is the route table the stack deploys; nil means route.Table.
+	// Only tests set it, to show that a new route flows through.
+	Routes []route.Route
+}
+
+// Context keys read by FromContext (cdk synth -c key=value, or
+// CDK_CONTEXT_JSON when the app runs without the CDK CLI).
+const (
+	ContextEnv            = "env"
+	ContextAssetDir       = "assetDir"
+	ContextAlarmEmail     = "alarmEmail"
+	ContextAlarmTopicArn  = "alarmTopicArn"
+	ContextCaptureOrigins = "captureOrigins" // comma-separated
+)
+
+// DefaultAssetDir is where make build leaves the function zips, relative
+// to the infra directory.
+const DefaultAssetDir = "../build"
+
+// FromContext reads Props from the app's context. It returns an error for
+// an unknown env; the remaining checks happen in New.
+func FromContext(app constructs.Construct) (Props, error) {
+	str := func(key string) string {
+		v := app.Node().TryGetContext(jsii.String(key))
+		if v == nil {
+			return ""
+		}
+		return strings.TrimSpace(fmt.Sprint(v))
+	}
+	env, err := ParseEnv(str(ContextEnv))
+	if err != nil {
+		return Props{}, fmt.Errorf("context %s: %w", ContextEnv, err)
+	}
+	p := Props{
+		Env:           env,
+		AssetDir:      str(ContextAssetDir),
+		AlarmEmail:    str(ContextAlarmEmail),
+		AlarmTopicArn: str(ContextAlarmTopicArn),
+	}
+	if p.AssetDir == "" {
+		p.AssetDir = DefaultAssetDir
+	}
+	for _, o := range strings.Split(str(ContextCaptureOrigins), ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			p.CaptureOrigins = append(p.CaptureOrigins, o)
+		}
+	}
+	return p, nil
+}
+
+// routes returns the route table to deploy.
+func (p Props) routes() []route.Route {
+	if p.Routes != nil {
+		return p.Routes
+	}
+	return route.Table
+}
+
+// validate reports every problem with p at once.
+func (p Props) validate() error {
+	var errs []error
+	if p.Env != Dev && p.Env != Prod {
+		errs = append(errs, fmt.Errorf("env %q: want %q or %q", p.Env, Dev, Prod))
+	}
+	if p.AlarmEmail != "" && p.AlarmTopicArn != "" {
+		errs = append(errs, errors.New("set alarmEmail or alarmTopicArn, not both"))
+	}
+	if p.AlarmEmail != "" {
+		if a, err := mail.ParseAddress(p.AlarmEmail); err != nil || a.Address != p.AlarmEmail {
+			errs = append(errs, fmt.Errorf("alarmEmail %q is not a bare email address", p.AlarmEmail))
+		}
+	}
+	if p.AlarmTopicArn != "" && !strings.HasPrefix(p.AlarmTopicArn, "arn:") {
+		errs = append(errs, fmt.Errorf("alarmTopicArn %q is not an ARN", p.AlarmTopicArn))
+	}
+	for _, o := range p.CaptureOrigins {
+		if err := checkOrigin(o); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	errs = append(errs, checkAssets(p.AssetDir, p.routes())...)
+	return errors.Join(errs...)
+}
+
+// checkOrigin accepts a browser origin: https://host[:port], or
+// http://localhost[:port] for a capture page served on a developer's
+// machine. Anything else (a path, a wildcard, plain http) is refused.
+func checkOrigin(o string) error {
+	u, err := url.Parse(o)
+	bad := err != nil || u.Host == "" || u.Path != "" || u.RawQuery != "" || u.Fragment != "" ||
+		u.User != nil || strings.Contains(o, "*")
+	local := u != nil && u.Scheme == "http" && u.Hostname() == "localhost"
+	if bad || (u.Scheme != "https" && !local) {
+		return fmt.Errorf("capture origin %q: want https://host[:port] (or http://localhost[:port])", o)
+	}
+	return nil
+}
+
+// checkAssets reports each route whose function zip is missing, so that a
+// synth before make build fails with one clear message instead of a jsii
+// stack trace.
+func checkAssets(dir string, routes []route.Route) []error {
+	if dir == "" {
+		return []error{errors.New("asset directory not set")}
+	}
+	var errs []error
+	for _, r := range routes {
+		zip := assetPath(dir, r.Slug)
+		if fi, err := os.Stat(zip); err != nil || !fi.Mode().IsRegular() {
+			errs = append(errs, fmt.Errorf("function %s: %s is missing (run make build)", r.Slug, zip))
+		}
+	}
+	return errs
+}
+
+// assetPath is where the zip of the function slug is.
+func assetPath(dir, slug string) string { return filepath.Join(dir, slug+".zip") }

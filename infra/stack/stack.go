@@ -1,0 +1,108 @@
+// Package stack declares the partner API's AWS resources: one Lambda
+// function per route of route.Table behind an API Gateway HTTP API (both
+// path forms of every route), the single DynamoDB table declared from
+// package table, the survey-clip bucket, the cursor signing secret and the
+// alarms. Each function gets exactly the table actions its route's Data
+// lists, and only the secrets its route's Secrets name.
+//
+// cdk-nag's AwsSolutions pack runs on every synth; each finding the design
+// accepts is suppressed in code next to the resource, with its reason.
+package stack
+
+import (
+	"fmt"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/constructs-go/constructs/v10"
+	"github.com/aws/jsii-runtime-go"
+	"github.com/cdklabs/cdk-nag-go/cdknag/v2"
+)
+
+// sizing is what differs between environments.
+type sizing struct {
+	// removal applies to the data (table, bucket, secret, key) and logs.
+	removal            awscdk.RemovalPolicy
+	deletionProtection bool
+	logRetention       awslogs.RetentionDays
+	// The default stage's throttle, a backstop behind the per-key limit
+	// (120 requests per minute per key, counted in DynamoDB). It keeps a
+	// flood of unauthenticated requests, which each still cost a Lambda
+	// invocation and a DynamoDB update, from using the account's whole
+	// Lambda concurrency (1,000 by default, shared with other stacks) and
+	// an unbounded on-demand bill. Prod: 200 requests per second is 100
+	// partners at their full per-key rate at once, and about 20 concurrent
+	// executions at ~100 ms each; the burst of 400 absorbs a batch import.
+	// Dev serves a handful of testers.
+	rate, burst float64
+}
+
+func sizingFor(env Env) sizing {
+	if env == Prod {
+		return sizing{
+			removal: awscdk.RemovalPolicy_RETAIN, deletionProtection: true,
+			// Three months covers a partner's dispute about a lead from
+			// the previous billing cycle.
+			logRetention: awslogs.RetentionDays_THREE_MONTHS,
+			rate:         200, burst: 400,
+		}
+	}
+	return sizing{
+		removal: awscdk.RemovalPolicy_DESTROY, deletionProtection: false,
+		logRetention: awslogs.RetentionDays_TWO_WEEKS,
+		rate:         25, burst: 50,
+	}
+}
+
+// Stack is the synthesised stack and the parts tests and outputs refer to.
+type Stack struct {
+	awscdk.Stack
+	Api awsapigatewayv2.HttpApi
+}
+
+// New declares the partner API stack in scope. It returns an error, and
+// declares nothing, when p is invalid: an unknown env, a missing function
+// zip, a malformed capture origin or alarm target, or a route naming a
+// secret the stack does not deploy.
+func New(scope constructs.Construct, id string, p Props) (*Stack, error) {
+	if err := p.validate(); err != nil {
+		return nil, fmt.Errorf("stack %s: %w", id, err)
+	}
+	if err := checkSecrets(p.routes()); err != nil {
+		return nil, fmt.Errorf("stack %s: %w", id, err)
+	}
+	s := awscdk.NewStack(scope, jsii.String(id), &p.StackProps)
+	// Server access logs are delivered under a bucket policy for
+	// logging.s3.amazonaws.com rather than the legacy LogDeliveryWrite
+	// ACL, which buckets with ACLs disabled (the default) refuse. Set
+	// here, before any child exists, so the CLI and plain go run agree.
+	s.Node().SetContext(jsii.String("@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy"), true)
+	awscdk.Tags_Of(s).Add(jsii.String("service"), jsii.String("partner-api"), nil)
+	awscdk.Tags_Of(s).Add(jsii.String("env"), jsii.String(string(p.Env)), nil)
+
+	sz := sizingFor(p.Env)
+	tbl := newTable(s, sz)
+	newClipBucket(s, sz, p.CaptureOrigins)
+	secrets := newSecrets(s, sz)
+	fns := newFunctions(s, sz, p, tbl, secrets)
+	api := newAPI(s, sz, p.routes(), fns)
+	newAlarms(s, p, api, fns)
+
+	awscdk.Aspects_Of(s).Add(cdknag.NewAwsSolutionsChecks(&cdknag.NagPackProps{Verbose: jsii.Bool(true)}), nil)
+	return &Stack{Stack: s, Api: api}, nil
+}
+
+// suppress records that cdk-nag finding id on c (and its children) is
+// accepted, and why.
+func suppress(c constructs.IConstruct, id, reason string, appliesTo ...string) {
+	sup := &cdknag.NagPackSuppression{Id: jsii.String(id), Reason: jsii.String(reason)}
+	if len(appliesTo) > 0 {
+		a := make([]interface{}, len(appliesTo))
+		for i, s := range appliesTo {
+			a[i] = s
+		}
+		sup.AppliesTo = &a
+	}
+	cdknag.NagSuppressions_AddResourceSuppressions(c, &[]*cdknag.NagPackSuppression{sup}, jsii.Bool(true))
+}
