@@ -55,9 +55,10 @@ func sizingFor(env Env) sizing {
 	}
 }
 
-// Stack is the synthesised stack and the parts tests and outputs refer to.
+// Stack is the declared stack and the parts callers may refer to.
 type Stack struct {
 	awscdk.Stack
+	// Api is the HTTP API whose default endpoint is the BaseUrl output.
 	Api awsapigatewayv2.HttpApi
 }
 

@@ -1,0 +1,254 @@
+package stack
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
+	"github.com/aws/jsii-runtime-go"
+
+	"github.com/moveleads/partnerapi/shared/table"
+)
+
+func TestTableFollowsSchema(t *testing.T) {
+	s := devStack(t)
+	key := func(name, typ string) map[string]any { return map[string]any{"AttributeName": name, "KeyType": typ} }
+	var gsis []any
+	for _, ix := range table.Indexes {
+		gsis = append(gsis, map[string]any{
+			"IndexName":  ix.Name,
+			"KeySchema":  []any{key(ix.PK, "HASH"), key(ix.SK, "RANGE")},
+			"Projection": map[string]any{"ProjectionType": "ALL"},
+		})
+	}
+	assert(t, "table", func() {
+		s.template.HasResourceProperties(jsii.String("AWS::DynamoDB::Table"), &map[string]any{
+			"KeySchema":                 []any{key(table.PK, "HASH"), key(table.SK, "RANGE")},
+			"BillingMode":               "PAY_PER_REQUEST",
+			"GlobalSecondaryIndexes":    gsis,
+			"TimeToLiveSpecification":   map[string]any{"AttributeName": table.TTLAttribute, "Enabled": true},
+			"SSESpecification":          map[string]any{"SSEEnabled": true},
+			"DeletionProtectionEnabled": false,
+			"PointInTimeRecoverySpecification": map[string]any{
+				"PointInTimeRecoveryEnabled": true,
+			},
+		})
+	})
+	// Every key attribute is a string.
+	for _, res := range s.resources("AWS::DynamoDB::Table") {
+		for _, a := range list(props(res)["AttributeDefinitions"]) {
+			if typ := a.(map[string]any)["AttributeType"]; typ != "S" {
+				t.Errorf("attribute %v has type %v; want S", a, typ)
+			}
+		}
+	}
+}
+
+func TestProdRetainsDataAndDevDoesNot(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		s       *synthed
+		policy  string
+		protect bool
+	}{
+		{"dev", devStack(t), "Delete", false},
+		{"prod", prodStack(t), "Retain", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, typ := range []string{"AWS::DynamoDB::Table", "AWS::S3::Bucket", "AWS::SecretsManager::Secret", "AWS::Logs::LogGroup"} {
+				for id, res := range tc.s.resources(typ) {
+					if res["DeletionPolicy"] != tc.policy || res["UpdateReplacePolicy"] != tc.policy {
+						t.Errorf("%s %s: DeletionPolicy %v UpdateReplacePolicy %v; want %s", typ, id,
+							res["DeletionPolicy"], res["UpdateReplacePolicy"], tc.policy)
+					}
+				}
+			}
+			for id, res := range tc.s.resources("AWS::DynamoDB::Table") {
+				if got := props(res)["DeletionProtectionEnabled"]; got != tc.protect {
+					t.Errorf("table %s: DeletionProtectionEnabled = %v; want %v", id, got, tc.protect)
+				}
+			}
+		})
+	}
+}
+
+func TestBucketsArePrivateAndTLSOnly(t *testing.T) {
+	s := devStack(t)
+	assert(t, "every bucket", func() {
+		s.template.AllResourcesProperties(jsii.String("AWS::S3::Bucket"), &map[string]any{
+			"PublicAccessBlockConfiguration": map[string]any{
+				"BlockPublicAcls": true, "BlockPublicPolicy": true, "IgnorePublicAcls": true, "RestrictPublicBuckets": true,
+			},
+			"BucketEncryption": map[string]any{"ServerSideEncryptionConfiguration": []any{
+				map[string]any{"ServerSideEncryptionByDefault": map[string]any{"SSEAlgorithm": "AES256"}},
+			}},
+		})
+	})
+	buckets := s.resources("AWS::S3::Bucket")
+	policies := map[string][]statement{}
+	for _, res := range s.resources("AWS::S3::BucketPolicy") {
+		b := ref(props(res)["Bucket"])
+		policies[b] = append(policies[b], parseStatements(props(res)["PolicyDocument"])...)
+	}
+	for id := range buckets {
+		var denies bool
+		for _, st := range policies[id] {
+			want := map[string]any{"Bool": map[string]any{"aws:SecureTransport": "false"}}
+			denies = denies || (st.effect == "Deny" && slices.Contains(st.actions, "s3:*") && reflect.DeepEqual(st.condition, want))
+		}
+		if !denies {
+			t.Errorf("bucket %s: no policy denies requests with aws:SecureTransport=false", id)
+		}
+	}
+
+	clips := s.clipBucket(t)
+	rules := list(props(clips)["LifecycleConfiguration"].(map[string]any)["Rules"])
+	var aborts bool
+	for _, r := range rules {
+		days := r.(map[string]any)["AbortIncompleteMultipartUpload"]
+		aborts = aborts || days != nil
+	}
+	if !aborts {
+		t.Errorf("clip bucket lifecycle %v does not abort incomplete multipart uploads", rules)
+	}
+	if lc := props(clips)["LoggingConfiguration"]; lc == nil {
+		t.Errorf("clip bucket has no server access logging")
+	}
+	if c := props(clips)["CorsConfiguration"]; c != nil {
+		t.Errorf("without capture origins, CORS = %v; want none", c)
+	}
+	assert(t, "ClipBucketName output", func() {
+		s.template.HasOutput(jsii.String("ClipBucketName"), &map[string]any{"Value": map[string]any{"Ref": assertions.Match_AnyValue()}})
+	})
+}
+
+// clipBucket returns the bucket the ClipBucketName output names.
+func (s *synthed) clipBucket(t *testing.T) map[string]any {
+	t.Helper()
+	out, _ := s.json["Outputs"].(map[string]any)["ClipBucketName"].(map[string]any)
+	b, ok := s.resources("AWS::S3::Bucket")[ref(out["Value"])]
+	if !ok {
+		t.Fatalf("ClipBucketName output %v names no bucket", out)
+	}
+	return b
+}
+
+func TestClipCORSOnlyForCaptureOrigins(t *testing.T) {
+	s := prodStack(t)
+	cors, _ := props(s.clipBucket(t))["CorsConfiguration"].(map[string]any)
+	want := []any{map[string]any{
+		"Id":             "capture-page",
+		"AllowedMethods": []any{"PUT", "GET"},
+		"AllowedOrigins": []any{"https://survey.example.com", "http://localhost:5173"},
+		"AllowedHeaders": []any{"content-type", "content-md5", "x-amz-*"},
+		"ExposedHeaders": []any{"ETag"},
+		"MaxAge":         float64(3000),
+	}}
+	if got := cors["CorsRules"]; !reflect.DeepEqual(got, want) {
+		t.Errorf("CorsRules = %v; want %v", got, want)
+	}
+}
+
+func TestCursorSecretIsGeneratedHex(t *testing.T) {
+	s := devStack(t)
+	for id, res := range s.resources("AWS::SecretsManager::Secret") {
+		p := props(res)
+		if _, ok := p["SecretString"]; ok {
+			t.Errorf("secret %s has a literal SecretString", id)
+		}
+		g, _ := p["GenerateSecretString"].(map[string]any)
+		if g["PasswordLength"] != float64(64) {
+			t.Errorf("PasswordLength = %v; want 64 (32 bytes hex)", g["PasswordLength"])
+		}
+		// The alphabet Secrets Manager draws from, given the exclusions.
+		alphabet := ""
+		add := func(excluded any, chars string) {
+			if excluded != true {
+				alphabet += chars
+			}
+		}
+		add(g["ExcludeLowercase"], "abcdefghijklmnopqrstuvwxyz")
+		add(g["ExcludeUppercase"], "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+		add(g["ExcludeNumbers"], "0123456789")
+		add(g["ExcludePunctuation"], "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+		if g["IncludeSpace"] == true {
+			alphabet += " "
+		}
+		exclude, _ := g["ExcludeCharacters"].(string)
+		var got []rune
+		for _, c := range alphabet {
+			if !strings.ContainsRune(exclude, c) {
+				got = append(got, c)
+			}
+		}
+		slices.Sort(got)
+		if string(got) != "0123456789abcdef" {
+			t.Errorf("secret alphabet = %q; want lowercase hex digits", string(got))
+		}
+	}
+}
+
+func TestNagFindsNothingUnsuppressed(t *testing.T) {
+	stacks := map[string]*synthed{
+		"dev":   devStack(t),
+		"prod":  prodStack(t),
+		"topic": synth(t, "topic", Props{Env: Dev, AlarmTopicArn: "arn:aws:sns:us-east-1:123456789012:ops"}),
+	}
+	nag := assertions.Match_StringLikeRegexp(jsii.String("AwsSolutions-.*"))
+	for name, s := range stacks {
+		t.Run(name, func(t *testing.T) {
+			a := assertions.Annotations_FromStack(s.stack)
+			for _, m := range *a.FindError(jsii.String("*"), nag) {
+				t.Errorf("cdk-nag error at %s: %v", *m.Id, m.Entry.Data)
+			}
+			for _, m := range *a.FindWarning(jsii.String("*"), nag) {
+				t.Errorf("cdk-nag warning at %s: %v", *m.Id, m.Entry.Data)
+			}
+			for _, m := range *a.FindError(jsii.String("*"), assertions.Match_AnyValue()) {
+				t.Errorf("error annotation at %s: %v", *m.Id, m.Entry.Data)
+			}
+		})
+	}
+}
+
+func TestAlarmsNotifyTopic(t *testing.T) {
+	t.Run("none", func(t *testing.T) {
+		for id, res := range devStack(t).resources("AWS::CloudWatch::Alarm") {
+			if a := props(res)["AlarmActions"]; a != nil {
+				t.Errorf("alarm %s has actions %v without a topic", id, a)
+			}
+		}
+	})
+	t.Run("email", func(t *testing.T) {
+		s := prodStack(t)
+		topics := s.resources("AWS::SNS::Topic")
+		if len(topics) != 1 {
+			t.Fatalf("got %d topics; want 1", len(topics))
+		}
+		for id, res := range topics {
+			if props(res)["KmsMasterKeyId"] == nil {
+				t.Errorf("topic %s is not encrypted", id)
+			}
+			for aid, a := range s.resources("AWS::CloudWatch::Alarm") {
+				acts := list(props(a)["AlarmActions"])
+				if len(acts) != 1 || ref(acts[0]) != id {
+					t.Errorf("alarm %s actions = %v; want the topic", aid, acts)
+				}
+			}
+		}
+		assert(t, "email subscription", func() {
+			s.template.HasResourceProperties(jsii.String("AWS::SNS::Subscription"), &map[string]any{
+				"Protocol": "email", "Endpoint": "ops@example.com",
+			})
+		})
+	})
+	t.Run("count", func(t *testing.T) {
+		s := devStack(t)
+		fns := len(s.resources("AWS::Lambda::Function"))
+		if got := len(s.resources("AWS::CloudWatch::Alarm")); got != 2+2*fns {
+			t.Errorf("got %d alarms; want %d (5xx rate, p99, and Errors + Throttles per function)", got, 2+2*fns)
+		}
+	})
+}
