@@ -4,13 +4,16 @@
 SHELL := /bin/bash
 GO    ?= go
 
-.PHONY: dev test deps vet docs fuzz help
+.PHONY: dev test test-infra deps vet docs fuzz help build synth bench
 
 help:
 	@echo "make dev     start DynamoDB Local + the API at http://127.0.0.1:$${PORT:-3000}"
 	@echo "make test    go vet and every test (DynamoDB Local is started by the tests)"
 	@echo "make docs    regenerate README tables from the route and error-code tables"
 	@echo "make fuzz    run each fuzz target for FUZZTIME (default 30s)"
+	@echo "make build   cross-compile every function for Lambda (linux/arm64) into build/"
+	@echo "make synth   build, then write the CloudFormation template to infra/cdk.out (CDK_ENV=dev|prod)"
+	@echo "make bench   benchmarks: cold start, DynamoDB cost, load, handler overhead -> docs/BENCHMARKS.md"
 
 ## deps: tools the project needs, installed into git-ignored .cache/
 deps:
@@ -22,11 +25,35 @@ dev: deps
 vet:
 	$(GO) vet ./...
 
-test: deps vet
+test: deps vet test-infra
 	$(GO) test -race -count=1 ./...
+
+## test-infra: the CDK app's tests (its own module, infra/go.mod); the
+## synthesised template is checked with the assertions library and cdk-nag.
+test-infra:
+	cd infra && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 docs:
 	$(GO) run ./scripts/docgen
+
+## build: every function of the route table, cross-compiled for Lambda
+## (linux/arm64) into build/<slug>/bootstrap and zipped as build/<slug>.zip;
+## prints the sizes. BUILDFLAGS="-arch amd64" builds for x86_64,
+## BUILDFLAGS="-only v1-leads" one function.
+build:
+	$(GO) run ./scripts/build $(BUILDFLAGS)
+
+# SAM's makefile builder (template.yaml: Metadata BuildMethod: makefile) runs
+# `make build-<LogicalId>` with ARTIFACTS_DIR set, e.g. build-V1LeadsFunction.
+build-%Function:
+	$(GO) run ./scripts/build -sam-logical-id $*Function -out "$(ARTIFACTS_DIR)"
+
+## synth: the CloudFormation template, offline, into infra/cdk.out.
+CDK_ENV ?= dev
+synth: build
+	rm -rf infra/cdk.out
+	cd infra && CDK_OUTDIR=cdk.out CDK_CONTEXT_JSON='{"env":"$(CDK_ENV)"}' $(GO) run .
+	@ls infra/cdk.out/*.template.json
 
 FUZZTIME ?= 30s
 fuzz: deps

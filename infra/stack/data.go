@@ -9,8 +9,8 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/apigw"
 	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
@@ -117,7 +117,7 @@ func newClipBucket(s awscdk.Stack, sz sizing, origins []string) awss3.Bucket {
 // route.Secrets; the value itself never appears in the template or the
 // function's environment.
 var secretEnv = map[string]string{
-	route.SecretCursor: apigw.EnvCursorSecretARN,
+	route.SecretCursor: settings.CursorSecretARN,
 }
 
 // checkSecrets refuses a route that names a secret the stack does not

@@ -12,9 +12,9 @@ import (
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/apigw"
 	"github.com/moveleads/partnerapi/shared/idempotency"
 	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
@@ -81,7 +81,7 @@ func newFunctions(s awscdk.Stack, sz sizing, p Props, tbl awsdynamodb.Table,
 			Resources: jsii.Strings(*logs.LogGroupArn()),
 		}))
 
-		env := map[string]*string{apigw.EnvTable: tbl.TableName()}
+		env := map[string]*string{settings.Table: tbl.TableName()}
 		for _, name := range r.Secrets {
 			sec := secrets[name]
 			env[secretEnv[name]] = sec.SecretArn()
@@ -112,10 +112,9 @@ func newFunctions(s awscdk.Stack, sz sizing, p Props, tbl awsdynamodb.Table,
 	return out
 }
 
-// apiKeyRecords matches the partition keys of API key records
-// ("APIKEY#<sha256>", see dynamo.apiKeyKey): the only items every function
-// updates.
-const apiKeyRecords = "APIKEY#*"
+// apiKeyRecords matches the partition keys of API key authentication
+// records (table.AuthKeyPrefix): the only items every function updates.
+const apiKeyRecords = table.AuthKeyPrefix + "*"
 
 // grant is one statement of table permissions.
 type grant struct {
@@ -142,7 +141,7 @@ func tableGrants(r route.Route) []grant {
 	}
 	if r.Data.Has(route.WriteItems) {
 		gs = append(gs, grant{sid: "WriteItems",
-			actions: []string{"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:BatchWriteItem"}})
+			actions: []string{"dynamodb:PutItem", "dynamodb:UpdateItem"}})
 	}
 	return gs
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moveleads/partnerapi/shared/apigw"
 	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/settings"
 )
 
 // keyRecordsCondition is the only condition under which a read-only
@@ -75,7 +75,6 @@ func wantDynamo(r route.Route) map[string][]string {
 	if r.Data.Has(route.WriteItems) {
 		w["dynamodb:PutItem"] = []string{"table"}
 		w["dynamodb:UpdateItem"] = append(w["dynamodb:UpdateItem"], "table")
-		w["dynamodb:BatchWriteItem"] = []string{"table"}
 	}
 	return w
 }
@@ -205,8 +204,8 @@ func TestOnlyListReadsCursorSecret(t *testing.T) {
 		vars, _ := props(s.resources("AWS::Lambda::Function")[fid])["Environment"].(map[string]any)["Variables"].(map[string]any)
 		for k, v := range vars {
 			switch k {
-			case apigw.EnvTable:
-			case apigw.EnvCursorSecretARN:
+			case settings.Table:
+			case settings.CursorSecretARN:
 				if ref(v) != secretID || !slices.Contains(readers, slug) {
 					t.Errorf("%s: %s = %v; want only on readers, as a Ref to the secret", slug, k, v)
 				}

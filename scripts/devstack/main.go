@@ -3,8 +3,10 @@
 // seeds a demo partner with a test-mode key, and serves every route of the
 // route table at http://127.0.0.1:$PORT (default 3000) through the local API
 // Gateway, which invokes the very handlers the Lambda functions run. It
-// writes .local/dev.json so that scripts and tools reach the same stack, and
-// stops everything it started on Ctrl-C.
+// also seeds the fixtures the sample events in events/ use (events/sample).
+// It writes .local/dev.json so that scripts and tools reach the same stack,
+// and .local/sam-env.json so that `sam local invoke` and `sam local
+// start-api` do (samconfig.toml), and stops everything it started on Ctrl-C.
 package main
 
 import (
@@ -18,6 +20,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -28,6 +31,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/moveleads/partnerapi/events/sample"
 	"github.com/moveleads/partnerapi/shared/apigw"
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/dynamo"
@@ -36,6 +40,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/localgw"
 	"github.com/moveleads/partnerapi/shared/openapi"
 	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
@@ -89,7 +94,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	}
 	defer db.Stop()
 
-	env := map[string]string{apigw.EnvTable: table.DefaultName, apigw.EnvCursorSecret: randomHex(32)}
+	env := map[string]string{settings.Table: table.DefaultName, settings.CursorSecret: randomHex(32)}
 	for _, kv := range dynamolocal.Env(db.Endpoint) {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
@@ -121,23 +126,31 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 		return err
 	}
 	defer os.Remove(devPath)
+	samPath := filepath.Join(stateDir, "sam-env.json")
+	if err := writeSAMEnv(samPath, env, db.Endpoint); err != nil {
+		return err
+	}
+	defer os.Remove(samPath)
 
 	fmt.Fprintf(out, `
 Partner API running at %s   (Ctrl-C stops it and DynamoDB Local)
   partner:  %s
   API key:  %s   (test mode, all scopes)
   details:  .local/dev.json   API description: %s/openapi.yaml
+  fixtures: partner %s, key %s, lead %s
+            (local-only, not secret) used by events/*.json
 
   curl -s %s/v1/leads -H "Authorization: Bearer %s" -H "Content-Type: application/json" -d '{"customer_name":"Ada Lovelace","email":"ada@example.com","from_address":"1 Main St, New York, NY 10001","to_address":"9 Oak Ave, Boston, MA 02108","home_size":"2 bedroom"}'
 
-`, base, partnerID, key, base, base, key)
+`, base, partnerID, key, base, sample.PartnerID, sample.APIKey, sample.LeadID, base, key)
 
 	err = localgw.Serve(ctx, ln, gw)
 	fmt.Fprintln(out, "Stopping.")
 	return err
 }
 
-// seed creates the table and a demo partner with a test-mode key.
+// seed creates the table, a demo partner with a fresh test-mode key, and
+// the fixtures of the sample events.
 func seed(ctx context.Context) (key, partnerID string, err error) {
 	cfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
@@ -163,7 +176,30 @@ func seed(ctx context.Context) (key, partnerID string, err error) {
 		KeyID: keyID, Digest: auth.Digest(key), PartnerID: partnerID, Mode: auth.Test,
 		Scopes: route.AllScopes, CreatedAt: now,
 	})
-	return key, partnerID, err
+	if err != nil {
+		return "", "", err
+	}
+	return key, partnerID, sample.Seed(ctx, store)
+}
+
+// writeSAMEnv writes the --env-vars file of `sam local` (samconfig.toml) in
+// SAM's format, {"Parameters": {NAME: value}}, whose values apply to every
+// function that declares NAME in template.yaml. The functions run in
+// containers, so they reach DynamoDB Local, which listens on every
+// interface, through host.docker.internal instead of loopback.
+func writeSAMEnv(path string, env map[string]string, endpoint string) error {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return fmt.Errorf("dynamodb local endpoint %q: %w", endpoint, err)
+	}
+	u.Host = "host.docker.internal:" + u.Port()
+	params := map[string]string{
+		settings.Table:              env[settings.Table],
+		settings.CursorSecret:       env[settings.CursorSecret],
+		"AWS_ENDPOINT_URL_DYNAMODB": u.String(),
+	}
+	b, _ := json.MarshalIndent(map[string]any{"Parameters": params}, "", "  ")
+	return os.WriteFile(path, append(b, '\n'), 0o600)
 }
 
 // lock takes an exclusive lock so that a second `make dev` says plainly

@@ -12,10 +12,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/moveleads/partnerapi/shared/apigw"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/settings"
 )
 
 // Exit statuses.
@@ -66,9 +66,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, env func(
 // openStore returns a Store over the table named by TABLE_NAME, configured
 // the way the Lambda functions are.
 func openStore(ctx context.Context, env func(string) string) (*dynamo.Store, error) {
-	name := strings.TrimSpace(env(apigw.EnvTable))
+	name := strings.TrimSpace(env(settings.Table))
 	if name == "" {
-		return nil, errors.New(apigw.EnvTable + " is not set; it must name the DynamoDB table")
+		return nil, errors.New(settings.Table + " is not set; it must name the DynamoDB table")
 	}
 	cfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
@@ -112,7 +112,7 @@ func usage() string {
 		scopes[i] = string(s)
 	}
 	fmt.Fprintf(&b, "\nScopes (default: all): %s\n", strings.Join(scopes, ","))
-	b.WriteString("\nEnvironment: " + apigw.EnvTable + " (required) and the AWS SDK's standard variables\n" +
+	b.WriteString("\nEnvironment: " + settings.Table + " (required) and the AWS SDK's standard variables\n" +
 		"(AWS_REGION, credentials, AWS_ENDPOINT_URL_DYNAMODB).\n" +
 		"Output: one JSON object on stdout. Exit status: 0 done, 1 failed, 2 usage error.\n")
 	return b.String()

@@ -12,44 +12,41 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/cursor"
 	"github.com/moveleads/partnerapi/shared/dynamo"
-)
-
-// Environment variables every function reads at init.
-const (
-	// EnvTable names the DynamoDB table.
-	EnvTable = "TABLE_NAME"
-	// EnvCursorSecret holds the key that signs listLeads cursors (hex, at
-	// least 32 bytes), for local stacks.
-	EnvCursorSecret = "CURSOR_SECRET"
-	// EnvCursorSecretARN names the Secrets Manager secret holding that key,
-	// in AWS. It is read on the first listLeads request, not at init.
-	EnvCursorSecretARN = "CURSOR_SECRET_ARN"
+	"github.com/moveleads/partnerapi/shared/settings"
 )
 
 // NewFromEnv builds a Handler from the process environment: the table name,
-// where the cursor secret is (CURSOR_SECRET_ARN, else CURSOR_SECRET), and
+// where the cursor secret is (CURSOR_SECRET_ARN, else CURSOR_SECRET; needed
+// only by functions that page, which fail per request without it), and
 // the AWS SDK's standard configuration (region, credentials,
 // AWS_ENDPOINT_URL_DYNAMODB). Call it once, at init; it makes no network
 // call. It logs JSON lines to stdout.
 func NewFromEnv(ctx context.Context) (*Handler, error) {
-	tableName := os.Getenv(EnvTable)
+	tableName := os.Getenv(settings.Table)
 	if tableName == "" {
-		return nil, errors.New(EnvTable + " is not set")
+		return nil, errors.New(settings.Table + " is not set")
 	}
 	cfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("load AWS config: %w", err)
 	}
 	var cur func(context.Context) (*cursor.Signer, error)
-	if arn := os.Getenv(EnvCursorSecretARN); arn != "" {
+	switch arn, hexKey := os.Getenv(settings.CursorSecretARN), os.Getenv(settings.CursorSecret); {
+	case arn != "":
 		l := &lazySigner{load: secretsManagerSecret(cfg, arn)}
 		cur = l.get
-	} else {
-		s, err := cursor.NewSigner(secretBytes(os.Getenv(EnvCursorSecret)))
+	case hexKey != "":
+		s, err := cursor.NewSigner(secretBytes(hexKey))
 		if err != nil {
-			return nil, fmt.Errorf("%s or %s: %w", EnvCursorSecretARN, EnvCursorSecret, err)
+			return nil, fmt.Errorf("%s: %w", settings.CursorSecret, err)
 		}
 		cur = FixedSigner(s)
+	default:
+		// Only functions whose route lists route.SecretCursor get the
+		// secret; the others never sign a cursor and must still start.
+		cur = func(context.Context) (*cursor.Signer, error) {
+			return nil, fmt.Errorf("neither %s nor %s is set", settings.CursorSecretARN, settings.CursorSecret)
+		}
 	}
 	return New(Deps{
 		Store:  dynamo.New(dynamodb.NewFromConfig(cfg), tableName),

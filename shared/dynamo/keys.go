@@ -3,6 +3,7 @@ package dynamo
 import (
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/idempotency"
+	"github.com/moveleads/partnerapi/shared/table"
 )
 
 // One key builder per entity and index. Partner ids, key ids and lead ids
@@ -10,7 +11,7 @@ import (
 
 func partnerKey(partnerID string) (pk, sk string) { return "PARTNER#" + partnerID, "PROFILE" }
 
-func apiKeyKey(digest string) (pk, sk string) { return "APIKEY#" + digest, "APIKEY" }
+func apiKeyKey(digest string) (pk, sk string) { return table.AuthKeyPrefix + digest, "APIKEY" }
 
 func apiKeyIDKey(keyID string) (pk, sk string) { return "APIKEYID#" + keyID, "APIKEYID" }
 

@@ -86,6 +86,9 @@ func start(ctx context.Context, java, dir string) (*Server, error) {
 		"-Djava.library.path="+filepath.Join(dir, libDirName),
 		"-jar", filepath.Join(dir, jarName),
 		"-inMemory",
+		// One database whatever the caller's access key and region, so that
+		// every local client (tests, make dev, SAM containers) sees the same.
+		"-sharedDb",
 		// Telemetry would try to reach AWS, which is off this machine.
 		"-disableTelemetry",
 		"-port", strconv.Itoa(port),

@@ -58,7 +58,7 @@ type Access int
 const (
 	ReadItems  Access = 1 << iota // GetItem on the table
 	QueryIndex                    // Query on the gsi1 index
-	WriteItems                    // PutItem, UpdateItem, BatchWriteItem on the table
+	WriteItems                    // PutItem, UpdateItem on the table
 )
 
 // Has reports whether a includes every access in b.

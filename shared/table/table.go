@@ -37,5 +37,11 @@ var Indexes = []Index{GSI1}
 // expired items within days, so readers also check it themselves.
 const TTLAttribute = "expires_at"
 
+// AuthKeyPrefix starts the partition key of every API key's authentication
+// record ("APIKEY#<sha256 of the key>"). Every function updates those
+// records (authenticate and count), and only those: the deployed grants
+// restrict that update to partition keys with this prefix.
+const AuthKeyPrefix = "APIKEY#"
+
 // DefaultName is the table name used when TABLE_NAME is not set locally.
 const DefaultName = "partner-api"

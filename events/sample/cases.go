@@ -1,0 +1,167 @@
+package sample
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/moveleads/partnerapi/shared/localgw"
+	"github.com/moveleads/partnerapi/shared/route"
+)
+
+// Case is one sample event.
+type Case struct {
+	Slug string // the function (route) it is for
+	Name string // what it shows, e.g. "valid" or "bad-limit"; no dots
+	// Status is the status the function answers with.
+	Status int
+	// Logical selects the route's logical path; else its pilot path.
+	Logical bool
+	// Param is the path parameter's value, for routes that have one.
+	Param string
+	// Query is the raw query string, without "?".
+	Query string
+	// Key is sent as "Authorization: Bearer <Key>"; none when empty.
+	Key string
+	// Headers are further request headers.
+	Headers map[string]string
+	// Body is the request body; none when empty.
+	Body string
+}
+
+// A complete createLead body: it gets an instant estimate.
+const createBody = `{"customer_name":"Ada Lovelace","email":"ada@example.com","phone":"+15551234567",` +
+	`"from_address":"1 Main St, New York, NY 10001","to_address":"9 Oak Ave, Boston, MA 02108",` +
+	`"home_size":"2 bedroom","move_date":"2027-01-15","special_items":["piano"],"source":"web-form"}`
+
+// Cases returns every sample event. Each route and path form has at least
+// one 2xx case. Cases do not depend on one another or on their order, and
+// running one again answers the same status (creates with an
+// Idempotency-Key replay the first response).
+func Cases() []Case {
+	jsonBody := map[string]string{"content-type": "application/json"}
+	withIdem := func(key string) map[string]string {
+		return map[string]string{"content-type": "application/json", "idempotency-key": key}
+	}
+	return []Case{
+		{Slug: "v1-leads", Name: "valid", Status: 200, Key: APIKey, Headers: withIdem("sample-create-1"), Body: createBody},
+		{Slug: "v1-leads", Name: "logical-path", Status: 200, Logical: true, Key: APIKey, Headers: withIdem("sample-create-2"), Body: createBody},
+		{Slug: "v1-leads", Name: "minimal", Status: 200, Key: APIKey, Headers: jsonBody, Body: `{"name":"Ada Lovelace","phone":"+1 555 123 4567"}`},
+		{Slug: "v1-leads", Name: "bad-body", Status: 422, Key: APIKey, Headers: jsonBody,
+			Body: `{"customer_name":"Ada Lovelace","email":"not-an-email","move_date":"2027-02-30","colour":"blue"}`},
+		{Slug: "v1-leads", Name: "not-json", Status: 422, Key: APIKey, Headers: jsonBody, Body: `customer_name=Ada+Lovelace`},
+		{Slug: "v1-leads", Name: "missing-key", Status: 401, Headers: jsonBody, Body: createBody},
+		{Slug: "v1-leads", Name: "unknown-key", Status: 401, Logical: true, Key: UnknownAPIKey, Headers: jsonBody, Body: createBody},
+
+		{Slug: "v1-leads-list", Name: "valid", Status: 200, Key: APIKey, Query: "limit=2"},
+		{Slug: "v1-leads-list", Name: "logical-path", Status: 200, Logical: true, Key: APIKey, Query: "updated_since=2026-01-01T00%3A00%3A00Z"},
+		{Slug: "v1-leads-list", Name: "bad-limit", Status: 422, Key: APIKey, Query: "limit=0"},
+		{Slug: "v1-leads-list", Name: "bad-cursor", Status: 422, Logical: true, Key: APIKey, Query: "cursor=not-a-cursor"},
+		{Slug: "v1-leads-list", Name: "unknown-param", Status: 422, Key: APIKey, Query: "page=2"},
+		{Slug: "v1-leads-list", Name: "missing-key", Status: 401},
+
+		{Slug: "v1-lead-get", Name: "valid", Status: 200, Key: APIKey, Param: LeadID},
+		{Slug: "v1-lead-get", Name: "logical-path", Status: 200, Logical: true, Key: APIKey, Param: LeadID},
+		{Slug: "v1-lead-get", Name: "unknown-id", Status: 404, Key: APIKey, Param: UnknownLeadID},
+		{Slug: "v1-lead-get", Name: "not-a-uuid", Status: 404, Logical: true, Key: APIKey, Param: "lead-42"},
+		{Slug: "v1-lead-get", Name: "missing-key", Status: 401, Param: LeadID},
+	}
+}
+
+// FileName returns the name of c's file in events/: <slug>.<name>.<status>.json.
+func (c Case) FileName() string { return fmt.Sprintf("%s.%s.%d.json", c.Slug, c.Name, c.Status) }
+
+// ParseFileName splits an events/ file name into the function's slug, the
+// case name and the expected status.
+func ParseFileName(name string) (slug, caseName string, status int, err error) {
+	parts := strings.Split(strings.TrimSuffix(name, ".json"), ".")
+	if !strings.HasSuffix(name, ".json") || len(parts) != 3 {
+		return "", "", 0, fmt.Errorf("event file %q: want <slug>.<case>.<status>.json", name)
+	}
+	status, err = strconv.Atoi(parts[2])
+	if err != nil || status < 100 || status > 599 {
+		return "", "", 0, fmt.Errorf("event file %q: %q is not an HTTP status", name, parts[2])
+	}
+	return parts[0], parts[1], status, nil
+}
+
+// The fixed parts of every event: what a curl on the developer's machine
+// through `make dev` would produce, with a fixed time and request id so
+// that the files are reproducible.
+var (
+	eventTime  = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	eventHost  = "127.0.0.1:3000"
+	eventAgent = "curl/8.5.0"
+)
+
+// Event returns c as the event API Gateway sends the route's function.
+func (c Case) Event() (events.APIGatewayV2HTTPRequest, error) {
+	rt, ok := route.BySlug(c.Slug)
+	if !ok {
+		return events.APIGatewayV2HTTPRequest{}, fmt.Errorf("case %s: no route %q", c.Name, c.Slug)
+	}
+	template := rt.PilotPath
+	if c.Logical {
+		template = rt.LogicalPath
+	}
+	path := template
+	if name := route.ParamName(template); name != "" {
+		path = strings.Replace(template, "{"+name+"}", c.Param, 1)
+	}
+	ok, name, value := route.Match(template, path)
+	if !ok {
+		return events.APIGatewayV2HTTPRequest{}, fmt.Errorf("case %s: path %q does not match %q", c.FileName(), path, template)
+	}
+	target := path
+	if c.Query != "" {
+		target += "?" + c.Query
+	}
+	r := httptest.NewRequest(rt.Method, target, strings.NewReader(c.Body))
+	r.Host = eventHost
+	r.RemoteAddr = "127.0.0.1:54321"
+	r.Header = http.Header{"User-Agent": {eventAgent}, "Accept": {"*/*"}}
+	if c.Key != "" {
+		r.Header.Set("Authorization", "Bearer "+c.Key)
+	}
+	for k, v := range c.Headers {
+		r.Header.Set(k, v)
+	}
+	ev := localgw.Event(r, rt, template, name, value, []byte(c.Body))
+	ev.RequestContext.RequestID = "sample-" + strings.TrimSuffix(c.FileName(), ".json")
+	ev.RequestContext.Time = eventTime.Format("02/Jan/2006:15:04:05 -0700")
+	ev.RequestContext.TimeEpoch = eventTime.UnixMilli()
+	if c.Body != "" {
+		ev.Headers["content-length"] = strconv.Itoa(len(c.Body))
+	}
+	return ev, nil
+}
+
+// Files returns every case's file name and content.
+func Files() (map[string][]byte, error) {
+	files := map[string][]byte{}
+	for _, c := range Cases() {
+		ev, err := c.Event()
+		if err != nil {
+			return nil, err
+		}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(ev); err != nil {
+			return nil, fmt.Errorf("%s: %w", c.FileName(), err)
+		}
+		if _, dup := files[c.FileName()]; dup {
+			return nil, fmt.Errorf("two cases are named %s", c.FileName())
+		}
+		files[c.FileName()] = buf.Bytes()
+	}
+	return files, nil
+}

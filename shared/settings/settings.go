@@ -1,0 +1,16 @@
+// Package settings names the environment variables the functions read, so
+// that the functions, the local tools, the SAM template checks and the CDK
+// stack (a separate module, which must not pull in the AWS SDK through the
+// handler packages) share one definition. It imports nothing.
+package settings
+
+const (
+	// Table names the DynamoDB table.
+	Table = "TABLE_NAME"
+	// CursorSecret holds the key that signs listLeads cursors (hex, at least
+	// 32 bytes), for local stacks.
+	CursorSecret = "CURSOR_SECRET"
+	// CursorSecretARN names the Secrets Manager secret holding that key, in
+	// AWS. It is read on the first listLeads request, not at init.
+	CursorSecretARN = "CURSOR_SECRET_ARN"
+)
