@@ -1,5 +1,6 @@
 // Command v1-leads-list is the Lambda function behind the v1-leads-list route (see
-// shared/route). It only wires: the handler is built once, at init.
+// shared/route). It only wires: the handler is built once, at init, and
+// serves only this endpoint, so the binary links only its code.
 package main
 
 import (
@@ -10,14 +11,13 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/moveleads/partnerapi/shared/apigw"
-	"github.com/moveleads/partnerapi/shared/route"
 )
 
 func main() {
-	h, err := apigw.NewFromEnv(context.Background())
+	h, err := apigw.NewFromEnv(context.Background(), apigw.SecretsManager)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "init:", err)
 		os.Exit(1)
 	}
-	lambda.Start(h.Route(route.ListLeads))
+	lambda.Start(h.Serve(apigw.ListLeads()))
 }

@@ -107,7 +107,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
-	h, err := apigw.NewFromEnv(ctx)
+	h, err := apigw.NewFromEnv(ctx, apigw.SecretsManager)
 	if err != nil {
 		return err
 	}

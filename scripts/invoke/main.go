@@ -73,7 +73,7 @@ func run(slug, eventPath, key string) error {
 		payload, _ = json.Marshal(ev)
 	}
 	ctx := context.Background()
-	h, err := apigw.NewFromEnv(ctx)
+	h, err := apigw.NewFromEnv(ctx, apigw.SecretsManager)
 	if err != nil {
 		return err
 	}

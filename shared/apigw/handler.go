@@ -71,23 +71,44 @@ func New(d Deps) *Handler {
 // operation serves one endpoint once the pipeline has admitted the request.
 type operation func(ctx context.Context, h *Handler, req *request) (*response, error)
 
-var operations = map[route.Operation]operation{
-	route.CreateLead: createLead,
-	route.ListLeads:  listLeads,
-	route.GetLead:    getLead,
+// Operation is one endpoint: its route and its logic. Each function's main
+// serves exactly one (h.Serve(apigw.CreateLead())), so its binary links only
+// that endpoint's code; local tools serve them all (Operations).
+type Operation struct {
+	route route.Route
+	run   operation
 }
 
-// Route returns the Lambda handler of op's function. It panics when op has
-// no operation, a programming error every handler test catches.
-func (h *Handler) Route(op route.Operation) LambdaFunc {
-	rt := route.ByOperation(op)
-	run, ok := operations[op]
-	if !ok {
-		panic("apigw: no operation for " + string(op))
-	}
+// CreateLead is the createLead endpoint.
+func CreateLead() Operation { return Operation{route.ByOperation(route.CreateLead), createLead} }
+
+// ListLeads is the listLeads endpoint.
+func ListLeads() Operation { return Operation{route.ByOperation(route.ListLeads), listLeads} }
+
+// GetLead is the getLead endpoint.
+func GetLead() Operation { return Operation{route.ByOperation(route.GetLead), getLead} }
+
+// Operations returns every endpoint, for the local gateway and tests. A
+// test fails when an entry of route.Table has none.
+func Operations() []Operation { return []Operation{CreateLead(), ListLeads(), GetLead()} }
+
+// Serve returns the Lambda handler of op.
+func (h *Handler) Serve(op Operation) LambdaFunc {
 	return func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
-		return h.serve(ctx, rt, run, &ev), nil
+		return h.serve(ctx, op.route, op.run, &ev), nil
 	}
+}
+
+// Route returns the Lambda handler of the endpoint of op, for tools that
+// serve every route (it links every endpoint). It panics when op has no
+// endpoint, a wiring error every handler test catches.
+func (h *Handler) Route(op route.Operation) LambdaFunc {
+	for _, o := range Operations() {
+		if o.route.Operation == op {
+			return h.Serve(o)
+		}
+	}
+	panic("apigw: no endpoint for " + string(op))
 }
 
 // request is one admitted request as the operations see it.

@@ -47,13 +47,16 @@ func FixedSigner(s *cursor.Signer) func(context.Context) (*cursor.Signer, error)
 	return func(context.Context) (*cursor.Signer, error) { return s, nil }
 }
 
-// secretsManagerSecret reads a secret's string value by ARN. The value is
-// the hex encoding of the key (the CDK stack generates 64 hex characters).
-func secretsManagerSecret(cfg aws.Config, arn string) func(context.Context) ([]byte, error) {
+// SecretsManager is the SecretLoader for AWS Secrets Manager: it reads the
+// secret's string value by ARN, the hex encoding of the key (the CDK stack
+// generates 64 hex characters). The client is built on first use.
+func SecretsManager(cfg aws.Config, arn string) func(context.Context) ([]byte, error) {
 	var once sync.Once
 	var client *secretsmanager.Client
 	return func(ctx context.Context) ([]byte, error) {
-		once.Do(func() { client = secretsmanager.NewFromConfig(cfg) })
+		once.Do(func() {
+			client = secretsmanager.NewFromConfig(cfg, func(o *secretsmanager.Options) { o.BaseEndpoint = endpoint("SECRETS_MANAGER") })
+		})
 		out, err := client.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(arn)})
 		if err != nil {
 			return nil, err

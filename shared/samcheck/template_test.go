@@ -2,7 +2,9 @@ package samcheck
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -318,7 +320,7 @@ func TestFunctionsStartWithTheTemplateEnvironment(t *testing.T) {
 				}
 				t.Setenv(name, v)
 			}
-			_, err := apigw.NewFromEnv(context.Background())
+			_, err := apigw.NewFromEnv(context.Background(), apigw.SecretsManager)
 			if err != nil {
 				t.Errorf("%s fails to start with its template environment %v: %v", r.Slug, keys(fn.env), err)
 			}
@@ -333,4 +335,24 @@ func keys(m map[string]string) []string {
 	}
 	sort.Strings(k)
 	return k
+}
+
+// TestMainsWireWhatTheirRouteNeeds checks each function's main against the
+// route table: it serves its own endpoint (so it links only that code) and
+// gets a secret loader exactly when its route lists secrets.
+func TestMainsWireWhatTheirRouteNeeds(t *testing.T) {
+	for _, r := range route.Table {
+		b, err := os.ReadFile(filepath.Join("..", "..", "functions", r.Slug, "main.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(b)
+		endpoint := "h.Serve(apigw." + strings.ToUpper(string(r.Operation[:1])) + string(r.Operation[1:]) + "())"
+		if !strings.Contains(src, endpoint) {
+			t.Errorf("functions/%s/main.go does not serve %s", r.Slug, endpoint)
+		}
+		if got, want := strings.Contains(src, "apigw.SecretsManager"), len(r.Secrets) > 0; got != want {
+			t.Errorf("functions/%s/main.go passes a secret loader: %v; want %v (route secrets %v)", r.Slug, got, want, r.Secrets)
+		}
+	}
 }
