@@ -1,0 +1,168 @@
+package coldstart
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/moveleads/partnerapi/scripts/bench/report"
+	"github.com/moveleads/partnerapi/shared/dynamolocal"
+	"github.com/moveleads/partnerapi/shared/route"
+)
+
+// Defaults of Options.
+const (
+	DefaultRuns    = 25
+	DefaultWarmup  = 2
+	DefaultTimeout = 30 * time.Second
+)
+
+// Options configure Run. The zero value measures 25 cold starts per binary
+// against a DynamoDB Local that Run starts itself.
+type Options struct {
+	// Runs is how many cold starts of each binary are measured (default 25).
+	Runs int
+	// Warmup is how many rounds run first and are discarded (default 2;
+	// negative for none).
+	Warmup int
+	// Endpoint is a running DynamoDB Local (http://127.0.0.1:PORT). Empty:
+	// Run starts one and stops it when done.
+	Endpoint string
+	// Dir is the module root. Empty: the nearest go.mod at or above the
+	// working directory.
+	Dir string
+	// Timeout bounds one cold start, exec to response (default 30 s).
+	Timeout time.Duration
+	// Log receives build commands and progress; nil discards them.
+	Log io.Writer
+}
+
+func (o Options) withDefaults() Options {
+	if o.Runs == 0 {
+		o.Runs = DefaultRuns
+	}
+	switch {
+	case o.Warmup == 0:
+		o.Warmup = DefaultWarmup
+	case o.Warmup < 0:
+		o.Warmup = 0
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	return o
+}
+
+// Run measures the cold start of every function in route.Table and of the
+// hello-world baseline, and returns the report rows (section "Cold start").
+//
+// It builds every binary twice into a temporary directory that it removes:
+// for the host architecture to run, and for arm64 to report sizes; both
+// with the release build (scripts/build). It seeds a fresh table on
+// DynamoDB Local, then cold-starts the binaries Runs times each after the
+// warm-up rounds, round-robin. A cold start is a fresh process with its own
+// Runtime API on loopback and Lambda's environment; it is timed from just
+// before exec to its first GET next (init) and to its POST response (first
+// response) for one real request, which must answer 200.
+//
+// Any failure — a build, DynamoDB, a function reporting an init or
+// invocation error, exiting, a status other than 200, a timeout — ends Run
+// with an error and no rows. Rows that exceed a budget are returned with
+// OK false and a Note; that is not an error. Run needs Linux (it executes
+// linux binaries) on amd64 or arm64.
+func Run(ctx context.Context, opts Options) ([]report.Row, error) {
+	o := opts.withDefaults()
+	if o.Runs < 1 {
+		return nil, errors.New("coldstart: Runs must be at least 1")
+	}
+	if runtime.GOOS != "linux" {
+		return nil, fmt.Errorf("coldstart: runs Lambda's linux binaries, so it needs linux, not %s", runtime.GOOS)
+	}
+	root := o.Dir
+	if root == "" {
+		var err error
+		if root, err = moduleRoot(); err != nil {
+			return nil, err
+		}
+	}
+	tmp, err := os.MkdirTemp("", "coldstart-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	host, sizes, err := buildBinaries(ctx, root, tmp, o.Log)
+	if err != nil {
+		return nil, err
+	}
+
+	endpoint := o.Endpoint
+	if endpoint == "" {
+		srv, err := dynamolocal.Start(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("coldstart: %w", err)
+		}
+		defer srv.Stop()
+		endpoint = srv.Endpoint
+	}
+	fx, err := newFixture(ctx, endpoint)
+	if err != nil {
+		return nil, err
+	}
+	defer fx.Close(context.WithoutCancel(ctx))
+
+	var targets []target
+	for _, r := range route.Table {
+		targets = append(targets, target{
+			Name: r.Slug, Bin: host[r.Slug], Env: fx.Env(&r),
+			Event: func(ctx context.Context) ([]byte, error) { return fx.Event(ctx, r) },
+		})
+	}
+	// The baseline gets the variables every function gets, so that little
+	// but the code differs.
+	targets = append(targets, target{Name: helloWorld, Bin: host[helloWorld], Env: fx.Env(nil), Event: helloEvent})
+
+	fmt.Fprintf(o.Log, "coldstart: %d binaries × (%d warm-up + %d measured) cold starts\n", len(targets), o.Warmup, o.Runs)
+	samples, err := measureAll(ctx, targets, o.Runs, o.Warmup, o.Timeout, o.Log)
+	if err != nil {
+		return nil, fmt.Errorf("coldstart: %w", err)
+	}
+	var functions []result
+	for i, r := range route.Table {
+		functions = append(functions, result{name: r.Slug, samples: samples[i], size: sizes[r.Slug]})
+	}
+	hello := result{name: helloWorld, samples: samples[len(targets)-1], size: sizes[helloWorld]}
+	return rows(hello, functions), nil
+}
+
+// buildBinaries builds every binary under dir for the host architecture,
+// to run, and for arm64 (once, when that is the host's), to report sizes.
+// It returns the host binaries and the arm64 sizes, by name.
+func buildBinaries(ctx context.Context, root, dir string, log io.Writer) (host map[string]string, sizes map[string]int64, err error) {
+	host, err = buildAll(ctx, root, runtime.GOARCH, filepath.Join(dir, runtime.GOARCH), log)
+	if err != nil {
+		return nil, nil, err
+	}
+	release := host
+	if runtime.GOARCH != "arm64" {
+		if release, err = buildAll(ctx, root, "arm64", filepath.Join(dir, "arm64"), log); err != nil {
+			return nil, nil, err
+		}
+	}
+	sizes = map[string]int64{}
+	for name, bin := range release {
+		fi, err := os.Stat(bin)
+		if err != nil {
+			return nil, nil, err
+		}
+		sizes[name] = fi.Size()
+	}
+	return host, sizes, nil
+}

@@ -1,0 +1,258 @@
+package coldstart
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// Lambda's environment, as far as a Go function can tell it from the
+// provided.al2023 runtime. Credentials are dummies: DynamoDB Local keeps
+// one database per access key id and region, so they must be the ones the
+// fixture seeds with.
+const (
+	region       = "us-east-1"
+	accessKeyID  = "local"
+	secretKey    = "local"
+	sessionToken = "local"
+	memoryMB     = "256"
+	accountID    = "000000000000"
+)
+
+// wantStatus is the status every cold start's request must answer with:
+// each one is a valid request, so anything else is a failed run.
+const wantStatus = 200
+
+// target is one executable to cold-start and the request it gets.
+type target struct {
+	Name string // the function's slug, or helloWorld
+	Bin  string // absolute path of its bootstrap
+	Env  []string
+	// Event returns the JSON event of one cold start's invocation. It is
+	// called before the clock starts.
+	Event func(context.Context) ([]byte, error)
+}
+
+// sample is one cold start, both times measured from just before exec.
+type sample struct {
+	Init          time.Duration // until the first GET next arrived
+	FirstResponse time.Duration // until POST response arrived
+}
+
+// lambdaEnv is the environment Lambda gives a function's process (beyond
+// the function's own variables), for a function called name whose code is
+// in dir, with the Runtime API at api.
+func lambdaEnv(name, dir, api string) []string {
+	return []string{
+		"AWS_LAMBDA_RUNTIME_API=" + api,
+		"AWS_LAMBDA_FUNCTION_NAME=" + name,
+		"AWS_LAMBDA_FUNCTION_MEMORY_SIZE=" + memoryMB,
+		"AWS_LAMBDA_FUNCTION_VERSION=$LATEST",
+		"AWS_LAMBDA_INITIALIZATION_TYPE=on-demand",
+		"AWS_LAMBDA_LOG_GROUP_NAME=/aws/lambda/" + name,
+		"AWS_REGION=" + region,
+		"AWS_DEFAULT_REGION=" + region,
+		"AWS_ACCESS_KEY_ID=" + accessKeyID,
+		"AWS_SECRET_ACCESS_KEY=" + secretKey,
+		"AWS_SESSION_TOKEN=" + sessionToken,
+		"_HANDLER=bootstrap",
+		"LAMBDA_TASK_ROOT=" + dir,
+		"TZ=:UTC",
+		"LANG=en_US.UTF-8",
+		"PATH=/usr/local/bin:/usr/bin/:/bin:/opt/bin",
+	}
+}
+
+func functionARN(name string) string {
+	return "arn:aws:lambda:" + region + ":" + accountID + ":function:" + name
+}
+
+// coldStart runs t's binary once as a fresh process with its own Runtime
+// API, hands it one invocation and measures exec → first next (init) and
+// exec → response. The process is then killed (SIGKILL) and reaped. It
+// fails, with the process's last output, when the function reports an
+// init or invocation error, exits, does not respond within timeout, or
+// responds with a status other than 200.
+func coldStart(ctx context.Context, t target, timeout time.Duration) (sample, error) {
+	event, err := t.Event(ctx)
+	if err != nil {
+		return sample{}, fmt.Errorf("build event: %w", err)
+	}
+	api, err := newRuntimeAPI(functionARN(t.Name))
+	if err != nil {
+		return sample{}, err
+	}
+	defer api.Close()
+	api.Invoke(event)
+
+	out := &tailBuffer{limit: 8 << 10}
+	cmd := exec.Command(t.Bin)
+	cmd.Dir = filepath.Dir(t.Bin)
+	cmd.Env = append(lambdaEnv(t.Name, cmd.Dir, api.Addr), t.Env...)
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.WaitDelay = time.Second
+
+	t0 := time.Now()
+	if err := cmd.Start(); err != nil {
+		return sample{}, fmt.Errorf("exec %s: %w", t.Bin, err)
+	}
+	exited := make(chan struct{})
+	var waitErr error
+	go func() {
+		waitErr = cmd.Wait()
+		close(exited)
+	}()
+	s, body, err := await(ctx, api.Calls, exited, func() error { return waitErr }, t0, timeout)
+	_ = cmd.Process.Kill() // fails only when it has exited already
+	<-exited
+	if err == nil {
+		err = checkStatus(body)
+	}
+	if err != nil {
+		return sample{}, fmt.Errorf("%w\n--- process output (last %d bytes) ---\n%s", err, out.limit, out.String())
+	}
+	return s, nil
+}
+
+// await follows one process's calls to its Runtime API until it posts a
+// response, and returns the sample and the response body.
+func await(ctx context.Context, calls <-chan call, exited <-chan struct{}, exitErr func() error, t0 time.Time, timeout time.Duration) (sample, []byte, error) {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var s sample
+	// handle returns true when c ends the measurement.
+	handle := func(c call) (bool, []byte, error) {
+		switch c.Kind {
+		case callNext:
+			if s.Init == 0 {
+				s.Init = c.At.Sub(t0)
+			}
+			return false, nil, nil
+		case callResponse:
+			s.FirstResponse = c.At.Sub(t0)
+			return true, c.Body, nil
+		case callError:
+			return true, nil, fmt.Errorf("invocation failed (POST .../error, %s): %s", orNone(c.ErrorType), c.Body)
+		case callInitError:
+			return true, nil, fmt.Errorf("init failed (POST /runtime/init/error, %s): %s", orNone(c.ErrorType), c.Body)
+		}
+		return true, nil, fmt.Errorf("unexpected runtime API call %s", c.Kind)
+	}
+	for {
+		select {
+		case c := <-calls:
+			if done, body, err := handle(c); done {
+				return s, body, err
+			}
+		case <-exited:
+			// Calls that arrived before the exit still count.
+			for drained := false; !drained; {
+				select {
+				case c := <-calls:
+					if done, body, err := handle(c); done {
+						return s, body, err
+					}
+				default:
+					drained = true
+				}
+			}
+			stage := "before its first next"
+			if s.Init > 0 {
+				stage = "after next, before responding"
+			}
+			return s, nil, fmt.Errorf("process exited %s: %v", stage, exitErr())
+		case <-timer.C:
+			stage := "no GET next"
+			if s.Init > 0 {
+				stage = fmt.Sprintf("next after %s, then no response", s.Init)
+			}
+			return s, nil, fmt.Errorf("timed out after %s (%s)", timeout, stage)
+		case <-ctx.Done():
+			return s, nil, ctx.Err()
+		}
+	}
+}
+
+// checkStatus fails unless body is an API Gateway (payload 2.0) response
+// with status 200.
+func checkStatus(body []byte) error {
+	var resp struct {
+		StatusCode int `json:"statusCode"`
+	}
+	if err := json.Unmarshal(body, &resp); err != nil {
+		return fmt.Errorf("response is not an API Gateway response: %w: %s", err, clip(body))
+	}
+	if resp.StatusCode != wantStatus {
+		return fmt.Errorf("response status %d; want %d: %s", resp.StatusCode, wantStatus, clip(body))
+	}
+	return nil
+}
+
+// measureAll cold-starts every target warmup+runs times, round-robin (one
+// of each per round, in order) so that drift of the machine touches all
+// alike, and returns each target's samples without the warm-up rounds.
+// The first failure ends it.
+func measureAll(ctx context.Context, targets []target, runs, warmup int, timeout time.Duration, log io.Writer) ([][]sample, error) {
+	samples := make([][]sample, len(targets))
+	rounds := warmup + runs
+	for round := range rounds {
+		for i, t := range targets {
+			s, err := coldStart(ctx, t, timeout)
+			if err != nil {
+				return nil, fmt.Errorf("%s, cold start %d of %d: %w", t.Name, round+1, rounds, err)
+			}
+			if round >= warmup {
+				samples[i] = append(samples[i], s)
+			}
+		}
+		if round+1 == warmup {
+			fmt.Fprintf(log, "coldstart: %d warm-up round(s) done (discarded)\n", warmup)
+		} else if round >= warmup && ((round-warmup+1)%5 == 0 || round+1 == rounds) {
+			fmt.Fprintf(log, "coldstart: %d/%d rounds measured\n", round-warmup+1, runs)
+		}
+	}
+	return samples, nil
+}
+
+// tailBuffer keeps the last limit bytes written to it.
+type tailBuffer struct {
+	mu    sync.Mutex
+	limit int
+	buf   []byte
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if over := len(b.buf) - b.limit; over > 0 {
+		b.buf = append(b.buf[:0], b.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}
+
+func clip(b []byte) string {
+	const n = 512
+	if len(b) > n {
+		return string(b[:n]) + "…"
+	}
+	return string(b)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no error type"
+	}
+	return s
+}

@@ -1,0 +1,326 @@
+// Package cost measures what each operation costs in DynamoDB: round trips
+// (counted by SDK middleware, one per HTTP attempt) and the capacity units
+// DynamoDB reports (requests ask for ReturnConsumedCapacity=TOTAL), against
+// DynamoDB Local, through the real handlers.
+package cost
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
+	"github.com/google/uuid"
+
+	"github.com/moveleads/partnerapi/scripts/bench/report"
+	"github.com/moveleads/partnerapi/shared/apigw"
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/cursor"
+	"github.com/moveleads/partnerapi/shared/dynamo"
+	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/lead"
+	"github.com/moveleads/partnerapi/shared/route"
+)
+
+// Meter is SDK middleware that counts DynamoDB attempts and sums the
+// consumed capacity of the responses.
+type Meter struct {
+	mu          sync.Mutex
+	trips       []string
+	read, write float64
+}
+
+// Install adds the meter to a client's middleware stack.
+func (m *Meter) Install(o *dynamodb.Options) {
+	o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
+		if err := stack.Deserialize.Add(middleware.DeserializeMiddlewareFunc("benchCountAttempt",
+			func(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
+				m.mu.Lock()
+				m.trips = append(m.trips, middleware.GetOperationName(ctx))
+				m.mu.Unlock()
+				return next.HandleDeserialize(ctx, in)
+			}), middleware.After); err != nil {
+			return err
+		}
+		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("benchCapacity",
+			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				out, md, err := next.HandleInitialize(ctx, in)
+				m.add(out.Result)
+				return out, md, err
+			}), middleware.Before)
+	})
+}
+
+func (m *Meter) add(result any) {
+	var caps []types.ConsumedCapacity
+	switch o := result.(type) {
+	case *dynamodb.GetItemOutput:
+		caps = one(o.ConsumedCapacity)
+	case *dynamodb.PutItemOutput:
+		caps = one(o.ConsumedCapacity)
+	case *dynamodb.UpdateItemOutput:
+		caps = one(o.ConsumedCapacity)
+	case *dynamodb.QueryOutput:
+		caps = one(o.ConsumedCapacity)
+	case *dynamodb.BatchWriteItemOutput:
+		caps = o.ConsumedCapacity
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, c := range caps {
+		r, w := aws.ToFloat64(c.ReadCapacityUnits), aws.ToFloat64(c.WriteCapacityUnits)
+		if r == 0 && w == 0 {
+			switch result.(type) {
+			case *dynamodb.GetItemOutput, *dynamodb.QueryOutput:
+				r = aws.ToFloat64(c.CapacityUnits)
+			default:
+				w = aws.ToFloat64(c.CapacityUnits)
+			}
+		}
+		m.read += r
+		m.write += w
+	}
+}
+
+func one(c *types.ConsumedCapacity) []types.ConsumedCapacity {
+	if c == nil {
+		return nil
+	}
+	return []types.ConsumedCapacity{*c}
+}
+
+// Sample is what one operation cost.
+type Sample struct {
+	Trips       []string
+	Read, Write float64
+}
+
+// Take returns the cost since the last Take and resets the meter.
+func (m *Meter) Take() Sample {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := Sample{Trips: m.trips, Read: m.read, Write: m.write}
+	m.trips, m.read, m.write = nil, 0, 0
+	return s
+}
+
+// Options configures Run.
+type Options struct {
+	Endpoint  string // DynamoDB Local
+	BigTenant int    // leads of the large partner (default 10,000)
+	// PageSize is the listLeads page compared (default 5): smaller than the
+	// small partner's 10 leads, so both pages are full and both queries read
+	// PageSize+1 items (the look-ahead that makes has_more exact).
+	PageSize int
+}
+
+type bench struct {
+	h     *apigw.Handler
+	store *dynamo.Store
+	meter *Meter
+	now   time.Time
+}
+
+// Run measures every operation and returns the rows.
+func Run(ctx context.Context, o Options) ([]report.Row, error) {
+	if o.BigTenant == 0 {
+		o.BigTenant = 10000
+	}
+	if o.PageSize == 0 {
+		o.PageSize = 5
+	}
+	b, err := newBench(ctx, o.Endpoint)
+	if err != nil {
+		return nil, err
+	}
+	small, smallKey, err := b.partner(ctx)
+	if err != nil {
+		return nil, err
+	}
+	body := `{"customer_name":"Ada Lovelace","email":"ada@example.com","from_address":"1 Main St, New York, NY 10001","to_address":"9 Oak Ave, Boston, MA 02108","home_size":"2 bedroom"}`
+	// Warm the instance's window guess, as on a function that served the key this minute.
+	if _, err := b.call(ctx, route.ListLeads, smallKey, "", nil, nil, nil); err != nil {
+		return nil, err
+	}
+	var rows []report.Row
+	measure := func(name string, op route.Operation, budgetTrips int, budgetWrite float64, body string, hdr, q, params map[string]string) (string, error) {
+		b.meter.Take()
+		resp, err := b.call(ctx, op, smallKey, body, hdr, q, params)
+		if err != nil {
+			return "", err
+		}
+		s := b.meter.Take()
+		value := fmt.Sprintf("%d round trips (%s); %.1f RCU, %.1f WCU", len(s.Trips), strings.Join(s.Trips, ", "), s.Read, s.Write)
+		row := report.Row{Section: "DynamoDB cost", Metric: name, Value: value}
+		var budgets []string
+		ok := true
+		if budgetTrips > 0 {
+			budgets = append(budgets, fmt.Sprintf("≤ %d round trips", budgetTrips))
+			ok = ok && len(s.Trips) <= budgetTrips
+		}
+		if budgetWrite > 0 {
+			budgets = append(budgets, fmt.Sprintf("≤ %.0f WCU", budgetWrite))
+			ok = ok && s.Write <= budgetWrite
+		}
+		if len(budgets) > 0 {
+			row.Budget, row.OK = strings.Join(budgets, ", "), report.Check(ok)
+		}
+		rows = append(rows, row)
+		return resp.Body, nil
+	}
+	created, err := measure("createLead, no Idempotency-Key", route.CreateLead, 0, 0, body, nil, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := measure("createLead with Idempotency-Key", route.CreateLead, 3, 4, body, map[string]string{"idempotency-key": "cost-1"}, nil, nil); err != nil {
+		return nil, err
+	}
+	if _, err := measure("idempotent replay", route.CreateLead, 0, 0, body, map[string]string{"idempotency-key": "cost-1"}, nil, nil); err != nil {
+		return nil, err
+	}
+	rows[len(rows)-1].Note = "DynamoDB Local reports no capacity for a failed conditional write; in AWS the claim's failed PutItem costs 1 WCU more."
+	id := between(created, `"lead_id":"`, `"`)
+	if _, err := measure("getLead", route.GetLead, 2, 0, "", nil, nil, map[string]string{"id": id}); err != nil {
+		return nil, err
+	}
+
+	// A page at 10 leads and at 10,000 leads for the partner: the same cost.
+	const smallTenant = 10
+	if err := b.seed(ctx, small, smallTenant-3); err != nil { // the three created above
+		return nil, err
+	}
+	big, bigKey, err := b.partner(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.seed(ctx, big, o.BigTenant); err != nil {
+		return nil, err
+	}
+	page := func(key string, q map[string]string) (Sample, error) {
+		if _, err := b.call(ctx, route.ListLeads, key, "", nil, nil, nil); err != nil { // warm the window guess
+			return Sample{}, err
+		}
+		b.meter.Take()
+		if _, err := b.call(ctx, route.ListLeads, key, "", nil, q, nil); err != nil {
+			return Sample{}, err
+		}
+		return b.meter.Take(), nil
+	}
+	lim := map[string]string{"limit": fmt.Sprint(o.PageSize)}
+	s10, err := page(smallKey, lim)
+	if err != nil {
+		return nil, err
+	}
+	s10k, err := page(bigKey, lim)
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, report.Row{Section: "DynamoDB cost", Metric: fmt.Sprintf("listLeads page (limit %d), partner with %d leads", o.PageSize, smallTenant),
+		Value:  fmt.Sprintf("%d round trips (%s); %.1f RCU, %.1f WCU", len(s10.Trips), strings.Join(s10.Trips, ", "), s10.Read, s10.Write),
+		Budget: "≤ 2 round trips", OK: report.Check(len(s10.Trips) <= 2)})
+	rows = append(rows, report.Row{Section: "DynamoDB cost", Metric: fmt.Sprintf("listLeads page (limit %d), partner with %d leads", o.PageSize, o.BigTenant),
+		Value: fmt.Sprintf("%d round trips (%s); %.1f RCU, %.1f WCU", len(s10k.Trips), strings.Join(s10k.Trips, ", "), s10k.Read, s10k.Write)})
+	ratio := s10k.Read / s10.Read
+	rows = append(rows, report.Row{Section: "DynamoDB cost", Metric: fmt.Sprintf("page read units, %d leads ÷ %d leads", o.BigTenant, smallTenant),
+		Value: fmt.Sprintf("%.2f (%.1f RCU ÷ %.1f RCU)", ratio, s10k.Read, s10.Read), Budget: "≤ 1.1", OK: report.Check(ratio <= 1.1)})
+	return rows, nil
+}
+
+func newBench(ctx context.Context, endpoint string) (*bench, error) {
+	m := &Meter{}
+	db := dynamodb.New(dynamodb.Options{
+		Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
+		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
+	}, m.Install)
+	name := "bench-cost-" + uuid.NewString()[:8]
+	if err := dynamo.CreateTable(ctx, db, name); err != nil {
+		return nil, err
+	}
+	secret := make([]byte, 32)
+	_, _ = rand.Read(secret)
+	signer, err := cursor.NewSigner(secret)
+	if err != nil {
+		return nil, err
+	}
+	store := dynamo.New(db, name)
+	m.Take()
+	return &bench{h: apigw.New(apigw.Deps{Store: store, Cursor: apigw.FixedSigner(signer)}), store: store, meter: m, now: time.Now()}, nil
+}
+
+func (b *bench) partner(ctx context.Context) (auth.Tenant, string, error) {
+	defer b.meter.Take()
+	id := "ptn_" + strings.ReplaceAll(uuid.NewString(), "-", "")[:16]
+	if err := b.store.CreatePartner(ctx, auth.Partner{ID: id, Name: "Bench", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: time.Now()}); err != nil {
+		return auth.Tenant{}, "", err
+	}
+	key, keyID, err := auth.NewKey(auth.Test)
+	if err != nil {
+		return auth.Tenant{}, "", err
+	}
+	err = b.store.CreateKey(ctx, auth.Key{KeyID: keyID, Digest: auth.Digest(key), PartnerID: id, Mode: auth.Test, Scopes: route.AllScopes, CreatedAt: time.Now()})
+	return auth.Tenant{PartnerID: id, Mode: auth.Test}, key, err
+}
+
+// seed stores n leads for t, eight writers at a time.
+func (b *bench) seed(ctx context.Context, t auth.Tenant, n int) error {
+	defer b.meter.Take()
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < n; i += 8 {
+				at := b.now.Add(-time.Hour).Add(time.Duration(i) * time.Microsecond)
+				l := lead.Lead{ID: uuid.NewString(), Status: lead.New, CustomerName: "Customer", Email: "c@example.com", CreatedAt: at, UpdatedAt: at}
+				if err := b.store.PutLead(ctx, t, l, false); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+type result struct {
+	Status int
+	Body   string
+}
+
+func (b *bench) call(ctx context.Context, op route.Operation, key, body string, hdr, q, params map[string]string) (result, error) {
+	h := map[string]string{"authorization": "Bearer " + key, "content-type": "application/json"}
+	for k, v := range hdr {
+		h[k] = v
+	}
+	ev := events.APIGatewayV2HTTPRequest{Version: "2.0", Headers: h, QueryStringParameters: q, PathParameters: params, Body: body,
+		RequestContext: events.APIGatewayV2HTTPRequestContext{RequestID: "bench-cost"}}
+	resp, _ := b.h.Route(op)(ctx, ev)
+	if resp.StatusCode != 200 {
+		return result{}, fmt.Errorf("%s: status %d: %s", op, resp.StatusCode, resp.Body)
+	}
+	return result{resp.StatusCode, resp.Body}, nil
+}
+
+func between(s, start, end string) string {
+	i := strings.Index(s, start)
+	if i < 0 {
+		return ""
+	}
+	s = s[i+len(start):]
+	j := strings.Index(s, end)
+	if j < 0 {
+		return ""
+	}
+	return s[:j]
+}
