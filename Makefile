@@ -55,6 +55,11 @@ synth: build
 	cd infra && CDK_OUTDIR=cdk.out CDK_CONTEXT_JSON='{"env":"$(CDK_ENV)"}' $(GO) run .
 	@ls infra/cdk.out/*.template.json
 
+## bench: cold start, DynamoDB cost per operation, load, handler overhead;
+## prints the table and writes docs/BENCHMARKS.md (about 3 minutes here).
+bench: deps
+	$(GO) run ./scripts/bench
+
 FUZZTIME ?= 30s
 fuzz: deps
 	@for pkg in $$($(GO) list ./...); do \

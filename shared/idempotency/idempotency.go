@@ -6,11 +6,16 @@
 // hours. The first request with a key claims it (an in-flight lock that
 // expires with the function's deadline) and pins the id of the resource it
 // will create, so a retry after a crash or an upstream failure re-creates the
-// same resource instead of a second one. When the operation succeeds the
-// response (status and body, byte for byte) is stored and replayed to every
-// later request with the same key and the same canonical body. A request
-// with a different body gets idempotency_key_reused; a concurrent duplicate
-// waits for the first to finish, bounded, then gets idempotency_key_in_use.
+// same resource instead of a second one. The response (status and body, byte
+// for byte) is replayed to every later request with the same key and the
+// same canonical body. A request with a different body gets
+// idempotency_key_reused; a concurrent duplicate waits for the first to
+// finish, bounded, then gets idempotency_key_in_use.
+//
+// Two ways to complete a key: Begin stores the response after the operation
+// (Claim.Finish); BeginCreate, for an operation that creates one resource
+// and knows its response beforehand, stores the response with the claim and
+// counts the key as completed once the resource exists, which saves a write.
 package idempotency
 
 import (
