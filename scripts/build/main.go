@@ -38,6 +38,8 @@ import (
 
 	"github.com/moveleads/partnerapi/scripts/build/lambdafn"
 	"github.com/moveleads/partnerapi/shared/route"
+
+	"github.com/moveleads/partnerapi/shared/repo"
 )
 
 func main() {
@@ -113,7 +115,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	root, err := moduleRoot()
+	root, err := repo.Root()
 	if err != nil {
 		return err
 	}
@@ -135,26 +137,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	report(stdout, c.arch, out, results)
 	return nil
-}
-
-// moduleRoot returns the directory of the nearest go.mod at or above the
-// working directory: go build runs there so that ./functions/<slug> resolves
-// wherever the command was started (SAM runs make in a copy of the project).
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod here or above: run from inside the repository")
-		}
-		dir = parent
-	}
 }
 
 func slugs(routes []route.Route) []string {

@@ -42,6 +42,8 @@ import (
 	"github.com/moveleads/partnerapi/shared/route"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/table"
+
+	"github.com/moveleads/partnerapi/shared/repo"
 )
 
 func main() {
@@ -63,7 +65,7 @@ type DevFile struct {
 }
 
 func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
-	root, err := repoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		return err
 	}
@@ -221,23 +223,6 @@ func lock(path, devPath string) (func(), error) {
 		return nil, errors.New(msg + "; use it, or stop it with Ctrl-C first")
 	}
 	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
-}
-
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("run make dev from inside the repository")
-		}
-		dir = parent
-	}
 }
 
 func randomHex(n int) string {

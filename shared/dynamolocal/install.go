@@ -1,7 +1,6 @@
 package dynamolocal
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -11,11 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/moveleads/partnerapi/shared/repo"
 )
 
 const (
-	// modulePath identifies the repository root by its go.mod.
-	modulePath = "github.com/moveleads/partnerapi"
 	// dirEnv overrides the install directory.
 	dirEnv = "DYNAMODB_LOCAL_DIR"
 	// installScript is the installer, relative to the repository root.
@@ -34,50 +33,11 @@ func Dir() (string, error) {
 	if dir := os.Getenv(dirEnv); dir != "" {
 		return filepath.Abs(dir)
 	}
-	root, err := repoRoot()
+	root, err := repo.Root()
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w; set %s", err, dirEnv)
 	}
 	return filepath.Join(root, ".cache", "dynamodb-local"), nil
-}
-
-// repoRoot walks up from the working directory to the repository root.
-func repoRoot() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("find repo root: %w", err)
-	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if isRepoRoot(dir) {
-			return dir, nil
-		}
-		if filepath.Dir(dir) == dir {
-			return "", fmt.Errorf("find repo root: no go.mod of %s (or beside .git) at or above %s; set %s", modulePath, wd, dirEnv)
-		}
-	}
-}
-
-func isRepoRoot(dir string) bool {
-	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-	if err != nil {
-		return false
-	}
-	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
-		return true
-	}
-	return declaresModule(data, modulePath)
-}
-
-// declaresModule reports whether a go.mod's module directive names module.
-func declaresModule(gomod []byte, module string) bool {
-	sc := bufio.NewScanner(bytes.NewReader(gomod))
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 2 && fields[0] == "module" {
-			return strings.Trim(fields[1], `"`) == module
-		}
-	}
-	return false
 }
 
 // Install makes sure DynamoDB Local is installed and returns the directory
@@ -94,7 +54,7 @@ func Install(ctx context.Context) (string, error) {
 	if installed(dir) {
 		return dir, nil
 	}
-	root, err := repoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		return "", fmt.Errorf("install dynamodb local: %s is not in %s, and the installer cannot be found: %w", jarName, dir, err)
 	}

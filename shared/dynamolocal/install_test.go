@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/moveleads/partnerapi/shared/repo"
 )
 
 func TestEnv(t *testing.T) {
@@ -36,27 +38,6 @@ func TestSetEnv(t *testing.T) {
 		if got := os.Getenv(k); got != want {
 			t.Errorf("%s = %q; want %q", k, got, want)
 		}
-	}
-}
-
-func TestDeclaresModule(t *testing.T) {
-	tests := []struct {
-		name  string
-		gomod string
-		want  bool
-	}{
-		{"plain", "module github.com/moveleads/partnerapi\n\ngo 1.26.0\n", true},
-		{"quoted", "// comment\nmodule \"github.com/moveleads/partnerapi\"\n", true},
-		{"other module", "module github.com/moveleads/partnerapi/infra\n", false},
-		{"no module line", "go 1.26.0\n", false},
-		{"empty", "", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := declaresModule([]byte(tt.gomod), modulePath); got != tt.want {
-				t.Errorf("declaresModule(%q) = %v; want %v", tt.gomod, got, tt.want)
-			}
-		})
 	}
 }
 
@@ -104,7 +85,7 @@ func TestInstallScriptWarm(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Install: %v", err)
 	}
-	root, err := repoRoot()
+	root, err := repo.Root()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/moveleads/partnerapi/shared/tail"
 )
 
 const (
@@ -40,7 +42,7 @@ type Server struct {
 	Endpoint string
 
 	cmd      *exec.Cmd
-	logs     *tailBuffer
+	logs     *tail.Buffer
 	done     chan struct{} // closed when the process has exited
 	waitErr  error         // set before done is closed
 	stopOnce sync.Once
@@ -95,7 +97,7 @@ func start(ctx context.Context, java, dir string) (*Server, error) {
 	)
 	// In memory it writes no files; a neutral directory keeps it that way.
 	cmd.Dir = os.TempDir()
-	logs := &tailBuffer{limit: logLimit}
+	logs := tail.New(logLimit)
 	cmd.Stdout = logs
 	cmd.Stderr = logs
 	setGroup(cmd)
@@ -213,28 +215,4 @@ func (s *Server) kill() error {
 		return nil
 	}
 	return err
-}
-
-// tailBuffer keeps the last limit bytes written to it. The exec package
-// writes to it from its own goroutine, hence the lock.
-type tailBuffer struct {
-	mu    sync.Mutex
-	limit int
-	buf   []byte
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf = append(b.buf, p...)
-	if over := len(b.buf) - b.limit; over > 0 {
-		b.buf = append(b.buf[:0], b.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return string(b.buf)
 }

@@ -166,18 +166,6 @@ func TestForTestsSharesOneServer(t *testing.T) {
 	}
 }
 
-func TestTailBufferKeepsTheEnd(t *testing.T) {
-	b := &tailBuffer{limit: 5}
-	for _, s := range []string{"abc", "defg", "hi"} {
-		if n, err := b.Write([]byte(s)); n != len(s) || err != nil {
-			t.Fatalf("Write(%q) = %d, %v; want %d, nil", s, n, err, len(s))
-		}
-	}
-	if got, want := b.String(), "efghi"; got != want {
-		t.Errorf("String() = %q; want %q", got, want)
-	}
-}
-
 // TestStartRetriesWhenPortIsTaken gives the first attempt a port that
 // another listener holds: the JVM cannot bind it, and the listener, which
 // accepts connections but never answers, must not pass for the server.

@@ -109,22 +109,3 @@ func checkReleaseFlags(buildLog, arch string) error {
 	}
 	return nil
 }
-
-// moduleRoot returns the nearest directory at or above the working
-// directory that holds a go.mod.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("coldstart: no go.mod at or above the working directory; set Options.Dir")
-		}
-		dir = parent
-	}
-}

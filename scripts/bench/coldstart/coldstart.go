@@ -13,6 +13,8 @@ import (
 	"github.com/moveleads/partnerapi/scripts/bench/report"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/route"
+
+	"github.com/moveleads/partnerapi/shared/repo"
 )
 
 // Defaults of Options.
@@ -89,7 +91,7 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 	root := o.Dir
 	if root == "" {
 		var err error
-		if root, err = moduleRoot(); err != nil {
+		if root, err = repo.Root(); err != nil {
 			return nil, err
 		}
 	}

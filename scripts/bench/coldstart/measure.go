@@ -7,8 +7,9 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"time"
+
+	"github.com/moveleads/partnerapi/shared/tail"
 )
 
 // Lambda's environment, as far as a Go function can tell it from the
@@ -90,7 +91,8 @@ func coldStart(ctx context.Context, t target, timeout time.Duration) (sample, er
 	defer api.Close()
 	api.Invoke(event)
 
-	out := &tailBuffer{limit: 8 << 10}
+	const keep = 8 << 10
+	out := tail.New(keep)
 	cmd := exec.Command(t.Bin)
 	cmd.Dir = filepath.Dir(t.Bin)
 	cmd.Env = append(lambdaEnv(t.Name, cmd.Dir, api.Addr), t.Env...)
@@ -114,7 +116,7 @@ func coldStart(ctx context.Context, t target, timeout time.Duration) (sample, er
 		err = checkStatus(body)
 	}
 	if err != nil {
-		return sample{}, fmt.Errorf("%w\n--- process output (last %d bytes) ---\n%s", err, out.limit, out.String())
+		return sample{}, fmt.Errorf("%w\n--- process output (last %d bytes) ---\n%s", err, keep, out.String())
 	}
 	return s, nil
 }
@@ -217,29 +219,6 @@ func measureAll(ctx context.Context, targets []target, runs, warmup int, timeout
 		}
 	}
 	return samples, nil
-}
-
-// tailBuffer keeps the last limit bytes written to it.
-type tailBuffer struct {
-	mu    sync.Mutex
-	limit int
-	buf   []byte
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf = append(b.buf, p...)
-	if over := len(b.buf) - b.limit; over > 0 {
-		b.buf = append(b.buf[:0], b.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return string(b.buf)
 }
 
 func clip(b []byte) string {

@@ -190,12 +190,3 @@ func TestCheckStatus(t *testing.T) {
 		}
 	}
 }
-
-func TestTailBufferKeepsTheEnd(t *testing.T) {
-	b := &tailBuffer{limit: 4}
-	_, _ = b.Write([]byte("abc"))
-	_, _ = b.Write([]byte("defg"))
-	if got := b.String(); got != "defg" {
-		t.Errorf("got %q; want %q", got, "defg")
-	}
-}
