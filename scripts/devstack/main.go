@@ -49,7 +49,11 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Stdout, os.Getenv); err != nil {
+	root, err := repo.Root()
+	if err == nil {
+		err = run(ctx, os.Stdout, os.Getenv, filepath.Join(root, ".local"))
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "make dev:", err)
 		os.Exit(1)
 	}
@@ -64,12 +68,9 @@ type DevFile struct {
 	PID       int               `json:"pid"`
 }
 
-func run(ctx context.Context, out io.Writer, getenv func(string) string) error {
-	root, err := repo.Root()
-	if err != nil {
-		return err
-	}
-	stateDir := filepath.Join(root, ".local")
+// run serves the stack until ctx ends, keeping its state files (lock,
+// dev.json, sam-env.json) in stateDir.
+func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDir string) error {
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return err
 	}
