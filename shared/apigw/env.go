@@ -67,7 +67,9 @@ func NewFromEnv(ctx context.Context, secrets SecretLoader) (*Handler, error) {
 // credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN).
 // It stands in for config.LoadDefaultConfig, whose shared files, SSO, STS
 // and instance-metadata providers no function uses but every binary would
-// carry (measured in docs/BENCHMARKS.md). Local tools keep LoadDefaultConfig.
+// carry (with the Secrets Manager client, 1.2 MiB of v1-lead-get's arm64
+// binary: 10.19 MiB before, 8.98 after, by `make build`). Local tools keep
+// LoadDefaultConfig.
 func lambdaConfig() (aws.Config, error) {
 	region := os.Getenv("AWS_REGION")
 	if region == "" {
