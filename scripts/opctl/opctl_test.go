@@ -173,7 +173,7 @@ func TestConfigAndUpstreamErrors(t *testing.T) {
 	}{
 		{"no TABLE_NAME", "", []string{"partner", "create", "--name", "A"}, "opctl: TABLE_NAME is not set"},
 		{"blank TABLE_NAME", "  ", []string{"key", "list", "--partner", "ptn_x"}, "opctl: TABLE_NAME is not set"},
-		{"missing table", "opctl-no-such-table", []string{"key", "revoke", "key_x"}, "opctl: DynamoDB request failed: get key id: "},
+		{"missing table", "opctl-no-such-table", []string{"key", "revoke", "key_x"}, "opctl: DynamoDB request failed: get API key: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

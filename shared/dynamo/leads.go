@@ -104,19 +104,9 @@ func (s *Store) LeadExists(ctx context.Context, t auth.Tenant, id string) (bool,
 // answer for another tenant's lead).
 func (s *Store) GetLead(ctx context.Context, t auth.Tenant, id string) (lead.Lead, error) {
 	pk, sk := leadKey(t, id)
-	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName: &s.table, Key: keyAV(pk, sk), ConsistentRead: aws.Bool(true),
-		ReturnConsumedCapacity: capacity,
-	})
-	if err != nil {
-		return lead.Lead{}, upstream("get lead", err)
-	}
-	if out.Item == nil {
-		return lead.Lead{}, notFound("lead")
-	}
 	var it leadItem
-	if err := attributevalue.UnmarshalMap(out.Item, &it); err != nil {
-		return lead.Lead{}, fmt.Errorf("unmarshal lead: %w", err)
+	if err := s.getItem(ctx, pk, sk, "lead", &it); err != nil {
+		return lead.Lead{}, err
 	}
 	return it.lead(), nil
 }

@@ -121,18 +121,9 @@ func (s *Store) CreatePartner(ctx context.Context, p auth.Partner) error {
 // GetPartner returns the partner with id, or a not_found *errcode.Error.
 func (s *Store) GetPartner(ctx context.Context, id string) (auth.Partner, error) {
 	pk, sk := partnerKey(id)
-	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName: &s.table, Key: keyAV(pk, sk), ConsistentRead: aws.Bool(true),
-	})
-	if err != nil {
-		return auth.Partner{}, upstream("get partner", err)
-	}
-	if out.Item == nil {
-		return auth.Partner{}, notFound("partner")
-	}
 	var it partnerItem
-	if err := attributevalue.UnmarshalMap(out.Item, &it); err != nil {
-		return auth.Partner{}, fmt.Errorf("unmarshal partner: %w", err)
+	if err := s.getItem(ctx, pk, sk, "partner", &it); err != nil {
+		return auth.Partner{}, err
 	}
 	created, _ := time.Parse(lead.TimeLayout, it.CreatedAt)
 	return auth.Partner{ID: it.PartnerID, Name: it.Name, RateCard: it.RateCard, CreatedAt: created}, nil
@@ -231,18 +222,9 @@ func (s *Store) CreateKey(ctx context.Context, k auth.Key) error {
 // Unknown id → not_found.
 func (s *Store) RevokeKey(ctx context.Context, keyID string, now time.Time) (auth.Key, error) {
 	ipk, isk := apiKeyIDKey(keyID)
-	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName: &s.table, Key: keyAV(ipk, isk), ConsistentRead: aws.Bool(true),
-	})
-	if err != nil {
-		return auth.Key{}, upstream("get key id", err)
-	}
-	if out.Item == nil {
-		return auth.Key{}, notFound("API key")
-	}
 	var ref keyIDItem
-	if err := attributevalue.UnmarshalMap(out.Item, &ref); err != nil {
-		return auth.Key{}, fmt.Errorf("unmarshal key id: %w", err)
+	if err := s.getItem(ctx, ipk, isk, "API key", &ref); err != nil {
+		return auth.Key{}, err
 	}
 	pk, sk := apiKeyKey(ref.Digest)
 	revoked := expression.Name("revoked_at")
@@ -257,7 +239,7 @@ func (s *Store) RevokeKey(ctx context.Context, keyID string, now time.Time) (aut
 			ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
 		}}
 	}
-	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+	_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
 		TransactItems: []types.TransactWriteItem{update(pk, sk), update(ipk, isk)},
 	})
 	var canceled *types.TransactionCanceledException

@@ -16,6 +16,11 @@
 package dynamo
 
 import (
+	"context"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -50,6 +55,25 @@ func upstream(what string, err error) error {
 // capacity asks DynamoDB to report consumed capacity, which the benchmarks
 // read through SDK middleware.
 const capacity = types.ReturnConsumedCapacityTotal
+
+// getItem reads the item (pk, sk) with a strongly consistent read into out.
+// It returns not_found naming what when there is none.
+func (s *Store) getItem(ctx context.Context, pk, sk, what string, out any) error {
+	res, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: &s.table, Key: keyAV(pk, sk), ConsistentRead: aws.Bool(true),
+		ReturnConsumedCapacity: capacity,
+	})
+	if err != nil {
+		return upstream("get "+what, err)
+	}
+	if res.Item == nil {
+		return notFound(what)
+	}
+	if err := attributevalue.UnmarshalMap(res.Item, out); err != nil {
+		return fmt.Errorf("unmarshal %s: %w", what, err)
+	}
+	return nil
+}
 
 func notFound(what string) error {
 	return errcode.New(errcode.NotFound, "No %s with that id exists for this API key.", what)
