@@ -4,7 +4,7 @@
 // (apigw.NewFromEnv) and invokes it through aws-lambda-go's handler wrapper
 // with the event's JSON, then prints the response event.
 //
-//	go run ./scripts/invoke -function v1-leads -event events/v1-leads.json
+//	go run ./scripts/invoke -function v1-leads -event events/v1-leads.valid.200.json
 //
 // It takes its environment from .local/dev.json (a running `make dev`) for
 // every variable not already set, so it reaches the same DynamoDB Local.
