@@ -46,7 +46,10 @@ func (h *Handler) idempotent(ctx context.Context, req *request, create *idempote
 	}
 	resp, err := run(ctx, claim)
 	if err != nil {
-		if errcode.As(err) == nil || errcode.Status(errcode.As(err).Code) >= 500 {
+		// A creation's claim already holds its success response, so any
+		// failure gives the key back; otherwise only a 5xx does, and a 4xx
+		// is stored and replayed like a success.
+		if create != nil || errcode.As(err) == nil || errcode.Status(errcode.As(err).Code) >= 500 {
 			h.abandon(ctx, req, claim)
 			return nil, err
 		}
