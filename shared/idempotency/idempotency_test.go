@@ -3,6 +3,7 @@ package idempotency
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -142,4 +143,47 @@ func TestScopeKeyHash(t *testing.T) {
 	if got := len(long.KeyHash()); got != 64 {
 		t.Errorf("len(KeyHash()) for a %d-byte key = %d; want 64", MaxKeyLen, got)
 	}
+}
+
+// FuzzRequestHash: any body hashes without panicking, to 64 hex digits, and
+// a JSON body hashes like its re-encoding (key order and spacing removed).
+func FuzzRequestHash(f *testing.F) {
+	for _, s := range []string{`{"b":1,"a":[1,2,{"c":null}]}`, `{}`, `[]`, `"x"`, `not json`, ``, `{"a":1} trailing`, `{"n":12345678901234567890}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		h := RequestHash(body)
+		if len(h) != 64 {
+			t.Fatalf("hash %q is not 64 hex digits", h)
+		}
+		var v map[string]any
+		if json.Unmarshal(body, &v) == nil && v != nil {
+			re, err := json.Marshal(v)
+			if err == nil && RequestHash(re) != h && !hasNumber(v) {
+				t.Errorf("%q and its re-encoding %q hash differently", body, re)
+			}
+		}
+	})
+}
+
+// hasNumber reports whether v holds a JSON number anywhere: re-encoding
+// through float64 may change a number's text, which RequestHash keeps.
+func hasNumber(v any) bool {
+	switch x := v.(type) {
+	case float64:
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if hasNumber(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if hasNumber(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -248,3 +248,24 @@ func TestParseScope(t *testing.T) {
 		})
 	}
 }
+
+// FuzzMatch: any request path is matched without panicking, and a match
+// names the template's parameter and a non-empty value without a slash.
+func FuzzMatch(f *testing.F) {
+	for _, p := range []string{"/v1/leads/abc", "/v1-lead-get/", "//v1/leads", "/v1/leads//x", "", "/", "/v1/leads/a/b"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		for _, r := range Table {
+			for _, tmpl := range r.Paths() {
+				ok, name, value := Match(tmpl, path)
+				if !ok {
+					continue
+				}
+				if name != ParamName(tmpl) || (name != "" && (value == "" || strings.Contains(value, "/"))) {
+					t.Errorf("Match(%q, %q) = %v, %q, %q", tmpl, path, ok, name, value)
+				}
+			}
+		}
+	})
+}
