@@ -1,19 +1,19 @@
 package apigw_test
 
 import (
-	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/moveleads/partnerapi/shared/apitest"
+	"github.com/moveleads/partnerapi/shared/dynamometer"
 )
 
 // TestDynamoDBRequestsPerOperation measures the round trips each operation
 // makes (on a warm instance, after a first request in the same minute) and
 // holds them to the budget.
 func TestDynamoDBRequestsPerOperation(t *testing.T) {
-	ct := &apitest.Meter{}
-	env := apitest.New(t, apitest.Options{HTTPClient: &http.Client{Transport: ct}})
+	ct := &dynamometer.Meter{}
+	env := apitest.New(t, apitest.Options{DynamoDB: ct.Install})
 	p := newPartner(t, env)
 	lead := p.create(t, `{"email":"ada@example.com"}`)
 	ct.Take()
@@ -34,13 +34,8 @@ func TestDynamoDBRequestsPerOperation(t *testing.T) {
 	}
 	for _, c := range cases {
 		c.do()
-		var ops []string
-		var rcu, wcu float64
-		for _, call := range ct.Take() {
-			ops = append(ops, call.Op)
-			rcu += call.Read
-			wcu += call.Write
-		}
+		s := ct.Take()
+		ops, rcu, wcu := s.Trips, s.Read, s.Write
 		t.Logf("%-32s %d round trips (%s), %.1f RCU, %.1f WCU", c.name, len(ops), strings.Join(ops, " "), rcu, wcu)
 		if got := strings.Join(ops, " "); got != c.want || len(ops) > c.maxTrip {
 			t.Errorf("%s: %q; want %q (at most %d)", c.name, got, c.want, c.maxTrip)

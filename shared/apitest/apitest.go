@@ -81,6 +81,8 @@ type Options struct {
 	// HTTPClient is the DynamoDB client's HTTP client (e.g. one that injects
 	// faults); nil for the SDK default.
 	HTTPClient aws.HTTPClient
+	// DynamoDB adjusts the DynamoDB client (e.g. dynamometer's middleware).
+	DynamoDB func(*dynamodb.Options)
 	// IdempotencyWait overrides how long a duplicate waits.
 	IdempotencyWait time.Duration
 }
@@ -103,7 +105,11 @@ func New(t testing.TB, opts ...Options) *Env {
 	if o.HTTPClient != nil {
 		cfg.HTTPClient = o.HTTPClient
 	}
-	db := dynamodb.NewFromConfig(cfg)
+	var optFns []func(*dynamodb.Options)
+	if o.DynamoDB != nil {
+		optFns = append(optFns, o.DynamoDB)
+	}
+	db := dynamodb.NewFromConfig(cfg, optFns...)
 	name := fmt.Sprintf("test-%d-%d", time.Now().UnixNano(), tableSeq.Add(1))
 	if err := dynamo.CreateTable(ctx, db, name); err != nil {
 		t.Fatalf("create table: %v", err)

@@ -36,7 +36,7 @@ func AccessPatterns() []AccessPattern {
 	pk, sk = leadListIndex(t, "<updated_at>", "<lead_id>")
 	add("list leads by (updated_at, lead_id), delta sync", "Query (keyed range)", table.GSI1.Name, pk, sk)
 	pk, sk = idempotencyKey(idempotency.Scope{PartnerID: "<partner_id>", Mode: "<mode>", Operation: "<operation>", Key: ""})
-	add("claim / replay an Idempotency-Key", "PutItem (conditional) / GetItem / BatchWriteItem with the lead", "", replaceHash(pk), sk)
+	add("claim / replay an Idempotency-Key", "PutItem (conditional; holds the response) / GetItem / UpdateItem (take over, release)", "", replaceHash(pk), sk)
 	return ps
 }
 

@@ -1,7 +1,6 @@
-// Package cost measures what each operation costs in DynamoDB: round trips
-// (counted by SDK middleware, one per HTTP attempt) and the capacity units
-// DynamoDB reports (requests ask for ReturnConsumedCapacity=TOTAL), against
-// DynamoDB Local, through the real handlers.
+// Package cost measures what each operation costs in DynamoDB, through the
+// real handlers against DynamoDB Local: round trips and capacity units, as
+// package dynamometer's SDK middleware counts them.
 package cost
 
 import (
@@ -16,8 +15,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go/middleware"
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
@@ -25,92 +22,11 @@ import (
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/cursor"
 	"github.com/moveleads/partnerapi/shared/dynamo"
+	"github.com/moveleads/partnerapi/shared/dynamometer"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/route"
 )
-
-// Meter is SDK middleware that counts DynamoDB attempts and sums the
-// consumed capacity of the responses.
-type Meter struct {
-	mu          sync.Mutex
-	trips       []string
-	read, write float64
-}
-
-// Install adds the meter to a client's middleware stack.
-func (m *Meter) Install(o *dynamodb.Options) {
-	o.APIOptions = append(o.APIOptions, func(stack *middleware.Stack) error {
-		if err := stack.Deserialize.Add(middleware.DeserializeMiddlewareFunc("benchCountAttempt",
-			func(ctx context.Context, in middleware.DeserializeInput, next middleware.DeserializeHandler) (middleware.DeserializeOutput, middleware.Metadata, error) {
-				m.mu.Lock()
-				m.trips = append(m.trips, middleware.GetOperationName(ctx))
-				m.mu.Unlock()
-				return next.HandleDeserialize(ctx, in)
-			}), middleware.After); err != nil {
-			return err
-		}
-		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("benchCapacity",
-			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-				out, md, err := next.HandleInitialize(ctx, in)
-				m.add(out.Result)
-				return out, md, err
-			}), middleware.Before)
-	})
-}
-
-func (m *Meter) add(result any) {
-	var caps []types.ConsumedCapacity
-	switch o := result.(type) {
-	case *dynamodb.GetItemOutput:
-		caps = one(o.ConsumedCapacity)
-	case *dynamodb.PutItemOutput:
-		caps = one(o.ConsumedCapacity)
-	case *dynamodb.UpdateItemOutput:
-		caps = one(o.ConsumedCapacity)
-	case *dynamodb.QueryOutput:
-		caps = one(o.ConsumedCapacity)
-	case *dynamodb.BatchWriteItemOutput:
-		caps = o.ConsumedCapacity
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, c := range caps {
-		r, w := aws.ToFloat64(c.ReadCapacityUnits), aws.ToFloat64(c.WriteCapacityUnits)
-		if r == 0 && w == 0 {
-			switch result.(type) {
-			case *dynamodb.GetItemOutput, *dynamodb.QueryOutput:
-				r = aws.ToFloat64(c.CapacityUnits)
-			default:
-				w = aws.ToFloat64(c.CapacityUnits)
-			}
-		}
-		m.read += r
-		m.write += w
-	}
-}
-
-func one(c *types.ConsumedCapacity) []types.ConsumedCapacity {
-	if c == nil {
-		return nil
-	}
-	return []types.ConsumedCapacity{*c}
-}
-
-// Sample is what one operation cost.
-type Sample struct {
-	Trips       []string
-	Read, Write float64
-}
-
-// Take returns the cost since the last Take and resets the meter.
-func (m *Meter) Take() Sample {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	s := Sample{Trips: m.trips, Read: m.read, Write: m.write}
-	m.trips, m.read, m.write = nil, 0, 0
-	return s
-}
 
 // Options configures Run.
 type Options struct {
@@ -125,7 +41,7 @@ type Options struct {
 type bench struct {
 	h     *apigw.Handler
 	store *dynamo.Store
-	meter *Meter
+	meter *dynamometer.Meter
 	now   time.Time
 }
 
@@ -204,13 +120,13 @@ func Run(ctx context.Context, o Options) ([]report.Row, error) {
 	if err := b.seed(ctx, big, o.BigTenant); err != nil {
 		return nil, err
 	}
-	page := func(key string, q map[string]string) (Sample, error) {
+	page := func(key string, q map[string]string) (dynamometer.Sample, error) {
 		if _, err := b.call(ctx, route.ListLeads, key, "", nil, nil, nil); err != nil { // warm the window guess
-			return Sample{}, err
+			return dynamometer.Sample{}, err
 		}
 		b.meter.Take()
 		if _, err := b.call(ctx, route.ListLeads, key, "", nil, q, nil); err != nil {
-			return Sample{}, err
+			return dynamometer.Sample{}, err
 		}
 		return b.meter.Take(), nil
 	}
@@ -235,7 +151,7 @@ func Run(ctx context.Context, o Options) ([]report.Row, error) {
 }
 
 func newBench(ctx context.Context, endpoint string) (*bench, error) {
-	m := &Meter{}
+	m := &dynamometer.Meter{}
 	db := dynamodb.New(dynamodb.Options{
 		Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
 		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
