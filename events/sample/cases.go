@@ -13,7 +13,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/moveleads/partnerapi/shared/localgw"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // Case is one sample event.
@@ -112,10 +112,10 @@ func (c Case) Event() (events.APIGatewayV2HTTPRequest, error) {
 		template = rt.LogicalPath
 	}
 	path := template
-	if name := route.ParamName(template); name != "" {
+	if name := manifest.ParamName(template); name != "" {
 		path = strings.Replace(template, "{"+name+"}", c.Param, 1)
 	}
-	ok, name, value := route.Match(template, path)
+	ok, name, value := manifest.Match(template, path)
 	if !ok {
 		return events.APIGatewayV2HTTPRequest{}, fmt.Errorf("case %s: path %q does not match %q", c.FileName(), path, template)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/lead"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // The fixtures the sample events refer to. Seed creates them in a local
@@ -52,7 +52,7 @@ func Seed(ctx context.Context, store *dynamo.Store) error {
 	}
 	err = store.CreateKey(ctx, auth.Key{
 		KeyID: KeyID, Digest: auth.Digest(APIKey), PartnerID: PartnerID, Mode: auth.Test,
-		Scopes: route.AllScopes, CreatedAt: SeededAt,
+		Scopes: manifest.AllScopes, CreatedAt: SeededAt,
 	})
 	if err != nil {
 		return fmt.Errorf("seed key %s: %w", KeyID, err)

@@ -19,7 +19,7 @@ import (
 	"github.com/moveleads/partnerapi/events/sample"
 	"github.com/moveleads/partnerapi/shared/apitest"
 	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 func TestMain(m *testing.M) { apitest.Main(m) }
@@ -159,7 +159,7 @@ func decodeEvent(t *testing.T, payload []byte) events.APIGatewayV2HTTPRequest {
 // routeOf returns the route and path template that ev's route key names,
 // as API Gateway would pick the integration, and checks that the rest of
 // the event agrees with them.
-func routeOf(t *testing.T, ev events.APIGatewayV2HTTPRequest) (route.Route, string) {
+func routeOf(t *testing.T, ev events.APIGatewayV2HTTPRequest) (manifest.Route, string) {
 	t.Helper()
 	for _, r := range route.Table {
 		for _, p := range r.Paths() {
@@ -170,7 +170,7 @@ func routeOf(t *testing.T, ev events.APIGatewayV2HTTPRequest) (route.Route, stri
 				t.Errorf("requestContext (routeKey %q, method %q) disagrees with routeKey %q",
 					ev.RequestContext.RouteKey, ev.RequestContext.HTTP.Method, ev.RouteKey)
 			}
-			ok, name, value := route.Match(p, ev.RawPath)
+			ok, name, value := manifest.Match(p, ev.RawPath)
 			if !ok || ev.RequestContext.HTTP.Path != ev.RawPath {
 				t.Errorf("rawPath %q (requestContext.http.path %q) does not match %s", ev.RawPath, ev.RequestContext.HTTP.Path, p)
 			}
@@ -187,7 +187,7 @@ func routeOf(t *testing.T, ev events.APIGatewayV2HTTPRequest) (route.Route, stri
 		}
 	}
 	t.Fatalf("route key %q is not in the route table (%s)", ev.RouteKey, strings.Join(keys, ", "))
-	return route.Route{}, ""
+	return manifest.Route{}, ""
 }
 
 func TestParseFileName(t *testing.T) {
@@ -234,7 +234,7 @@ func TestCasesAreWellFormed(t *testing.T) {
 		if c.Name == "" || strings.ContainsAny(c.Name, "./ ") {
 			t.Errorf("%s: case name %q must be non-empty, without dots, slashes or spaces", c.FileName(), c.Name)
 		}
-		if hasParam := route.ParamName(rt.PilotPath) != ""; hasParam != (c.Param != "") {
+		if hasParam := manifest.ParamName(rt.PilotPath) != ""; hasParam != (c.Param != "") {
 			t.Errorf("%s: path parameter %q for a route with parameter=%v", c.FileName(), c.Param, hasParam)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // accessLogFields is the JSON access log line of the API: enough to trace
@@ -38,7 +38,7 @@ var accessLogFields = map[string]string{
 // and `METHOD LogicalPath`, integrated (payload format 2.0) with the
 // route's function, and the $default stage with its throttle and JSON
 // access log. It outputs BaseUrl, the partners' base_url.
-func newAPI(s awscdk.Stack, sz sizing, routes []route.Route, fns []function) awsapigatewayv2.HttpApi {
+func newAPI(s awscdk.Stack, sz sizing, routes []manifest.Route, fns []function) awsapigatewayv2.HttpApi {
 	api := awsapigatewayv2.NewHttpApi(s, jsii.String("Api"), &awsapigatewayv2.HttpApiProps{
 		ApiName:     s.StackName(),
 		Description: jsii.String("Partner API for moving companies"),

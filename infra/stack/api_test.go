@@ -7,7 +7,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // routeTargets maps each route key ("METHOD path") of the HTTP API to the
@@ -74,12 +74,12 @@ func TestEveryRouteServesBothPathsWithItsFunction(t *testing.T) {
 // checks it gets its function, both paths, its grants and its alarms, with
 // no other change to the stack code.
 func TestNewRouteFlowsThrough(t *testing.T) {
-	extra := route.Route{
+	extra := manifest.Route{
 		Operation: "getWidget", Slug: "v1-widget-get", Method: "GET",
 		PilotPath: "/v1-widget-get/{widget_id}", LogicalPath: "/v1/widgets/{id}",
-		Scope: route.LeadsRead, Data: route.ReadItems, Summary: "test-only route",
+		Scope: manifest.LeadsRead, Data: route.ReadItems, Summary: "test-only route",
 	}
-	routes := append(append([]route.Route{}, route.Table...), extra)
+	routes := append(append([]manifest.Route{}, route.Table...), extra)
 	s := synth(t, "extra", Props{Env: Dev, Routes: routes})
 
 	assert(t, "function count", func() {

@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/table"
 )
@@ -117,12 +117,12 @@ func newClipBucket(s awscdk.Stack, sz sizing, origins []string) awss3.Bucket {
 // route.Secrets; the value itself never appears in the template or the
 // function's environment.
 var secretEnv = map[string]string{
-	route.SecretCursor: settings.CursorSecretARN,
+	manifest.SecretCursor: settings.CursorSecretARN,
 }
 
 // checkSecrets refuses a route that names a secret the stack does not
 // deploy, so that adding one to route.Table without infra fails at synth.
-func checkSecrets(routes []route.Route) error {
+func checkSecrets(routes []manifest.Route) error {
 	for _, r := range routes {
 		for _, name := range r.Secrets {
 			if _, ok := secretEnv[name]; !ok {
@@ -155,5 +155,5 @@ func newSecrets(s awscdk.Stack, sz sizing) map[string]awssecretsmanager.Secret {
 	suppress(cursor, "AwsSolutions-SMG4",
 		"Rotating the cursor key invalidates every next_cursor in flight; the functions verify with one key. "+
 			"Rotation is a manual, announced operation until cursors carry a key id.")
-	return map[string]awssecretsmanager.Secret{route.SecretCursor: cursor}
+	return map[string]awssecretsmanager.Secret{manifest.SecretCursor: cursor}
 }

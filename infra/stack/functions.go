@@ -13,7 +13,7 @@ import (
 	"github.com/aws/jsii-runtime-go"
 
 	"github.com/moveleads/partnerapi/shared/idempotency"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/table"
 )
@@ -41,7 +41,7 @@ const memoryMB = 256
 // wait on top. Its timeout also bounds how long a crashed request's claim
 // blocks its Idempotency-Key (the claim expires at the invocation's
 // deadline), so it is not longer than needed.
-func timeout(r route.Route) time.Duration {
+func timeout(r manifest.Route) time.Duration {
 	d := 10 * time.Second
 	if r.Idempotent {
 		d += idempotency.DefaultWait
@@ -51,7 +51,7 @@ func timeout(r route.Route) time.Duration {
 
 // function is a deployed route: its function and execution role.
 type function struct {
-	route route.Route
+	route manifest.Route
 	fn    awslambda.Function
 	role  awsiam.Role
 }
@@ -131,7 +131,7 @@ type grant struct {
 // function authenticates and counts each request with one conditional
 // UpdateItem on its key's record, and may touch nothing else unless Data
 // says so.
-func tableGrants(r route.Route) []grant {
+func tableGrants(r manifest.Route) []grant {
 	gs := []grant{{sid: "AuthenticateAndCount", actions: []string{"dynamodb:UpdateItem"}, keyRecordsOnly: true}}
 	if r.Data.Has(route.ReadItems) {
 		gs = append(gs, grant{sid: "ReadItems", actions: []string{"dynamodb:GetItem"}})

@@ -15,7 +15,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // assetDir holds a placeholder zip per function, shared by every synth of
@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 
 // writeAssets writes <slug>.zip, holding a one-line bootstrap, into dir
 // for every route.
-func writeAssets(t *testing.T, dir string, routes []route.Route) {
+func writeAssets(t *testing.T, dir string, routes []manifest.Route) {
 	t.Helper()
 	for _, r := range routes {
 		f, err := os.Create(assetPath(dir, r.Slug))

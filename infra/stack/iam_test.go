@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
 )
 
@@ -64,7 +64,7 @@ func TestReadOnlyFunctionsUpdateOnlyKeyRecords(t *testing.T) {
 // wantDynamo is the oracle for a route's DynamoDB grants: action to the
 // resource it is granted on ("table", "index") and whether it is limited
 // to key records.
-func wantDynamo(r route.Route) map[string][]string {
+func wantDynamo(r manifest.Route) map[string][]string {
 	w := map[string][]string{"dynamodb:UpdateItem": {"table:keys"}}
 	if r.Data.Has(route.ReadItems) {
 		w["dynamodb:GetItem"] = []string{"table"}
@@ -176,7 +176,7 @@ func TestOnlyListReadsCursorSecret(t *testing.T) {
 	}
 	var readers, fromTable []string
 	for _, r := range route.Table {
-		if slices.Contains(r.Secrets, route.SecretCursor) {
+		if slices.Contains(r.Secrets, manifest.SecretCursor) {
 			fromTable = append(fromTable, r.Slug)
 		}
 		for _, st := range s.functionStatements(t, r.Slug) {
@@ -227,7 +227,7 @@ func TestTableGrantsDeriveFromData(t *testing.T) {
 		{route.ReadItems | route.WriteItems, []string{"AuthenticateAndCount", "ReadItems", "WriteItems"}},
 	} {
 		var got []string
-		for _, g := range tableGrants(route.Route{Data: tc.data}) {
+		for _, g := range tableGrants(manifest.Route{Data: tc.data}) {
 			got = append(got, g.sid)
 		}
 		if !slices.Equal(got, tc.want) {

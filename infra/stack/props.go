@@ -13,7 +13,7 @@ import (
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // Env is a deployment environment. It decides what is kept when the stack
@@ -56,7 +56,7 @@ type Props struct {
 	CaptureOrigins []string
 	// Routes is the route table the stack deploys; nil means route.Table.
 	// Only tests set it, to show that a new route flows through.
-	Routes []route.Route
+	Routes []manifest.Route
 }
 
 // Context keys read by FromContext (cdk synth -c key=value, or
@@ -105,7 +105,7 @@ func FromContext(app constructs.Construct) (Props, error) {
 }
 
 // routes returns the route table to deploy.
-func (p Props) routes() []route.Route {
+func (p Props) routes() []manifest.Route {
 	if p.Routes != nil {
 		return p.Routes
 	}
@@ -155,7 +155,7 @@ func checkOrigin(o string) error {
 // checkAssets reports each route whose function zip is missing, so that a
 // synth before make build fails with one clear message instead of a jsii
 // stack trace.
-func checkAssets(dir string, routes []route.Route) []error {
+func checkAssets(dir string, routes []manifest.Route) []error {
 	if dir == "" {
 		return []error{errors.New("asset directory not set")}
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 func TestParseEnv(t *testing.T) {
@@ -64,7 +64,7 @@ func TestValidate(t *testing.T) {
 		{"bad origin", func(p *Props) { p.CaptureOrigins = []string{"*"} }, "capture origin"},
 		{"missing zips", func(p *Props) { p.AssetDir = t.TempDir() }, "v1-leads.zip is missing (run make build)"},
 		{"new route without zip", func(p *Props) {
-			p.Routes = append(append([]route.Route{}, route.Table...), route.Route{Slug: "v1-new"})
+			p.Routes = append(append([]manifest.Route{}, route.Table...), manifest.Route{Slug: "v1-new"})
 		}, "v1-new.zip is missing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,7 +85,7 @@ func TestCheckSecrets(t *testing.T) {
 	if err := checkSecrets(route.Table); err != nil {
 		t.Errorf("checkSecrets(route.Table) = %v; want nil", err)
 	}
-	bad := []route.Route{{Slug: "v1-pay", Secrets: []string{"stripe-api-key"}}}
+	bad := []manifest.Route{{Slug: "v1-pay", Secrets: []string{"stripe-api-key"}}}
 	if err := checkSecrets(bad); err == nil || !strings.Contains(err.Error(), "stripe-api-key") {
 		t.Errorf("checkSecrets(undeployed secret) = %v; want an error naming it", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // TestZipHasExecutableBootstrap checks what Lambda needs of a

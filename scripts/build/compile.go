@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // builder compiles functions of one module for one architecture.
@@ -76,7 +76,7 @@ func (b *builder) compile(ctx context.Context, slug, binary string) error {
 // three at once, 22 s one after another). The rest, which then mostly
 // link, are built at most jobs at a time. It stops starting new builds
 // after the first failure and reports every failure.
-func (b *builder) all(ctx context.Context, routes []route.Route, out string, jobs int) ([]result, error) {
+func (b *builder) all(ctx context.Context, routes []manifest.Route, out string, jobs int) ([]result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	results := make([]result, len(routes))

@@ -37,7 +37,7 @@ import (
 	"strings"
 
 	"github.com/moveleads/partnerapi/scripts/build/lambdafn"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 
 	"github.com/moveleads/partnerapi/shared/repo"
 )
@@ -58,7 +58,7 @@ type config struct {
 	only   string
 	samID  string
 	jobs   int
-	routes []route.Route // the functions to build
+	routes []manifest.Route // the functions to build
 }
 
 // archs are the instruction sets Lambda runs (GOARCH names).
@@ -96,14 +96,14 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		if !ok {
 			return c, fmt.Errorf("-only %q: no such function (known: %s)", c.only, strings.Join(slugs(route.Table), ", "))
 		}
-		c.routes = []route.Route{r}
+		c.routes = []manifest.Route{r}
 	case c.samID != "":
 		r, ok := lambdafn.ByLogicalID(route.Table, c.samID)
 		if !ok {
 			return c, fmt.Errorf("-sam-logical-id %q: no such function (known: %s)",
 				c.samID, strings.Join(lambdafn.LogicalIDs(route.Table), ", "))
 		}
-		c.routes = []route.Route{r}
+		c.routes = []manifest.Route{r}
 	default:
 		c.routes = route.Table
 	}
@@ -139,7 +139,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func slugs(routes []route.Route) []string {
+func slugs(routes []manifest.Route) []string {
 	s := make([]string, len(routes))
 	for i, r := range routes {
 		s[i] = r.Slug

@@ -39,7 +39,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/localgw"
 	"github.com/moveleads/partnerapi/shared/openapi"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/table"
 
@@ -114,7 +114,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	if err != nil {
 		return err
 	}
-	gw := localgw.New(func(op route.Operation) any { return h.Route(op) },
+	gw := localgw.New(func(op manifest.Operation) any { return h.Route(op) },
 		slog.New(slog.NewJSONHandler(out, nil)))
 	gw.Extra = map[string]http.Handler{"/openapi.yaml": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/yaml")
@@ -177,7 +177,7 @@ func seed(ctx context.Context) (key, partnerID string, err error) {
 	}
 	err = store.CreateKey(ctx, auth.Key{
 		KeyID: keyID, Digest: auth.Digest(key), PartnerID: partnerID, Mode: auth.Test,
-		Scopes: route.AllScopes, CreatedAt: now,
+		Scopes: manifest.AllScopes, CreatedAt: now,
 	})
 	if err != nil {
 		return "", "", err

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/moveleads/partnerapi/shared/errcode"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // TestReadmeIsCurrent fails when README.md's generated tables differ from

@@ -23,7 +23,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/moveleads/partnerapi/shared/apigw"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 func main() {

@@ -12,7 +12,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/lead"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // keyCreated is the output of key create: the only place the key appears.
@@ -20,7 +20,7 @@ type keyCreated struct {
 	KeyID  string        `json:"key_id"`
 	Key    string        `json:"key"`
 	Mode   auth.Mode     `json:"mode"`
-	Scopes []route.Scope `json:"scopes"`
+	Scopes []manifest.Scope `json:"scopes"`
 }
 
 // keyRevoked is the output of key revoke.
@@ -41,7 +41,7 @@ type keyList struct {
 type keyView struct {
 	KeyID     string        `json:"key_id"`
 	Mode      auth.Mode     `json:"mode"`
-	Scopes    []route.Scope `json:"scopes"`
+	Scopes    []manifest.Scope `json:"scopes"`
 	CreatedAt string        `json:"created_at"`
 	RevokedAt *string       `json:"revoked_at"`
 }
@@ -64,7 +64,7 @@ func parseKeyCreate(fs *flag.FlagSet, args []string) (action, error) {
 	if err != nil {
 		return nil, usagef(fs, "--mode: %v", err)
 	}
-	scopes := route.AllScopes
+	scopes := manifest.AllScopes
 	if setFlags(fs)["scopes"] {
 		if scopes, err = parseScopes(*scopeList); err != nil {
 			return nil, usagef(fs, "--scopes: %v", err)
@@ -87,16 +87,16 @@ func parseKeyCreate(fs *flag.FlagSet, args []string) (action, error) {
 }
 
 // parseScopes reads a comma-separated list of scopes, ignoring blanks and
-// repeats, and returns them in the order of route.AllScopes. It fails on
+// repeats, and returns them in the order of manifest.AllScopes. It fails on
 // an unknown scope and on a list that names none.
-func parseScopes(list string) ([]route.Scope, error) {
-	want := map[route.Scope]bool{}
+func parseScopes(list string) ([]manifest.Scope, error) {
+	want := map[manifest.Scope]bool{}
 	for part := range strings.SplitSeq(list, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
 		}
-		sc, err := route.ParseScope(part)
+		sc, err := manifest.ParseScope(part)
 		if err != nil {
 			return nil, err
 		}
@@ -105,8 +105,8 @@ func parseScopes(list string) ([]route.Scope, error) {
 	if len(want) == 0 {
 		return nil, errors.New("name at least one scope")
 	}
-	var scopes []route.Scope
-	for _, sc := range route.AllScopes {
+	var scopes []manifest.Scope
+	for _, sc := range manifest.AllScopes {
 		if want[sc] {
 			scopes = append(scopes, sc)
 		}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/errcode"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
 )
 
@@ -107,8 +107,8 @@ func usage() string {
 		fmt.Fprintf(&b, "  %-17s %s\n", c.name, c.synopsis)
 	}
 	fmt.Fprintf(&b, "  %-17s %s\n", "help", "print this text")
-	scopes := make([]string, len(route.AllScopes))
-	for i, s := range route.AllScopes {
+	scopes := make([]string, len(manifest.AllScopes))
+	for i, s := range manifest.AllScopes {
 		scopes[i] = string(s)
 	}
 	fmt.Fprintf(&b, "\nScopes (default: all): %s\n", strings.Join(scopes, ","))

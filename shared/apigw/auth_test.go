@@ -10,7 +10,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/apitest"
 	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // endpoints is one request per route and path form, for checks that apply
@@ -29,7 +29,7 @@ func TestEveryRouteIsCovered(t *testing.T) {
 		for _, want := range []string{r.PilotPath, r.LogicalPath} {
 			found := false
 			for _, e := range endpoints {
-				if ok, _, _ := route.Match(want, strings.Replace(e.path, "{id}", "x", 1)); ok && e.method == r.Method {
+				if ok, _, _ := manifest.Match(want, strings.Replace(e.path, "{id}", "x", 1)); ok && e.method == r.Method {
 					found = true
 				}
 			}
@@ -126,10 +126,10 @@ func TestTenantAndModeIsolation(t *testing.T) {
 func TestScopes(t *testing.T) {
 	env := apitest.New(t)
 	p := newPartner(t, env)
-	readOnly, _ := env.NewKey(t, p.id, auth.Test, route.LeadsRead)
-	writeOnly, _ := env.NewKey(t, p.id, auth.Test, route.LeadsWrite)
+	readOnly, _ := env.NewKey(t, p.id, auth.Test, manifest.LeadsRead)
+	writeOnly, _ := env.NewKey(t, p.id, auth.Test, manifest.LeadsWrite)
 	// An older-style key: leads scopes only, no surveys:read.
-	legacy, _ := env.NewKey(t, p.id, auth.Test, route.LeadsRead, route.LeadsWrite)
+	legacy, _ := env.NewKey(t, p.id, auth.Test, manifest.LeadsRead, manifest.LeadsWrite)
 
 	r := wantError(t, env.Do(t, "POST", "/v1/leads", readOnly, `{"email":"a@b.co"}`), 403, "insufficient_scope")
 	if r.Error.Details["required_scope"] != "leads:write" {
@@ -148,13 +148,13 @@ func TestScopes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range keys {
-		if k.Digest == auth.Digest(legacy) && (len(k.Scopes) != 2 || hasScope(k.Scopes, route.SurveysRead)) {
+		if k.Digest == auth.Digest(legacy) && (len(k.Scopes) != 2 || hasScope(k.Scopes, manifest.SurveysRead)) {
 			t.Errorf("legacy key stored with scopes %v; want leads only", k.Scopes)
 		}
 	}
 }
 
-func hasScope(s []route.Scope, want route.Scope) bool {
+func hasScope(s []manifest.Scope, want manifest.Scope) bool {
 	for _, x := range s {
 		if x == want {
 			return true

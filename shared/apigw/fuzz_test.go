@@ -18,7 +18,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/apitest"
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/lead"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // fuzzTarget is one stack, partner and key shared by every input of a fuzz
@@ -44,11 +44,11 @@ func newFuzzTarget(f *testing.F) *fuzzTarget {
 
 // invoke calls op's handler directly with ev, after authorising it and
 // moving the clock; it fails the test when the handler returns an error.
-func (ft *fuzzTarget) invoke(t *testing.T, op route.Operation, ev events.APIGatewayV2HTTPRequest) events.APIGatewayV2HTTPResponse {
+func (ft *fuzzTarget) invoke(t *testing.T, op manifest.Operation, ev events.APIGatewayV2HTTPRequest) events.APIGatewayV2HTTPResponse {
 	t.Helper()
 	n := ft.calls.Add(1)
 	ft.env.Clock.Set(ft.start.Add(time.Duration(n/100) * time.Minute))
-	rt := route.ByOperation(op)
+	rt := manifest.ByOperation(op)
 	if ev.Headers == nil {
 		ev.Headers = map[string]string{}
 	}
@@ -140,7 +140,7 @@ func FuzzCreateLeadBody(f *testing.F) {
 		case bodyBadBase64:
 			ev.Body, ev.IsBase64Encoded = string(body), true
 		}
-		resp := ft.invoke(t, route.CreateLead, ev)
+		resp := ft.invoke(t, manifest.CreateLead, ev)
 		switch resp.StatusCode {
 		case 200:
 			var c struct {
@@ -181,7 +181,7 @@ func FuzzListLeadsQuery(f *testing.F) {
 		}
 	}
 	// A cursor this stack issued, to reach the store with a real position.
-	first := ft.env.Handler.Route(route.ListLeads)
+	first := ft.env.Handler.Route(manifest.ListLeads)
 	resp, err := first(context.Background(), events.APIGatewayV2HTTPRequest{
 		Headers:               map[string]string{"authorization": "Bearer " + ft.key},
 		QueryStringParameters: map[string]string{"limit": "2"},
@@ -228,7 +228,7 @@ func FuzzListLeadsQuery(f *testing.F) {
 		if flags&sendUnknownParam != 0 {
 			q[cur] = limit
 		}
-		resp := ft.invoke(t, route.ListLeads, events.APIGatewayV2HTTPRequest{QueryStringParameters: q})
+		resp := ft.invoke(t, manifest.ListLeads, events.APIGatewayV2HTTPRequest{QueryStringParameters: q})
 		switch resp.StatusCode {
 		case 200:
 			var page struct {

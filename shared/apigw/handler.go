@@ -23,7 +23,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/idempotency"
 	"github.com/moveleads/partnerapi/shared/lead"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // Deps is what a Handler needs. Build it once per process (at Lambda init).
@@ -75,18 +75,18 @@ type operation func(ctx context.Context, h *Handler, req *request) (*response, e
 // serves exactly one (h.Serve(apigw.CreateLead())), so its binary links only
 // that endpoint's code; local tools serve them all (Operations).
 type Operation struct {
-	route route.Route
+	route manifest.Route
 	run   operation
 }
 
 // CreateLead is the createLead endpoint.
-func CreateLead() Operation { return Operation{route.ByOperation(route.CreateLead), createLead} }
+func CreateLead() Operation { return Operation{manifest.ByOperation(manifest.CreateLead), createLead} }
 
 // ListLeads is the listLeads endpoint.
-func ListLeads() Operation { return Operation{route.ByOperation(route.ListLeads), listLeads} }
+func ListLeads() Operation { return Operation{manifest.ByOperation(manifest.ListLeads), listLeads} }
 
 // GetLead is the getLead endpoint.
-func GetLead() Operation { return Operation{route.ByOperation(route.GetLead), getLead} }
+func GetLead() Operation { return Operation{manifest.ByOperation(manifest.GetLead), getLead} }
 
 // Operations returns every endpoint, for the local gateway and tests. A
 // test fails when an entry of route.Table has none.
@@ -102,9 +102,9 @@ func (h *Handler) Serve(op Operation) LambdaFunc {
 // Route returns the Lambda handler of the endpoint of op, for tools that
 // serve every route (it links every endpoint). It panics when op has no
 // endpoint, a wiring error every handler test catches.
-func (h *Handler) Route(op route.Operation) LambdaFunc {
+func (h *Handler) Route(op manifest.Operation) LambdaFunc {
 	for _, o := range Operations() {
-		if o.route.Operation == op {
+		if o.manifest.Operation == op {
 			return h.Serve(o)
 		}
 	}
@@ -113,7 +113,7 @@ func (h *Handler) Route(op route.Operation) LambdaFunc {
 
 // request is one admitted request as the operations see it.
 type request struct {
-	route     route.Route
+	route     manifest.Route
 	ev        *events.APIGatewayV2HTTPRequest
 	id        string
 	now       time.Time
@@ -140,7 +140,7 @@ func header(ev *events.APIGatewayV2HTTPRequest, name string) (string, bool) {
 }
 
 // serve runs the pipeline and writes one log line.
-func (h *Handler) serve(ctx context.Context, rt route.Route, run operation, ev *events.APIGatewayV2HTTPRequest) events.APIGatewayV2HTTPResponse {
+func (h *Handler) serve(ctx context.Context, rt manifest.Route, run operation, ev *events.APIGatewayV2HTTPRequest) events.APIGatewayV2HTTPResponse {
 	start := time.Now()
 	req := &request{route: rt, ev: ev, id: ev.RequestContext.RequestID, now: h.d.Now()}
 	if req.id == "" {
@@ -207,9 +207,9 @@ func (h *Handler) pipeline(ctx context.Context, req *request, run operation, usa
 			"Rate limit of %d requests per minute exceeded for this API key; retry after %d seconds.", u.Limit, u.RetryAfter(req.now)).
 			WithDetail("limit", u.Limit).WithDetail("retry_after", u.RetryAfter(req.now))
 	}
-	if !p.Has(req.route.Scope) {
-		return nil, errcode.New(errcode.InsufficientScope, "This API key lacks the %s scope this endpoint requires.", req.route.Scope).
-			WithDetail("required_scope", string(req.route.Scope))
+	if !p.Has(req.manifest.Scope) {
+		return nil, errcode.New(errcode.InsufficientScope, "This API key lacks the %s scope this endpoint requires.", req.manifest.Scope).
+			WithDetail("required_scope", string(req.manifest.Scope))
 	}
 	body, err := decodeBody(req.ev)
 	if err != nil {

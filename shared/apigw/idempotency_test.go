@@ -14,7 +14,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/apitest"
 	"github.com/moveleads/partnerapi/shared/idempotency"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 func countLeads(t *testing.T, p partner) int {
@@ -119,7 +119,7 @@ func TestIdempotencyInFlight(t *testing.T) {
 		t.Helper()
 		now := time.Now()
 		held, err := store.Create(context.Background(), idempotency.Record{
-			Scope: idempotency.Scope{PartnerID: p.id, Mode: "test", Operation: string(route.CreateLead), Key: key},
+			Scope: idempotency.Scope{PartnerID: p.id, Mode: "test", Operation: string(manifest.CreateLead), Key: key},
 			State: idempotency.InFlight, RequestHash: idempotency.RequestHash([]byte(body)),
 			ResourceID: "11111111-1111-4111-8111-111111111111", LockExpires: lockExpires,
 			CreatedAt: now, Expires: now.Add(idempotency.Retention),

@@ -3,15 +3,15 @@ package apigw
 import (
 	"testing"
 
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 func TestEveryRouteHasOneEndpoint(t *testing.T) {
-	seen := map[route.Operation]int{}
+	seen := map[manifest.Operation]int{}
 	for _, o := range Operations() {
-		seen[o.route.Operation]++
+		seen[o.manifest.Operation]++
 		if o.run == nil {
-			t.Errorf("%s has no logic", o.route.Operation)
+			t.Errorf("%s has no logic", o.manifest.Operation)
 		}
 	}
 	for _, r := range route.Table {

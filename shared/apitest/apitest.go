@@ -34,7 +34,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/localgw"
 	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // Clock is a settable clock; its zero value follows real time.
@@ -128,7 +128,7 @@ func New(t testing.TB, opts ...Options) *Env {
 		Log:             slog.New(slog.NewJSONHandler(e.Logs, nil)),
 		IdempotencyWait: o.IdempotencyWait,
 	})
-	gw := localgw.New(func(op route.Operation) any { return e.Handler.Route(op) }, slog.New(slog.NewJSONHandler(e.Logs, nil)))
+	gw := localgw.New(func(op manifest.Operation) any { return e.Handler.Route(op) }, slog.New(slog.NewJSONHandler(e.Logs, nil)))
 	e.Server = httptest.NewServer(gw)
 	t.Cleanup(e.Server.Close)
 	e.Client = e.Server.Client()
@@ -151,14 +151,14 @@ func (e *Env) NewPartner(t testing.TB, name string) string {
 
 // NewKey creates a key for partnerID in mode with scopes (all when none)
 // and returns the key and its id.
-func (e *Env) NewKey(t testing.TB, partnerID string, mode auth.Mode, scopes ...route.Scope) (key, keyID string) {
+func (e *Env) NewKey(t testing.TB, partnerID string, mode auth.Mode, scopes ...manifest.Scope) (key, keyID string) {
 	t.Helper()
 	key, keyID, err := auth.NewKey(mode)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(scopes) == 0 {
-		scopes = route.AllScopes
+		scopes = manifest.AllScopes
 	}
 	err = e.Store.CreateKey(context.Background(), auth.Key{
 		KeyID: keyID, Digest: auth.Digest(key), PartnerID: partnerID, Mode: mode,

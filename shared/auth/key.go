@@ -100,3 +100,8 @@ func BearerKey(header string) (string, bool) {
 	key = strings.TrimSpace(key)
 	return key, key != ""
 }
+
+// InvalidKeyMessage is the one answer to a key that is missing from the
+// store, revoked, or of the other mode: the same words for each, so that a
+// leaked string does not reveal that it once was a key.
+const InvalidKeyMessage = "The API key is not valid. Check that you sent a current key of the right mode."

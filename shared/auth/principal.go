@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/estimate"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // Tenant is the owner of every partner resource: a partner in one mode. It
@@ -19,14 +19,11 @@ type Tenant struct {
 type Principal struct {
 	Tenant
 	KeyID  string
-	Scopes []route.Scope
-	// RateCard is the partner's rate card, carried on the key record so that
-	// creating a lead needs no second read.
-	RateCard estimate.RateCard
+	Scopes []manifest.Scope
 }
 
 // Has reports whether p carries scope s.
-func (p Principal) Has(s route.Scope) bool { return slices.Contains(p.Scopes, s) }
+func (p Principal) Has(s manifest.Scope) bool { return slices.Contains(p.Scopes, s) }
 
 // Key is the stored record of an API key (never the key itself).
 type Key struct {
@@ -34,15 +31,20 @@ type Key struct {
 	Digest    string
 	PartnerID string
 	Mode      Mode
-	Scopes    []route.Scope
+	Scopes    []manifest.Scope
 	CreatedAt time.Time
 	RevokedAt *time.Time
 }
 
 // Partner is a moving company using the API.
 type Partner struct {
-	ID        string
-	Name      string
-	RateCard  estimate.RateCard
+	ID       string
+	Name     string
+	RateCard estimate.RateCard
+	// Beta lists the beta features the operator enabled for the partner.
+	Beta      []manifest.Feature
 	CreatedAt time.Time
 }
+
+// BetaEnabled reports whether the operator enabled feature f for p.
+func (p Partner) BetaEnabled(f manifest.Feature) bool { return slices.Contains(p.Beta, f) }

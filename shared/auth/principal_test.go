@@ -3,24 +3,24 @@ package auth
 import (
 	"testing"
 
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 func TestPrincipalHas(t *testing.T) {
 	tests := []struct {
 		name   string
-		scopes []route.Scope
-		s      route.Scope
+		scopes []manifest.Scope
+		s      manifest.Scope
 		want   bool
 	}{
-		{"no scopes", nil, route.LeadsRead, false},
-		{"only scope", []route.Scope{route.LeadsRead}, route.LeadsRead, true},
-		{"read does not imply write", []route.Scope{route.LeadsRead}, route.LeadsWrite, false},
-		{"write does not imply read", []route.Scope{route.LeadsWrite}, route.LeadsRead, false},
-		{"last of several", []route.Scope{route.LeadsRead, route.SurveysRead, route.DepositsWrite}, route.DepositsWrite, true},
-		{"all scopes", route.AllScopes, route.SurveysWrite, true},
-		{"empty scope never granted", route.AllScopes, "", false},
-		{"case matters", []route.Scope{route.LeadsRead}, "LEADS:READ", false},
+		{"no scopes", nil, manifest.LeadsRead, false},
+		{"only scope", []manifest.Scope{manifest.LeadsRead}, manifest.LeadsRead, true},
+		{"read does not imply write", []manifest.Scope{manifest.LeadsRead}, manifest.LeadsWrite, false},
+		{"write does not imply read", []manifest.Scope{manifest.LeadsWrite}, manifest.LeadsRead, false},
+		{"last of several", []manifest.Scope{manifest.LeadsRead, manifest.SurveysRead, manifest.DepositsWrite}, manifest.DepositsWrite, true},
+		{"all scopes", manifest.AllScopes, manifest.SurveysWrite, true},
+		{"empty scope never granted", manifest.AllScopes, "", false},
+		{"case matters", []manifest.Scope{manifest.LeadsRead}, "LEADS:READ", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/lead"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
@@ -77,7 +77,7 @@ func (k keyIDItem) key() auth.Key {
 func (k keyItem) key() auth.Key {
 	out := auth.Key{KeyID: k.KeyID, Digest: k.Digest, PartnerID: k.PartnerID, Mode: auth.Mode(k.Mode)}
 	for _, s := range k.Scopes {
-		out.Scopes = append(out.Scopes, route.Scope(s))
+		out.Scopes = append(out.Scopes, manifest.Scope(s))
 	}
 	out.CreatedAt, _ = time.Parse(lead.TimeLayout, k.CreatedAt)
 	if k.RevokedAt != "" {

@@ -17,12 +17,18 @@ type Code string
 const (
 	InvalidAPIKey        Code = "invalid_api_key"
 	InsufficientScope    Code = "insufficient_scope"
+	BetaNotEnabled       Code = "beta_not_enabled"
 	NotFound             Code = "not_found"
 	RouteNotFound        Code = "route_not_found"
+	MethodNotAllowed     Code = "method_not_allowed"
+	RequestTimeout       Code = "request_timeout"
+	Conflict             Code = "conflict"
 	IdempotencyKeyInUse  Code = "idempotency_key_in_use"
 	PayloadTooLarge      Code = "payload_too_large"
 	ValidationFailed     Code = "validation_failed"
 	InvalidJSON          Code = "invalid_json"
+	UnsupportedMediaType Code = "unsupported_media_type"
+	BadRequest           Code = "bad_request"
 	IdempotencyKeyReused Code = "idempotency_key_reused"
 	RateLimited          Code = "rate_limited"
 	Internal             Code = "internal_error"
@@ -41,12 +47,18 @@ type Entry struct {
 var Table = []Entry{
 	{InvalidAPIKey, 401, "The Authorization header is missing, malformed, or names an unknown or revoked API key."},
 	{InsufficientScope, 403, "The API key is valid but lacks the scope this endpoint requires (details.required_scope)."},
+	{BetaNotEnabled, 403, "The endpoint is in private beta and not enabled for this partner (details.feature); ask the operator to enable it."},
 	{NotFound, 404, "The resource does not exist, belongs to another partner, or belongs to the other mode (test/live)."},
-	{RouteNotFound, 404, "No route matches the method and path."},
+	{RouteNotFound, 404, "No route matches the path."},
+	{MethodNotAllowed, 405, "The path exists but not with this method; the Allow header lists the methods it has."},
+	{RequestTimeout, 408, "The request body did not arrive in time."},
+	{Conflict, 409, "The resource already exists or changed concurrently; nothing was written."},
+	{BadRequest, 400, "The HTTP request itself is malformed (a header, the path's encoding, or the framing); it never reached the API."},
 	{IdempotencyKeyInUse, 409, "Another request with the same Idempotency-Key is still in progress; retry after it finishes."},
 	{PayloadTooLarge, 413, "The request body exceeds 64 KiB."},
+	{UnsupportedMediaType, 415, "The body's Content-Type is not JSON, or its Content-Encoding is not supported (send plain, uncompressed JSON)."},
 	{ValidationFailed, 422, "The request failed validation; details.fields maps each failing field to the reason."},
-	{InvalidJSON, 422, "The request body is not a JSON object."},
+	{InvalidJSON, 422, "The request body is not a JSON object; the message says what is wrong and where."},
 	{IdempotencyKeyReused, 422, "The Idempotency-Key was already used with a different request body."},
 	{RateLimited, 429, "More than 120 requests in the current minute for this key; see Retry-After."},
 	{Internal, 500, "An unexpected error; nothing was written. Retry with the same Idempotency-Key."},

@@ -28,18 +28,8 @@ const (
 	maxSpecialItemLen = 200
 )
 
-// CreateInput is a validated createLead request.
-type CreateInput struct {
-	CustomerName string
-	Email        string
-	Phone        string
-	FromAddress  string
-	ToAddress    string
-	HomeSize     string
-	MoveDate     string
-	SpecialItems []string
-	Source       string
-}
+// CreateInput is a validated createLead request: the lead's details.
+type CreateInput = Details
 
 // stringField describes one optional string property of the request.
 type stringField struct {

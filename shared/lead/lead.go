@@ -28,35 +28,36 @@ const (
 // Statuses lists every lifecycle state.
 var Statuses = []Status{New, Surveying, Quoted, Accepted, DepositPending, Booked, Completed, Lost, Unknown}
 
+// Details are what a partner tells about a lead: the createLead request's
+// fields, validated (ParseCreate). The field names are the API's and the
+// stored item's attribute names alike.
+type Details struct {
+	CustomerName string   `json:"customer_name,omitempty" dynamodbav:"customer_name,omitempty"`
+	Email        string   `json:"email,omitempty" dynamodbav:"email,omitempty"`
+	Phone        string   `json:"phone,omitempty" dynamodbav:"phone,omitempty"`
+	FromAddress  string   `json:"from_address,omitempty" dynamodbav:"from_address,omitempty"`
+	ToAddress    string   `json:"to_address,omitempty" dynamodbav:"to_address,omitempty"`
+	HomeSize     string   `json:"home_size,omitempty" dynamodbav:"home_size,omitempty"`
+	MoveDate     string   `json:"move_date,omitempty" dynamodbav:"move_date,omitempty"` // YYYY-MM-DD
+	SpecialItems []string `json:"special_items,omitempty" dynamodbav:"special_items,omitempty"`
+	Source       string   `json:"source,omitempty" dynamodbav:"source,omitempty"`
+}
+
 // Lead is one prospective move for a partner.
 type Lead struct {
-	ID           string
-	Status       Status
-	CustomerName string
-	Email        string
-	Phone        string
-	FromAddress  string
-	ToAddress    string
-	HomeSize     string
-	MoveDate     string // YYYY-MM-DD
-	SpecialItems []string
-	Source       string
-	Estimate     *estimate.Estimate
-	CreatedAt    time.Time
-	UpdatedAt    time.Time
+	ID     string
+	Status Status
+	Details
+	Estimate  *estimate.Estimate
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // Build returns a lead with id built from in, in status New, created at now.
 // When from_address, to_address, home_size and email are all present it
 // carries an instant estimate under rc (nil when the home size cannot be read).
-func Build(id string, in CreateInput, rc estimate.RateCard, now time.Time) Lead {
-	l := Lead{
-		ID: id, Status: New,
-		CustomerName: in.CustomerName, Email: in.Email, Phone: in.Phone,
-		FromAddress: in.FromAddress, ToAddress: in.ToAddress, HomeSize: in.HomeSize,
-		MoveDate: in.MoveDate, SpecialItems: in.SpecialItems, Source: in.Source,
-		CreatedAt: now, UpdatedAt: now,
-	}
+func Build(id string, in Details, rc estimate.RateCard, now time.Time) Lead {
+	l := Lead{ID: id, Status: New, Details: in, CreatedAt: now, UpdatedAt: now}
 	if in.FromAddress != "" && in.ToAddress != "" && in.HomeSize != "" && in.Email != "" {
 		l.Estimate = estimate.Compute(rc, estimate.Input{
 			FromAddress: in.FromAddress, ToAddress: in.ToAddress, HomeSize: in.HomeSize,

@@ -25,7 +25,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/shared/errcode"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // maxBody mirrors API Gateway's 10 MB payload limit; the handlers enforce
@@ -34,7 +34,7 @@ const maxBody = 10 << 20
 
 // Gateway serves every route of route.Table.
 type Gateway struct {
-	handlers map[route.Operation]lambda.Handler
+	handlers map[manifest.Operation]lambda.Handler
 	log      *slog.Logger
 	// Extra serves paths no route matches (e.g. /openapi.yaml); may be nil.
 	Extra map[string]http.Handler
@@ -42,8 +42,8 @@ type Gateway struct {
 
 // New returns a Gateway invoking fn(op) for each operation's route. It
 // panics if fn returns nil for a route, a wiring error.
-func New(fn func(route.Operation) any, log *slog.Logger) *Gateway {
-	g := &Gateway{handlers: map[route.Operation]lambda.Handler{}, log: log}
+func New(fn func(manifest.Operation) any, log *slog.Logger) *Gateway {
+	g := &Gateway{handlers: map[manifest.Operation]lambda.Handler{}, log: log}
 	for _, r := range route.Table {
 		f := fn(r.Operation)
 		if f == nil {
@@ -89,18 +89,18 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // match finds the route for method and path.
-func match(method, path string) (rt route.Route, template, name, value string, ok bool) {
+func match(method, path string) (rt manifest.Route, template, name, value string, ok bool) {
 	for _, r := range route.Table {
 		if r.Method != method {
 			continue
 		}
 		for _, t := range r.Paths() {
-			if ok, n, v := route.Match(t, path); ok {
+			if ok, n, v := manifest.Match(t, path); ok {
 				return r, t, n, v, true
 			}
 		}
 	}
-	return route.Route{}, "", "", "", false
+	return manifest.Route{}, "", "", "", false
 }
 
 func (g *Gateway) notFound(w http.ResponseWriter, r *http.Request) {
@@ -119,7 +119,7 @@ func writeError(w http.ResponseWriter, requestID string, e *errcode.Error) {
 
 // Event builds the payload-2.0 event API Gateway sends for r matched to rt
 // at template (with path parameter name=value, if any).
-func Event(r *http.Request, rt route.Route, template, name, value string, body []byte) events.APIGatewayV2HTTPRequest {
+func Event(r *http.Request, rt manifest.Route, template, name, value string, body []byte) events.APIGatewayV2HTTPRequest {
 	now := time.Now().UTC()
 	headers := map[string]string{}
 	for k, vs := range r.Header {

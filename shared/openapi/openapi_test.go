@@ -12,7 +12,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/openapi"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // loadDoc loads and validates the embedded document, failing t when it cannot.
@@ -50,7 +50,7 @@ func TestDocumentLoadsAndValidates(t *testing.T) {
 
 // wantOperation is what the document must hold at one method and path.
 type wantOperation struct {
-	route       route.Route
+	route       manifest.Route
 	operationID string
 }
 
@@ -85,8 +85,8 @@ func TestDocumentMatchesRouteTable(t *testing.T) {
 			if op.OperationID != w.operationID {
 				t.Errorf("operationId = %q; want %q", op.OperationID, w.operationID)
 			}
-			if op.Security == nil || len(*op.Security) != 1 || !slices.Equal((*op.Security)[0]["bearerAuth"], []string{string(w.route.Scope)}) {
-				t.Errorf("security = %v; want bearerAuth with scope %q", op.Security, w.route.Scope)
+			if op.Security == nil || len(*op.Security) != 1 || !slices.Equal((*op.Security)[0]["bearerAuth"], []string{string(w.manifest.Scope)}) {
+				t.Errorf("security = %v; want bearerAuth with scope %q", op.Security, w.manifest.Scope)
 			}
 			hasKey := op.Parameters.GetByInAndName("header", "Idempotency-Key") != nil
 			if hasKey != w.route.Idempotent {
@@ -95,7 +95,7 @@ func TestDocumentMatchesRouteTable(t *testing.T) {
 			if hasKey != (op.Responses.Status(409) != nil) {
 				t.Errorf("declares Idempotency-Key: %v but 409 response: %v; want both or neither", hasKey, op.Responses.Status(409) != nil)
 			}
-			if name := route.ParamName(pathOf(key)); name != "" {
+			if name := manifest.ParamName(pathOf(key)); name != "" {
 				p := op.Parameters.GetByInAndName("path", name)
 				if p == nil {
 					t.Fatalf("path parameter %q not declared", name)

@@ -19,7 +19,7 @@ import (
 	"github.com/moveleads/partnerapi/scripts/build/lambdafn"
 	"github.com/moveleads/partnerapi/shared/apigw"
 	"github.com/moveleads/partnerapi/shared/idempotency"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/table"
 )
@@ -40,7 +40,7 @@ const (
 // each secret of route.Secrets as a value (the deployment passes an ARN
 // instead). A route listing a secret missing here fails the test.
 var localSecretEnv = map[string]string{
-	route.SecretCursor: settings.CursorSecret,
+	manifest.SecretCursor: settings.CursorSecret,
 }
 
 // function is one function of the template as SAM sees it: its own
@@ -170,7 +170,7 @@ func TestTemplateFunctions(t *testing.T) {
 	}
 }
 
-func checkBuild(t *testing.T, fn function, r route.Route) {
+func checkBuild(t *testing.T, fn function, r manifest.Route) {
 	t.Helper()
 	if fn.codeURI != "." && fn.codeURI != "functions/"+r.Slug {
 		t.Errorf("CodeUri %q; want . (the Makefile's folder)", fn.codeURI)
@@ -192,7 +192,7 @@ func checkBuild(t *testing.T, fn function, r route.Route) {
 // checkEvents requires exactly two HttpApi events, the route's method on
 // its pilot path and on its logical path, on the template's one (implicit)
 // HTTP API with payload format 2.0.
-func checkEvents(t *testing.T, fn function, r route.Route) {
+func checkEvents(t *testing.T, fn function, r manifest.Route) {
 	t.Helper()
 	var got []string
 	for name, ev := range fn.events {
@@ -223,7 +223,7 @@ func checkEvents(t *testing.T, fn function, r route.Route) {
 
 // checkEnvironment requires the table settings on every function and each
 // secret's local variable exactly on the functions whose route lists it.
-func checkEnvironment(t *testing.T, fn function, r route.Route) {
+func checkEnvironment(t *testing.T, fn function, r manifest.Route) {
 	t.Helper()
 	if v, ok := fn.env[settings.Table]; !ok || v != table.DefaultName {
 		t.Errorf("%s = %q (set: %v); want the parameter defaulting to make dev's table %q", settings.Table, v, ok, table.DefaultName)

@@ -45,3 +45,16 @@ const AuthKeyPrefix = "APIKEY#"
 
 // DefaultName is the table name used when TABLE_NAME is not set locally.
 const DefaultName = "partner-api"
+
+// Leading-key patterns (IAM StringLike syntax, for dynamodb:LeadingKeys
+// conditions) of the items functions write. The dynamo adapter's key
+// builders produce keys that match them; its tests check that.
+const (
+	// AuthKeys matches API keys' authentication records.
+	AuthKeys = AuthKeyPrefix + "*"
+	// LeadKeys matches leads: PARTNER#<partner>#MODE#<mode>#LEAD#<lead_id>.
+	LeadKeys = "PARTNER#*#MODE#*#LEAD#*"
+	// IdempotencyKeys matches Idempotency-Key records:
+	// PARTNER#<partner>#MODE#<mode>#IDEM#<operation>#<sha256>.
+	IdempotencyKeys = "PARTNER#*#MODE#*#IDEM#*"
+)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 
 	"github.com/moveleads/partnerapi/shared/repo"
 )

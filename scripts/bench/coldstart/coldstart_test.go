@@ -14,7 +14,7 @@ import (
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // TestRun builds every function and the baseline and cold-starts each 3
@@ -125,7 +125,7 @@ func TestCheckReleaseFlags(t *testing.T) {
 }
 
 func TestEvent(t *testing.T) {
-	get := route.ByOperation(route.GetLead)
+	get := manifest.ByOperation(manifest.GetLead)
 	b, err := event(get, "GET", "/v1-lead-get/00000000-0000-4000-8000-000000000001", "", "Authorization: Bearer mk_test_x")
 	if err != nil {
 		t.Fatal(err)

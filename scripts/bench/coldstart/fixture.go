@@ -21,7 +21,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/localgw"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
 )
 
@@ -40,8 +40,8 @@ type fixture struct {
 	table    string
 	endpoint string
 	secret   string // CURSOR_SECRET, hex
-	partners map[route.Operation]string
-	leads    map[route.Operation]string
+	partners map[manifest.Operation]string
+	leads    map[manifest.Operation]string
 }
 
 // newFixture creates the table on the DynamoDB at endpoint and seeds it.
@@ -58,7 +58,7 @@ func newFixture(ctx context.Context, endpoint string) (*fixture, error) {
 	f := &fixture{
 		db: db, endpoint: endpoint, secret: hex.EncodeToString(secret),
 		table:    fmt.Sprintf("coldstart-%d", time.Now().UnixNano()),
-		partners: map[route.Operation]string{}, leads: map[route.Operation]string{},
+		partners: map[manifest.Operation]string{}, leads: map[manifest.Operation]string{},
 	}
 	if err := dynamo.CreateTable(ctx, db, f.table); err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
@@ -91,13 +91,13 @@ func newFixture(ctx context.Context, endpoint string) (*fixture, error) {
 // Env returns a function's own variables, pointing it at the table. As
 // deployed, only a route that lists the cursor secret gets it; rt nil (the
 // baseline) gets the variables every function gets.
-func (f *fixture) Env(rt *route.Route) []string {
+func (f *fixture) Env(rt *manifest.Route) []string {
 	env := []string{
 		settings.Table + "=" + f.table,
 		"AWS_ENDPOINT_URL_DYNAMODB=" + f.endpoint,
 		"AWS_EC2_METADATA_DISABLED=true",
 	}
-	if rt != nil && slices.Contains(rt.Secrets, route.SecretCursor) {
+	if rt != nil && slices.Contains(rt.Secrets, manifest.SecretCursor) {
 		env = append(env, settings.CursorSecret+"="+f.secret)
 	}
 	return env
@@ -113,15 +113,15 @@ func (f *fixture) Close(ctx context.Context) error {
 // for one valid request to rt, authenticated with a test key made for it.
 // A key per request keeps any number of cold starts under the per-key rate
 // limit. It fails for an operation the harness has no request for.
-func (f *fixture) Event(ctx context.Context, rt route.Route) ([]byte, error) {
+func (f *fixture) Event(ctx context.Context, rt manifest.Route) ([]byte, error) {
 	var method, path, body string
 	switch rt.Operation {
-	case route.CreateLead:
+	case manifest.CreateLead:
 		method, path, body = http.MethodPost, rt.PilotPath, createBody
-	case route.ListLeads:
+	case manifest.ListLeads:
 		method, path = http.MethodGet, rt.PilotPath
-	case route.GetLead:
-		method, path = http.MethodGet, strings.Replace(rt.PilotPath, "{"+route.ParamName(rt.PilotPath)+"}", f.leads[rt.Operation], 1)
+	case manifest.GetLead:
+		method, path = http.MethodGet, strings.Replace(rt.PilotPath, "{"+manifest.ParamName(rt.PilotPath)+"}", f.leads[rt.Operation], 1)
 	default:
 		return nil, fmt.Errorf("coldstart has no request for %s (%s): add one to fixture.Event", rt.Operation, rt.Slug)
 	}
@@ -131,7 +131,7 @@ func (f *fixture) Event(ctx context.Context, rt route.Route) ([]byte, error) {
 	}
 	err = f.store.CreateKey(ctx, auth.Key{
 		KeyID: keyID, Digest: auth.Digest(key), PartnerID: f.partners[rt.Operation], Mode: auth.Test,
-		Scopes: route.AllScopes, CreatedAt: time.Now(),
+		Scopes: manifest.AllScopes, CreatedAt: time.Now(),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("create key: %w", err)
@@ -141,17 +141,17 @@ func (f *fixture) Event(ctx context.Context, rt route.Route) ([]byte, error) {
 
 // helloEvent returns an event for GET /hello, the baseline's request.
 func helloEvent(context.Context) ([]byte, error) {
-	return event(route.Route{Method: http.MethodGet}, http.MethodGet, "/hello", "")
+	return event(manifest.Route{Method: http.MethodGet}, http.MethodGet, "/hello", "")
 }
 
 // event builds the payload-2.0 event API Gateway sends for the request,
 // with the local gateway's own mapping.
-func event(rt route.Route, method, path, body string, headers ...string) ([]byte, error) {
+func event(rt manifest.Route, method, path, body string, headers ...string) ([]byte, error) {
 	template := rt.PilotPath
 	if template == "" {
 		template = path
 	}
-	ok, name, value := route.Match(template, path)
+	ok, name, value := manifest.Match(template, path)
 	if !ok {
 		return nil, fmt.Errorf("path %s does not match %s", path, template)
 	}

@@ -25,7 +25,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/dynamometer"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/lead"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // Options configures Run.
@@ -63,11 +63,11 @@ func Run(ctx context.Context, o Options) ([]report.Row, error) {
 	}
 	body := `{"customer_name":"Ada Lovelace","email":"ada@example.com","from_address":"1 Main St, New York, NY 10001","to_address":"9 Oak Ave, Boston, MA 02108","home_size":"2 bedroom"}`
 	// Warm the instance's window guess, as on a function that served the key this minute.
-	if _, err := b.call(ctx, route.ListLeads, smallKey, "", nil, nil, nil); err != nil {
+	if _, err := b.call(ctx, manifest.ListLeads, smallKey, "", nil, nil, nil); err != nil {
 		return nil, err
 	}
 	var rows []report.Row
-	measure := func(name string, op route.Operation, budgetTrips int, budgetWrite float64, body string, hdr, q, params map[string]string) (string, error) {
+	measure := func(name string, op manifest.Operation, budgetTrips int, budgetWrite float64, body string, hdr, q, params map[string]string) (string, error) {
 		b.meter.Take()
 		resp, err := b.call(ctx, op, smallKey, body, hdr, q, params)
 		if err != nil {
@@ -92,19 +92,19 @@ func Run(ctx context.Context, o Options) ([]report.Row, error) {
 		rows = append(rows, row)
 		return resp.Body, nil
 	}
-	created, err := measure("createLead, no Idempotency-Key", route.CreateLead, 0, 0, body, nil, nil, nil)
+	created, err := measure("createLead, no Idempotency-Key", manifest.CreateLead, 0, 0, body, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := measure("createLead with Idempotency-Key", route.CreateLead, 3, 4, body, map[string]string{"idempotency-key": "cost-1"}, nil, nil); err != nil {
+	if _, err := measure("createLead with Idempotency-Key", manifest.CreateLead, 3, 4, body, map[string]string{"idempotency-key": "cost-1"}, nil, nil); err != nil {
 		return nil, err
 	}
-	if _, err := measure("idempotent replay", route.CreateLead, 0, 0, body, map[string]string{"idempotency-key": "cost-1"}, nil, nil); err != nil {
+	if _, err := measure("idempotent replay", manifest.CreateLead, 0, 0, body, map[string]string{"idempotency-key": "cost-1"}, nil, nil); err != nil {
 		return nil, err
 	}
 	rows[len(rows)-1].Note = "DynamoDB Local reports no capacity for a failed conditional write; in AWS the claim's failed PutItem costs 1 WCU more."
 	id := between(created, `"lead_id":"`, `"`)
-	if _, err := measure("getLead", route.GetLead, 2, 0, "", nil, nil, map[string]string{"id": id}); err != nil {
+	if _, err := measure("getLead", manifest.GetLead, 2, 0, "", nil, nil, map[string]string{"id": id}); err != nil {
 		return nil, err
 	}
 
@@ -121,11 +121,11 @@ func Run(ctx context.Context, o Options) ([]report.Row, error) {
 		return nil, err
 	}
 	page := func(key string, q map[string]string) (dynamometer.Sample, error) {
-		if _, err := b.call(ctx, route.ListLeads, key, "", nil, nil, nil); err != nil { // warm the window guess
+		if _, err := b.call(ctx, manifest.ListLeads, key, "", nil, nil, nil); err != nil { // warm the window guess
 			return dynamometer.Sample{}, err
 		}
 		b.meter.Take()
-		if _, err := b.call(ctx, route.ListLeads, key, "", nil, q, nil); err != nil {
+		if _, err := b.call(ctx, manifest.ListLeads, key, "", nil, q, nil); err != nil {
 			return dynamometer.Sample{}, err
 		}
 		return b.meter.Take(), nil
@@ -181,7 +181,7 @@ func (b *bench) partner(ctx context.Context) (auth.Tenant, string, error) {
 	if err != nil {
 		return auth.Tenant{}, "", err
 	}
-	err = b.store.CreateKey(ctx, auth.Key{KeyID: keyID, Digest: auth.Digest(key), PartnerID: id, Mode: auth.Test, Scopes: route.AllScopes, CreatedAt: time.Now()})
+	err = b.store.CreateKey(ctx, auth.Key{KeyID: keyID, Digest: auth.Digest(key), PartnerID: id, Mode: auth.Test, Scopes: manifest.AllScopes, CreatedAt: time.Now()})
 	return auth.Tenant{PartnerID: id, Mode: auth.Test}, key, err
 }
 
@@ -214,7 +214,7 @@ type result struct {
 	Body   string
 }
 
-func (b *bench) call(ctx context.Context, op route.Operation, key, body string, hdr, q, params map[string]string) (result, error) {
+func (b *bench) call(ctx context.Context, op manifest.Operation, key, body string, hdr, q, params map[string]string) (result, error) {
 	h := map[string]string{"authorization": "Bearer " + key, "content-type": "application/json"}
 	for k, v := range hdr {
 		h[k] = v

@@ -23,7 +23,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/localgw"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // stack is the local API under load: the same wiring as scripts/devstack
@@ -76,7 +76,7 @@ func startStack(ctx context.Context, endpoint string) (_ *stack, err error) {
 	// terminal, and an error line is what explains a 5xx.
 	log := slog.New(slog.NewJSONHandler(st.errs, &slog.HandlerOptions{Level: slog.LevelError}))
 	h := apigw.New(apigw.Deps{Store: st.store, Cursor: apigw.FixedSigner(signer), Log: log})
-	gw := localgw.New(func(op route.Operation) any { return h.Route(op) }, log)
+	gw := localgw.New(func(op manifest.Operation) any { return h.Route(op) }, log)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("listen on loopback: %w", err)
@@ -166,7 +166,7 @@ func (st *stack) seed(ctx context.Context, partners, perPartner int) (keySet, er
 		}
 		ks.keys[i] = key
 		k := auth.Key{KeyID: keyID, Digest: auth.Digest(key), PartnerID: ks.partners[ks.partnerOf(i)],
-			Mode: auth.Test, Scopes: route.AllScopes, CreatedAt: now}
+			Mode: auth.Test, Scopes: manifest.AllScopes, CreatedAt: now}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {

@@ -31,7 +31,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/cursor"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/estimate"
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // The fixture the stub serves: one key of one partner, one lead.
@@ -108,7 +108,7 @@ func (st *stub) RoundTrip(req *http.Request) (*http.Response, error) {
 // Case is one benchmarked request.
 type Case struct {
 	Name string
-	Op   route.Operation
+	Op   manifest.Operation
 	// Event returns the event for iteration i.
 	Event func(i int) events.APIGatewayV2HTTPRequest
 }
@@ -129,16 +129,16 @@ func Cases() []Case {
 	}
 	body := `{"customer_name":"Ada Lovelace","email":"ada@example.com","phone":"+15551234567","from_address":"1 Main St, New York, NY 10001","to_address":"9 Oak Ave, Boston, MA 02108","home_size":"2 bedroom","move_date":"2027-01-15","special_items":["piano"],"source":"web-form"}`
 	return []Case{
-		{"createLead", route.CreateLead, func(int) events.APIGatewayV2HTTPRequest {
+		{"createLead", manifest.CreateLead, func(int) events.APIGatewayV2HTTPRequest {
 			return ev("POST", "/v1/leads", body, nil, nil, nil)
 		}},
-		{"createLead with Idempotency-Key", route.CreateLead, func(i int) events.APIGatewayV2HTTPRequest {
+		{"createLead with Idempotency-Key", manifest.CreateLead, func(i int) events.APIGatewayV2HTTPRequest {
 			return ev("POST", "/v1/leads", body, map[string]string{"idempotency-key": "bench-" + strconv.Itoa(i)}, nil, nil)
 		}},
-		{"getLead", route.GetLead, func(int) events.APIGatewayV2HTTPRequest {
+		{"getLead", manifest.GetLead, func(int) events.APIGatewayV2HTTPRequest {
 			return ev("GET", "/v1/leads/"+leadID, "", nil, nil, map[string]string{"id": leadID})
 		}},
-		{"listLeads (10 leads)", route.ListLeads, func(int) events.APIGatewayV2HTTPRequest {
+		{"listLeads (10 leads)", manifest.ListLeads, func(int) events.APIGatewayV2HTTPRequest {
 			return ev("GET", "/v1/leads", "", nil, map[string]string{"limit": "10"}, nil)
 		}},
 	}
@@ -211,7 +211,7 @@ func n(v string) types.AttributeValue { return &types.AttributeValueMemberN{Valu
 
 func scopes() types.AttributeValue {
 	var l []types.AttributeValue
-	for _, sc := range route.AllScopes {
+	for _, sc := range manifest.AllScopes {
 		l = append(l, s(string(sc)))
 	}
 	return &types.AttributeValueMemberL{Value: l}

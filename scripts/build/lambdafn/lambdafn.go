@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // LogicalID returns the logical id of the function serving slug: each
@@ -35,17 +35,17 @@ func LogicalID(slug string) string {
 
 // ByLogicalID returns the route in routes whose function has logical id id,
 // and false when there is none.
-func ByLogicalID(routes []route.Route, id string) (route.Route, bool) {
+func ByLogicalID(routes []manifest.Route, id string) (manifest.Route, bool) {
 	for _, r := range routes {
 		if LogicalID(r.Slug) == id {
 			return r, true
 		}
 	}
-	return route.Route{}, false
+	return manifest.Route{}, false
 }
 
 // LogicalIDs returns the logical ids of routes' functions, in table order.
-func LogicalIDs(routes []route.Route) []string {
+func LogicalIDs(routes []manifest.Route) []string {
 	ids := make([]string, len(routes))
 	for i, r := range routes {
 		ids[i] = LogicalID(r.Slug)
@@ -56,7 +56,7 @@ func LogicalIDs(routes []route.Route) []string {
 // CheckFolders reports whether the folders under dir (functions/) and the
 // routes agree: every route's slug has a folder holding a main.go, and
 // every folder is some route's slug. The error names every disagreement.
-func CheckFolders(dir string, routes []route.Route) error {
+func CheckFolders(dir string, routes []manifest.Route) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("list function folders: %w", err)
@@ -69,7 +69,7 @@ func CheckFolders(dir string, routes []route.Route) error {
 	}
 	var errs []error
 	for _, f := range folders {
-		if !slices.ContainsFunc(routes, func(r route.Route) bool { return r.Slug == f }) {
+		if !slices.ContainsFunc(routes, func(r manifest.Route) bool { return r.Slug == f }) {
 			errs = append(errs, fmt.Errorf("%s/%s has no route in route.Table", dir, f))
 		}
 	}

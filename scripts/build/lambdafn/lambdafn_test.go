@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moveleads/partnerapi/shared/route"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 func TestLogicalID(t *testing.T) {
@@ -61,7 +61,7 @@ func TestCheckFoldersOfRepository(t *testing.T) {
 }
 
 func TestCheckFolders(t *testing.T) {
-	routes := []route.Route{{Slug: "v1-a", Operation: "a"}, {Slug: "v1-b", Operation: "b"}}
+	routes := []manifest.Route{{Slug: "v1-a", Operation: "a"}, {Slug: "v1-b", Operation: "b"}}
 	tests := []struct {
 		name    string
 		folders []string // a trailing "/" means: folder without main.go

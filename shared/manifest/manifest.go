@@ -1,0 +1,254 @@
+// Package manifest is the single table of every Lambda function the service
+// deploys: its slug (functions/<slug>), what triggers it (HTTP routes, S3
+// object-created events, a DynamoDB stream, a schedule, a queue), and what it
+// may touch (table items, bucket prefixes, secrets). For an HTTP route it also
+// says how the request is authenticated, whether it is beta-gated or
+// idempotent, how large a body it takes, what it answers (JSON or HTML) and
+// how it is rate-limited.
+//
+// `make build`, the SAM template check, the CDK stack (functions, triggers,
+// least-privilege grants), the local gateway, the OpenAPI checks, the request
+// pipeline and the generated docs all read Functions; nothing else lists
+// functions or routes. Adding a function takes one entry here, one tiny main
+// under functions/<slug> and one feature package.
+//
+// It imports nothing from the AWS SDK, so the CDK app (its own module) reads it.
+package manifest
+
+import (
+	"fmt"
+
+	"github.com/moveleads/partnerapi/shared/table"
+)
+
+// Function is one Lambda function: its slug and trigger, and its grants.
+// Exactly one trigger field is set.
+type Function struct {
+	// Slug names the folder functions/<Slug> and, for an HTTP function, the
+	// first segment of its pilot path.
+	Slug    string
+	Summary string
+
+	// HTTP lists the routes API Gateway sends to the function (one per
+	// partner operation; both path forms of each).
+	HTTP []Route
+	// S3 invokes the function for objects created in the clip bucket.
+	S3 *S3Trigger
+	// Stream invokes the function with batches of the table's stream.
+	Stream *StreamTrigger
+	// Schedule invokes the function on a schedule.
+	Schedule *ScheduleTrigger
+	// Queue invokes the function with batches from an SQS queue.
+	Queue *QueueTrigger
+
+	// Table is what the function does to the table.
+	Table TableAccess
+	// Bucket is what the function does to the clip bucket.
+	Bucket BucketAccess
+	// Secrets names the secrets the function reads (see the Secret* names).
+	Secrets []string
+}
+
+// TriggerKind names what starts a function.
+type TriggerKind string
+
+// The trigger kinds, as AWS SAM's Events names them.
+const (
+	TriggerHTTP     TriggerKind = "HttpApi"
+	TriggerS3       TriggerKind = "S3"
+	TriggerStream   TriggerKind = "DynamoDB"
+	TriggerSchedule TriggerKind = "Schedule"
+	TriggerQueue    TriggerKind = "SQS"
+)
+
+// Trigger returns the kind of f's trigger, or "" when f declares none or
+// more than one (a manifest error its tests catch).
+func (f Function) Trigger() TriggerKind {
+	var kinds []TriggerKind
+	if len(f.HTTP) > 0 {
+		kinds = append(kinds, TriggerHTTP)
+	}
+	if f.S3 != nil {
+		kinds = append(kinds, TriggerS3)
+	}
+	if f.Stream != nil {
+		kinds = append(kinds, TriggerStream)
+	}
+	if f.Schedule != nil {
+		kinds = append(kinds, TriggerSchedule)
+	}
+	if f.Queue != nil {
+		kinds = append(kinds, TriggerQueue)
+	}
+	if len(kinds) != 1 {
+		return ""
+	}
+	return kinds[0]
+}
+
+// S3Trigger starts a function for each object created under Prefix (and
+// ending in Suffix, when set) in the clip bucket.
+type S3Trigger struct {
+	Prefix string
+	Suffix string
+}
+
+// StreamTrigger starts a function with batches of the table's stream
+// (new and old images), reporting partial batch failures.
+type StreamTrigger struct {
+	BatchSize int
+}
+
+// ScheduleTrigger starts a function on a schedule expression, e.g.
+// "rate(1 minute)".
+type ScheduleTrigger struct {
+	Expression string
+}
+
+// QueueTrigger starts a function with batches from the queue named Name
+// (declared by the stack, with a dead-letter queue), reporting partial
+// batch failures.
+type QueueTrigger struct {
+	Name      string
+	BatchSize int
+}
+
+// TableAccess is what a function does to the table beyond authenticating
+// and counting requests, which every partner-key route does with one
+// conditional UpdateItem on its key's record (table.AuthKeyPrefix). It
+// drives the deployed function's least-privilege grants.
+type TableAccess struct {
+	// Get allows GetItem on the table.
+	Get bool
+	// Query allows Query on the gsi1 index.
+	Query bool
+	// Write lists the leading (partition) key patterns, in IAM StringLike
+	// syntax, of the items the function may PutItem and UpdateItem: the
+	// table package's *Keys patterns.
+	Write []string
+}
+
+// BucketAccess lists the key prefixes of the clip bucket a function may
+// read (GetObject, presigned GETs) and write (PutObject, presigned PUTs).
+type BucketAccess struct {
+	Read  []string
+	Write []string
+}
+
+// Secret names. Each is deployed as one secret and read by the functions
+// that list it.
+const (
+	// SecretCursor signs listLeads cursors (at least 32 random bytes).
+	SecretCursor = "cursor-signing-key"
+)
+
+// Secrets lists every secret name.
+var Secrets = []string{SecretCursor}
+
+// Functions lists every Lambda function. Order is the order docs present
+// them in.
+var Functions = []Function{
+	{
+		Slug: "v1-leads", Summary: "Create a lead; returns an instant estimate when enough is known.",
+		HTTP: []Route{{
+			Operation: CreateLead, Method: "POST",
+			PilotPath: "/v1-leads", LogicalPath: "/v1/leads",
+			Auth: AuthPartnerKey, Scope: LeadsWrite, Idempotent: true,
+			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
+		}},
+		// GetItem: the partner's settings (rate card), and a duplicate
+		// polls the idempotency record it waits for.
+		Table: TableAccess{Get: true, Write: []string{table.LeadKeys, table.IdempotencyKeys}},
+	},
+	{
+		Slug: "v1-leads-list", Summary: "List leads by (updated_at, lead_id) with keyset pagination and delta sync.",
+		HTTP: []Route{{
+			Operation: ListLeads, Method: "GET",
+			PilotPath: "/v1-leads-list", LogicalPath: "/v1/leads",
+			Auth: AuthPartnerKey, Scope: LeadsRead,
+			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
+		}},
+		Table:   TableAccess{Query: true},
+		Secrets: []string{SecretCursor},
+	},
+	{
+		Slug: "v1-lead-get", Summary: "Read one lead's status.",
+		HTTP: []Route{{
+			Operation: GetLead, Method: "GET",
+			PilotPath: "/v1-lead-get/{lead_id}", LogicalPath: "/v1/leads/{id}",
+			Auth: AuthPartnerKey, Scope: LeadsRead,
+			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
+		}},
+		Table: TableAccess{Get: true},
+	},
+	{
+		Slug: "route-not-found", Summary: "Answer every request no route matches with the API's error body (404, or 405 with Allow).",
+		HTTP: []Route{{
+			Operation: RouteNotFound, Method: AnyMethod, PilotPath: DefaultPath,
+			Auth: AuthNone, Response: JSON, RateLimit: NoRateLimit,
+		}},
+	},
+}
+
+// BySlug returns the function named slug.
+func BySlug(slug string) (Function, bool) {
+	for _, f := range Functions {
+		if f.Slug == slug {
+			return f, true
+		}
+	}
+	return Function{}, false
+}
+
+// Routes returns every HTTP route of every function, in table order, each
+// with its function's Slug filled in. The $default route comes last.
+func Routes() []Route {
+	var out []Route
+	var dflt []Route
+	for _, f := range Functions {
+		for _, r := range f.HTTP {
+			r.Slug = f.Slug
+			if r.IsDefault() {
+				dflt = append(dflt, r)
+				continue
+			}
+			out = append(out, r)
+		}
+	}
+	return append(out, dflt...)
+}
+
+// PartnerRoutes returns the routes of partner operations: every route but
+// the $default one.
+func PartnerRoutes() []Route {
+	var out []Route
+	for _, r := range Routes() {
+		if !r.IsDefault() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ByOperation returns the route of op. It panics when op has none, a
+// programming error every test that builds a handler catches.
+func ByOperation(op Operation) Route {
+	for _, r := range Routes() {
+		if r.Operation == op {
+			return r
+		}
+	}
+	panic(fmt.Sprintf("manifest: no route for operation %q", op))
+}
+
+// Function returns the function that serves r.
+func (r Route) Function() Function {
+	f, ok := BySlug(r.Slug)
+	if !ok {
+		panic(fmt.Sprintf("manifest: route %s has no function %q", r.Operation, r.Slug))
+	}
+	return f
+}
+
+// FunctionOf returns the function serving op. It panics when there is none.
+func FunctionOf(op Operation) Function { return ByOperation(op).Function() }

@@ -1,0 +1,253 @@
+package manifest
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Scope is a permission carried by an API key.
+type Scope string
+
+// The scopes a key can carry. A key created without explicit scopes gets All.
+const (
+	LeadsRead     Scope = "leads:read"
+	LeadsWrite    Scope = "leads:write"
+	SurveysRead   Scope = "surveys:read"
+	SurveysWrite  Scope = "surveys:write"
+	DepositsRead  Scope = "deposits:read"
+	DepositsWrite Scope = "deposits:write"
+)
+
+// AllScopes lists every scope, in a stable order. It is the default for new keys.
+var AllScopes = []Scope{LeadsRead, LeadsWrite, SurveysRead, SurveysWrite, DepositsRead, DepositsWrite}
+
+// ParseScope returns the scope named s, or an error naming the known scopes.
+func ParseScope(s string) (Scope, error) {
+	for _, sc := range AllScopes {
+		if string(sc) == s {
+			return sc, nil
+		}
+	}
+	names := make([]string, len(AllScopes))
+	for i, sc := range AllScopes {
+		names[i] = string(sc)
+	}
+	return "", fmt.Errorf("unknown scope %q (known: %s)", s, strings.Join(names, ", "))
+}
+
+// Feature is a beta feature an operator enables per partner
+// (`opctl partner beta --enable FEATURE`).
+type Feature string
+
+// The beta features.
+const (
+	// Deposits gates quotes, acceptQuote and the deposit endpoints.
+	Deposits Feature = "deposits"
+)
+
+// Features lists every beta feature.
+var Features = []Feature{Deposits}
+
+// ParseFeature returns the feature named s, or an error naming the known ones.
+func ParseFeature(s string) (Feature, error) {
+	for _, f := range Features {
+		if string(f) == s {
+			return f, nil
+		}
+	}
+	names := make([]string, len(Features))
+	for i, f := range Features {
+		names[i] = string(f)
+	}
+	return "", fmt.Errorf("unknown beta feature %q (known: %s)", s, strings.Join(names, ", "))
+}
+
+// Operation names an API operation, as in the spec (createLead, listLeads, ...).
+type Operation string
+
+// The operations served today.
+const (
+	CreateLead Operation = "createLead"
+	ListLeads  Operation = "listLeads"
+	GetLead    Operation = "getLead"
+	// RouteNotFound answers requests no other route matches ($default).
+	RouteNotFound Operation = "routeNotFound"
+)
+
+// AuthKind says how a route authenticates its caller. The request
+// pipeline enforces it; no handler re-checks it.
+type AuthKind string
+
+// The auth kinds.
+const (
+	// AuthPartnerKey: a partner API key (Authorization: Bearer), with the
+	// route's Scope; the key's partner and mode own everything it touches.
+	AuthPartnerKey AuthKind = "partner_key"
+	// AuthCaptureToken: the survey capture token in the URL path.
+	AuthCaptureToken AuthKind = "capture_token"
+	// AuthViewToken: a forwardable video link's token in the URL path.
+	AuthViewToken AuthKind = "view_token"
+	// AuthProcessorSignature: the payment processor's signature over the
+	// raw body.
+	AuthProcessorSignature AuthKind = "processor_signature"
+	// AuthNone: public.
+	AuthNone AuthKind = "none"
+)
+
+// TokenInPath reports whether routes of kind a carry a secret in their path
+// parameter, which logs must never show.
+func (a AuthKind) TokenInPath() bool { return a == AuthCaptureToken || a == AuthViewToken }
+
+// ContentType is what a route answers with.
+type ContentType string
+
+// The response content types.
+const (
+	JSON ContentType = "application/json"
+	HTML ContentType = "text/html; charset=utf-8"
+)
+
+// RateLimitPolicy says what a route's requests are counted against.
+type RateLimitPolicy string
+
+// The rate-limit policies.
+const (
+	// PerKey: 120 requests per API key per clock-aligned minute.
+	PerKey RateLimitPolicy = "per_key"
+	// PerToken: per URL token (capture and view pages set their own limit).
+	PerToken RateLimitPolicy = "per_token"
+	// NoRateLimit: not counted (API Gateway's stage throttle still applies).
+	NoRateLimit RateLimitPolicy = "none"
+)
+
+// DefaultBodyLimit is the largest request body a JSON route accepts (64 KiB).
+const DefaultBodyLimit = 64 << 10
+
+// The $default route: API Gateway sends it every request no other route
+// matches.
+const (
+	DefaultPath = "$default"
+	AnyMethod   = "ANY"
+)
+
+// Route is one operation served by one function at two paths.
+//
+// Paths use API Gateway's template syntax ({name} for a path parameter) and
+// hold at most one parameter.
+type Route struct {
+	Operation   Operation
+	Slug        string // the serving function's slug; filled by Routes
+	Method      string
+	PilotPath   string // e.g. /v1-lead-get/{lead_id}
+	LogicalPath string // e.g. /v1/leads/{id}; empty for routes with one path
+
+	Auth  AuthKind
+	Scope Scope // for AuthPartnerKey
+	// Beta names the feature that gates the route ("" = generally available):
+	// a partner the operator has not enabled gets 403 beta_not_enabled.
+	Beta Feature
+	// Idempotent routes honour an Idempotency-Key header.
+	Idempotent bool
+	// BodyLimit is the largest body accepted, in bytes (413 beyond).
+	BodyLimit int
+	Response  ContentType
+	RateLimit RateLimitPolicy
+}
+
+// IsDefault reports whether r is the $default route.
+func (r Route) IsDefault() bool { return r.PilotPath == DefaultPath }
+
+// Paths returns r's distinct path templates, pilot first.
+func (r Route) Paths() []string {
+	if r.LogicalPath == "" || r.LogicalPath == r.PilotPath {
+		return []string{r.PilotPath}
+	}
+	return []string{r.PilotPath, r.LogicalPath}
+}
+
+// PathParam returns the value of r's path parameter from params (as API
+// Gateway fills them), whichever path form matched. It returns "" when the
+// route has no parameter or none was supplied.
+func (r Route) PathParam(params map[string]string) string {
+	for _, p := range r.Paths() {
+		if name := ParamName(p); name != "" {
+			if v, ok := params[name]; ok {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// ParamName returns the name of the path parameter in template, or "".
+func ParamName(template string) string {
+	i := strings.IndexByte(template, '{')
+	j := strings.IndexByte(template, '}')
+	if i < 0 || j < i {
+		return ""
+	}
+	return template[i+1 : j]
+}
+
+// Match reports whether path matches template exactly as API Gateway does
+// and, when it does, the path parameter's name and value (both "" when the
+// template has none). path is the raw (still percent-encoded) request path:
+// an encoded slash never separates segments, a trailing slash or an empty
+// segment never matches, and a parameter matches exactly one non-empty
+// segment.
+func Match(template, path string) (ok bool, name, value string) {
+	if !strings.HasPrefix(path, "/") || template == DefaultPath {
+		return false, "", ""
+	}
+	ts := strings.Split(template[1:], "/")
+	ps := strings.Split(path[1:], "/")
+	if len(ts) != len(ps) {
+		return false, "", ""
+	}
+	for i, seg := range ts {
+		if ps[i] == "" {
+			return false, "", ""
+		}
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			name, value = seg[1:len(seg)-1], ps[i]
+			continue
+		}
+		if seg != ps[i] {
+			return false, "", ""
+		}
+	}
+	return true, name, value
+}
+
+// Resolve finds the route for method and raw path among routes. When no
+// route has that method but some match the path, allowed lists their
+// methods (for a 405 with Allow).
+func Resolve(routes []Route, method, path string) (r Route, template, name, value string, allowed []string, ok bool) {
+	for _, rt := range routes {
+		if rt.IsDefault() {
+			continue
+		}
+		for _, t := range rt.Paths() {
+			m, n, v := Match(t, path)
+			if !m {
+				continue
+			}
+			if rt.Method == method {
+				return rt, t, n, v, nil, true
+			}
+			if !contains(allowed, rt.Method) {
+				allowed = append(allowed, rt.Method)
+			}
+		}
+	}
+	return Route{}, "", "", "", allowed, false
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
