@@ -1,23 +1,12 @@
-// Command v1-leads is the Lambda function behind the v1-leads route (see
-// shared/route). It only wires: the handler is built once, at init, and
-// serves only this endpoint, so the binary links only its code.
+// Command v1-leads is the Lambda function of the v1-leads entry of the function
+// manifest (shared/manifest). It only wires: apigw.Start builds the
+// handler once, at init, from the one endpoint builder named here, so the
+// binary links only that endpoint's code.
 package main
 
 import (
-	"context"
-	"fmt"
-	"os"
-
-	"github.com/aws/aws-lambda-go/lambda"
-
 	"github.com/moveleads/partnerapi/shared/apigw"
+	"github.com/moveleads/partnerapi/shared/catalog"
 )
 
-func main() {
-	h, err := apigw.NewFromEnv(context.Background(), nil)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "init:", err)
-		os.Exit(1)
-	}
-	lambda.Start(h.Serve(apigw.CreateLead()))
-}
+func main() { apigw.Start(catalog.CreateLead) }

@@ -25,7 +25,7 @@ var endpoints = []struct{ method, path, body string }{
 }
 
 func TestEveryRouteIsCovered(t *testing.T) {
-	for _, r := range route.Table {
+	for _, r := range manifest.PartnerRoutes() {
 		for _, want := range []string{r.PilotPath, r.LogicalPath} {
 			found := false
 			for _, e := range endpoints {
@@ -271,9 +271,33 @@ func TestRequestIDAndLogs(t *testing.T) {
 func TestUnknownRoute(t *testing.T) {
 	env := apitest.New(t)
 	p := newPartner(t, env)
-	for _, c := range []struct{ method, path string }{{"GET", "/v1/nope"}, {"DELETE", "/v1/leads"}, {"GET", "/v1-lead-get/"}} {
-		// Unknown paths are outside the API description: not checked against it.
+	// Unknown paths are outside the API description: not checked against it.
+	// API Gateway matches the raw path exactly: an encoded slash, a trailing
+	// slash or an empty segment is another path.
+	for _, c := range []struct{ method, path string }{
+		{"GET", "/v1/nope"}, {"GET", "/v1-lead-get/"}, {"POST", "/v1%2fleads"}, {"POST", "/v1/leads/"},
+		{"GET", "/v1/leads/"}, {"POST", "//v1-leads"},
+	} {
 		r := env.DoRaw(t, c.method, c.path, p.key, "")
 		wantError(t, r, 404, "route_not_found")
+		if r.Header.Get("X-Request-Id") == "" {
+			t.Errorf("%s %s: no X-Request-Id", c.method, c.path)
+		}
+	}
+}
+
+func TestWrongMethodIs405WithAllow(t *testing.T) {
+	env := apitest.New(t)
+	p := newPartner(t, env)
+	for _, c := range []struct{ method, path, allow string }{
+		{"DELETE", "/v1/leads", "POST, GET"},
+		{"PUT", "/v1-leads", "POST"},
+		{"POST", "/v1-lead-get/3f2b8c1e-0000-4000-8000-000000000000", "GET"},
+	} {
+		r := env.DoRaw(t, c.method, c.path, p.key, "")
+		wantError(t, r, 405, "method_not_allowed")
+		if got := r.Header.Get("Allow"); got != c.allow {
+			t.Errorf("%s %s: Allow %q; want %q", c.method, c.path, got, c.allow)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,7 +57,7 @@ func (ft *fuzzTarget) invoke(t *testing.T, op manifest.Operation, ev events.APIG
 	ev.Version, ev.RouteKey, ev.RawPath = "2.0", rt.Method+" "+rt.LogicalPath, rt.LogicalPath
 	ev.RequestContext.RequestID = uuid.NewString()
 	ev.RequestContext.HTTP.Method, ev.RequestContext.HTTP.Path = rt.Method, rt.LogicalPath
-	resp, err := ft.env.Handler.Route(op)(context.Background(), ev)
+	resp, err := ft.env.Stack.Route(op)(context.Background(), ev)
 	if err != nil {
 		t.Fatalf("%s handler returned error %v; want nil (errors are responses)", op, err)
 	}
@@ -175,16 +176,16 @@ func FuzzListLeadsQuery(f *testing.F) {
 	tenant := auth.Tenant{PartnerID: ft.partner, Mode: auth.Test}
 	for i := range 5 {
 		at := ft.start.Add(time.Duration(i) * time.Millisecond)
-		l := lead.Lead{ID: uuid.NewString(), Status: lead.New, Email: fmt.Sprintf("c%d@example.com", i), CreatedAt: at, UpdatedAt: at}
+		l := lead.Lead{ID: uuid.NewString(), Status: lead.New, Details: lead.Details{Email: fmt.Sprintf("c%d@example.com", i)}, CreatedAt: at, UpdatedAt: at}
 		if err := ft.env.Store.PutLead(context.Background(), tenant, l, false); err != nil {
 			f.Fatalf("seed lead: %v", err)
 		}
 	}
 	// A cursor this stack issued, to reach the store with a real position.
-	first := ft.env.Handler.Route(manifest.ListLeads)
+	first := ft.env.Stack.Route(manifest.ListLeads)
 	resp, err := first(context.Background(), events.APIGatewayV2HTTPRequest{
-		Headers:               map[string]string{"authorization": "Bearer " + ft.key},
-		QueryStringParameters: map[string]string{"limit": "2"},
+		Headers:        map[string]string{"authorization": "Bearer " + ft.key},
+		RawQueryString: "limit=2",
 	})
 	var page struct {
 		NextCursor *string `json:"next_cursor"`
@@ -228,7 +229,11 @@ func FuzzListLeadsQuery(f *testing.F) {
 		if flags&sendUnknownParam != 0 {
 			q[cur] = limit
 		}
-		resp := ft.invoke(t, manifest.ListLeads, events.APIGatewayV2HTTPRequest{QueryStringParameters: q})
+		raw := url.Values{}
+		for k, v := range q {
+			raw.Set(k, v)
+		}
+		resp := ft.invoke(t, manifest.ListLeads, events.APIGatewayV2HTTPRequest{RawQueryString: raw.Encode()})
 		switch resp.StatusCode {
 		case 200:
 			var page struct {

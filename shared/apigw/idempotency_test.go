@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/moveleads/partnerapi/shared/api"
 	"io"
 	"net/http"
 	"strings"
@@ -120,7 +121,7 @@ func TestIdempotencyInFlight(t *testing.T) {
 		now := time.Now()
 		held, err := store.Create(context.Background(), idempotency.Record{
 			Scope: idempotency.Scope{PartnerID: p.id, Mode: "test", Operation: string(manifest.CreateLead), Key: key},
-			State: idempotency.InFlight, RequestHash: idempotency.RequestHash([]byte(body)),
+			State: idempotency.InFlight, RequestHash: api.FingerprintOf("POST", "", nil, []byte(body)),
 			ResourceID: "11111111-1111-4111-8111-111111111111", LockExpires: lockExpires,
 			CreatedAt: now, Expires: now.Add(idempotency.Retention),
 		}, now)

@@ -52,7 +52,7 @@ func seedLeads(t *testing.T, env *apitest.Env, p partner, mode auth.Mode, n int,
 	for i := range ids {
 		ids[i] = uuid.NewString()
 		at := start.Add(time.Duration(i) * time.Millisecond)
-		l := lead.Lead{ID: ids[i], Status: lead.New, Email: fmt.Sprintf("c%d@example.com", i), CreatedAt: at, UpdatedAt: at}
+		l := lead.Lead{ID: ids[i], Status: lead.New, Details: lead.Details{Email: fmt.Sprintf("c%d@example.com", i)}, CreatedAt: at, UpdatedAt: at}
 		if err := env.Store.PutLead(context.Background(), auth.Tenant{PartnerID: p.id, Mode: mode}, l, false); err != nil {
 			t.Fatal(err)
 		}

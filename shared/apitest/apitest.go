@@ -26,15 +26,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/moveleads/partnerapi/shared/apigw"
 	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/cursor"
+	"github.com/moveleads/partnerapi/shared/catalog"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/localgw"
-	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
 )
 
 // Clock is a settable clock; its zero value follows real time.
@@ -65,12 +64,12 @@ func (c *Clock) Advance(d time.Duration) { c.Set(c.Now().Add(d)) }
 
 // Env is one test's stack.
 type Env struct {
-	DB      *dynamodb.Client
-	Store   *dynamo.Store
-	Handler *apigw.Handler
-	Server  *httptest.Server
-	Clock   *Clock
-	Logs    *SyncBuffer
+	DB     *dynamodb.Client
+	Store  *dynamo.Store
+	Stack  *catalog.Stack
+	Server *httptest.Server
+	Clock  *Clock
+	Logs   *SyncBuffer
 	// Client talks to Server.
 	Client *http.Client
 	spec   *openapitest.Validator
@@ -85,6 +84,8 @@ type Options struct {
 	DynamoDB func(*dynamodb.Options)
 	// IdempotencyWait overrides how long a duplicate waits.
 	IdempotencyWait time.Duration
+	// SettingsTTL overrides how long partner settings are cached.
+	SettingsTTL time.Duration
 }
 
 var tableSeq atomic.Int64
@@ -118,17 +119,16 @@ func New(t testing.TB, opts ...Options) *Env {
 
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
-	signer, err := cursor.NewSigner(secret)
-	if err != nil {
-		t.Fatal(err)
-	}
 	e := &Env{DB: db, Store: dynamo.New(db, name), Clock: &Clock{}, Logs: &SyncBuffer{}}
-	e.Handler = apigw.New(apigw.Deps{
-		Store: e.Store, Cursor: apigw.FixedSigner(signer), Now: e.Clock.Now,
+	e.Stack = catalog.New(catalog.Deps{
+		Store: e.Store, Now: e.Clock.Now,
+		Secret: func(string) func(context.Context) ([]byte, error) {
+			return func(context.Context) ([]byte, error) { return secret, nil }
+		},
 		Log:             slog.New(slog.NewJSONHandler(e.Logs, nil)),
-		IdempotencyWait: o.IdempotencyWait,
+		IdempotencyWait: o.IdempotencyWait, SettingsTTL: o.SettingsTTL,
 	})
-	gw := localgw.New(func(op manifest.Operation) any { return e.Handler.Route(op) }, slog.New(slog.NewJSONHandler(e.Logs, nil)))
+	gw := localgw.New(func(op manifest.Operation) any { return e.Stack.Route(op) }, slog.New(slog.NewJSONHandler(e.Logs, nil)))
 	e.Server = httptest.NewServer(gw)
 	t.Cleanup(e.Server.Close)
 	e.Client = e.Server.Client()

@@ -80,3 +80,12 @@ type Position struct {
 	UpdatedAt string
 	LeadID    string
 }
+
+// ListQuery selects a page of a tenant's leads in (updated_at, lead_id)
+// order: those strictly after After (when set) and updated at or after
+// Since (when set), at most Limit of them.
+type ListQuery struct {
+	After *Position
+	Since *time.Time
+	Limit int
+}

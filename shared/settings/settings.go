@@ -14,3 +14,11 @@ const (
 	// AWS. It is read on the first listLeads request, not at init.
 	CursorSecretARN = "CURSOR_SECRET_ARN"
 )
+
+// SecretVar maps each secret named in the manifest (manifest.Secrets) to
+// the environment variable a function reads it from: locally the variable
+// holds the value (hex); in AWS <variable>_ARN holds the Secrets Manager
+// ARN. A test checks every manifest secret has one.
+var SecretVar = map[string]string{
+	"cursor-signing-key": CursorSecret,
+}

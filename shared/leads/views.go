@@ -1,4 +1,4 @@
-package apigw
+package leads
 
 import (
 	"github.com/moveleads/partnerapi/shared/estimate"
@@ -35,6 +35,14 @@ func summary(l lead.Lead) summaryView {
 		Estimate:  l.Estimate,
 		CreatedAt: lead.FormatTime(l.CreatedAt), UpdatedAt: lead.FormatTime(l.UpdatedAt),
 	}
+}
+
+func listOf(p Page) listView {
+	v := listView{Data: make([]summaryView, len(p.Leads)), NextCursor: p.NextCursor, HasMore: p.NextCursor != nil}
+	for i, l := range p.Leads {
+		v.Data[i] = summary(l)
+	}
+	return v
 }
 
 type listView struct {

@@ -1,0 +1,116 @@
+// Package api is the request pipeline every partner operation shares,
+// whatever carries the request: API Gateway (shared/apigw) today, the agent
+// tool server later. It authenticates the caller by the route's auth kind,
+// counts the request against the route's rate-limit policy, checks the
+// scope and the beta gate, enforces the body limit, and runs the operation
+// under the Idempotency-Key when the manifest marks the route idempotent.
+// Every rule comes from the route's manifest entry; no operation re-checks
+// one.
+//
+// Operations are plain Go over domain types (one feature package each, e.g.
+// shared/leads); they return domain errors carrying an errcode, and the
+// edges map codes to statuses. The package imports no AWS or HTTP package.
+package api
+
+import (
+	"context"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/manifest"
+)
+
+// Request is one call of an operation as an edge decoded it.
+type Request struct {
+	Route     manifest.Route
+	RequestID string
+	// Key is the partner API key as sent ("" when none was sent).
+	Key string
+	// KeyErr, when set, is the edge's own error for a credential it could
+	// not read (e.g. an Authorization header that is not "Bearer <key>");
+	// the pipeline reports it as the authentication failure.
+	KeyErr error
+	// PathParam is the value of the route's path parameter ("" if none).
+	PathParam string
+	// Query holds the query parameters, each given once; the edge parses
+	// strictly and reports what it cannot parse in Malformed.
+	Query map[string]string
+	// Body is the request body, decoded by the edge.
+	Body []byte
+	// IdempotencyKey is the Idempotency-Key sent, nil when none was.
+	IdempotencyKey *string
+	// Malformed, when set, is what the edge found wrong with the request's
+	// framing (content type, encoding, query syntax). It is reported after
+	// authentication, so an anonymous caller learns nothing else.
+	Malformed error
+}
+
+// Call is an admitted request as an operation sees it.
+type Call struct {
+	*Request
+	// Principal is the verified key (zero for routes without a partner key).
+	Principal auth.Principal
+	// Now is the request's time, fixed once.
+	Now time.Time
+	p   *Pipeline
+}
+
+// Tenant returns the caller's partner and mode, which own every resource
+// the call touches.
+func (c *Call) Tenant() auth.Tenant { return c.Principal.Tenant }
+
+// Partner returns the caller's partner settings (rate card, beta features),
+// from a short-lived instance cache (see SettingsTTL).
+func (c *Call) Partner(ctx context.Context) (auth.Partner, error) {
+	return c.p.settings.get(ctx, c.Principal.PartnerID, c.Now)
+}
+
+// Endpoint binds an operation to its manifest route.
+type Endpoint struct {
+	Operation manifest.Operation
+	// Prepare validates the call (body, query, path) and returns the work to
+	// do. It must not write: nothing is stored for an invalid request.
+	Prepare func(ctx context.Context, c *Call) (Work, error)
+}
+
+// Route returns e's manifest route.
+func (e Endpoint) Route() manifest.Route { return manifest.ByOperation(e.Operation) }
+
+// Work is a validated call's work.
+type Work struct {
+	// Run does the work and returns the response view (rendered as JSON,
+	// status 200). id is the resource id to create with: pinned by the
+	// Idempotency-Key's claim when one was sent, fresh otherwise.
+	Run func(ctx context.Context, id string) (any, error)
+	// Creates, when set, marks work that creates one resource whose response
+	// is known before it writes: the claim stores the response up front and
+	// the key counts as completed once Exists reports the resource written,
+	// which saves the write that would complete it.
+	Creates *Creation
+}
+
+// Creation describes work that creates one resource (see Work.Creates).
+type Creation struct {
+	// Respond returns the response view for the resource with id.
+	Respond func(id string) any
+	// Exists reports whether the resource with id has been written.
+	Exists func(ctx context.Context, id string) (bool, error)
+}
+
+// Result is the pipeline's answer: the status and JSON body, and what the
+// edge needs for headers and its log line.
+type Result struct {
+	Status int
+	Body   []byte
+	// Replayed is true when Body is a stored idempotent response.
+	Replayed bool
+	// Principal is the verified key, when authentication succeeded.
+	Principal *auth.Principal
+	// Usage is the rate-limit count, when the request was counted.
+	Usage *auth.Usage
+	// Err is the error behind a non-2xx answer, for the edge's log (its
+	// internal text never reaches a client).
+	Err error
+	// Header holds extra response headers (e.g. Allow).
+	Header map[string]string
+}

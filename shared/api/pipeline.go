@@ -1,0 +1,215 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/errcode"
+	"github.com/moveleads/partnerapi/shared/idempotency"
+	"github.com/moveleads/partnerapi/shared/manifest"
+)
+
+// Store is what the pipeline needs of storage.
+type Store interface {
+	// Admit authenticates the key with digest and counts one request
+	// against its minute window (see dynamo.Store.Admit).
+	Admit(ctx context.Context, digest string, now time.Time, limit int) (auth.Principal, auth.Usage, error)
+	// GetPartner reads a partner's settings; unknown → not_found.
+	GetPartner(ctx context.Context, id string) (auth.Partner, error)
+	// Idempotency is the store of Idempotency-Keys.
+	Idempotency() idempotency.Store
+}
+
+// Deps is what a Pipeline needs. Build it once per process.
+type Deps struct {
+	Store Store
+	// Log receives internal failures the pipeline cannot report (a key it
+	// could not release). Nil discards.
+	Log *slog.Logger
+	// Now defaults to time.Now; NewID to random UUIDs; IdempotencyWait to
+	// idempotency.DefaultWait; SettingsTTL to the package's SettingsTTL.
+	Now             func() time.Time
+	NewID           func() string
+	IdempotencyWait time.Duration
+	SettingsTTL     time.Duration
+}
+
+// Pipeline runs endpoints under the rules of their manifest routes.
+type Pipeline struct {
+	d        Deps
+	keeper   *idempotency.Keeper
+	settings *settingsCache
+}
+
+// New returns a Pipeline over d, filling d's defaults.
+func New(d Deps) *Pipeline {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.NewID == nil {
+		d.NewID = uuid.NewString
+	}
+	if d.IdempotencyWait == 0 {
+		d.IdempotencyWait = idempotency.DefaultWait
+	}
+	if d.SettingsTTL == 0 {
+		d.SettingsTTL = SettingsTTL
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Pipeline{
+		d: d,
+		keeper: &idempotency.Keeper{
+			Store: d.Store.Idempotency(), Now: d.Now, NewID: d.NewID,
+			Wait: d.IdempotencyWait, Poll: 50 * time.Millisecond,
+		},
+		settings: newSettingsCache(d.Store.GetPartner, d.SettingsTTL),
+	}
+}
+
+// Run serves req with ep: it admits the request by ep's route, runs the
+// operation and renders its answer or error. It never returns an error:
+// failures are answers (Result.Err keeps the cause for the edge's log).
+func (p *Pipeline) Run(ctx context.Context, ep Endpoint, req *Request) Result {
+	c := &Call{Request: req, Now: p.d.Now(), p: p}
+	var res Result
+	status, body, replayed, err := p.run(ctx, ep, c, &res)
+	if err != nil {
+		status, body = Render(err)
+		res.Err = err
+	}
+	res.Status, res.Body, res.Replayed = status, body, replayed
+	return res
+}
+
+func (p *Pipeline) run(ctx context.Context, ep Endpoint, c *Call, res *Result) (int, []byte, bool, error) {
+	rt := c.Route
+	if err := p.admit(ctx, c, res); err != nil {
+		return 0, nil, false, err
+	}
+	if rt.Beta != "" {
+		partner, err := c.Partner(ctx)
+		if err != nil {
+			return 0, nil, false, err
+		}
+		if !partner.BetaEnabled(rt.Beta) {
+			return 0, nil, false, errcode.New(errcode.BetaNotEnabled,
+				"This endpoint is in private beta (%s) and not enabled for your account; ask your operator to enable it.", rt.Beta).
+				WithDetail("feature", string(rt.Beta))
+		}
+	}
+	if c.Malformed != nil {
+		return 0, nil, false, c.Malformed
+	}
+	if rt.BodyLimit > 0 && len(c.Body) > rt.BodyLimit {
+		return 0, nil, false, TooLarge(rt.BodyLimit)
+	}
+	work, err := ep.Prepare(ctx, c)
+	if err != nil {
+		return 0, nil, false, err
+	}
+	if !rt.Idempotent || c.IdempotencyKey == nil {
+		view, err := work.Run(ctx, p.d.NewID())
+		if err != nil {
+			return 0, nil, false, err
+		}
+		body, err := marshal(view)
+		return 200, body, false, err
+	}
+	return p.idempotent(ctx, c, work)
+}
+
+// admit authenticates the caller by the route's auth kind and counts the
+// request by its rate-limit policy.
+func (p *Pipeline) admit(ctx context.Context, c *Call, res *Result) error {
+	switch c.Route.Auth {
+	case manifest.AuthNone:
+		return nil
+	case manifest.AuthPartnerKey:
+	default:
+		// Token and signature routes bring their verifier with their
+		// feature; a route of a kind nothing verifies is refused.
+		return fmt.Errorf("route %s: auth kind %q has no verifier", c.Route.Operation, c.Route.Auth)
+	}
+	if c.KeyErr != nil {
+		return c.KeyErr
+	}
+	mode, digest, ok := auth.ParseKey(c.Key)
+	if !ok {
+		return errcode.New(errcode.InvalidAPIKey, "The API key is malformed; keys start with mk_test_ or mk_live_.")
+	}
+	limit := auth.RateLimit
+	if c.Route.RateLimit != manifest.PerKey {
+		return fmt.Errorf("route %s: partner-key routes are counted per key, not %q", c.Route.Operation, c.Route.RateLimit)
+	}
+	pr, u, err := p.d.Store.Admit(ctx, digest, c.Now, limit)
+	if err != nil {
+		return err
+	}
+	if pr.Mode != mode {
+		return errcode.New(errcode.InvalidAPIKey, auth.InvalidKeyMessage)
+	}
+	c.Principal, res.Principal, res.Usage = pr, &pr, &u
+	if !u.Admitted {
+		return errcode.New(errcode.RateLimited,
+			"Rate limit of %d requests per minute exceeded for this API key; retry after %d seconds.", u.Limit, u.RetryAfter(c.Now)).
+			WithDetail("limit", u.Limit).WithDetail("retry_after", u.RetryAfter(c.Now))
+	}
+	if !pr.Has(c.Route.Scope) {
+		return errcode.New(errcode.InsufficientScope, "This API key lacks the %s scope this endpoint requires.", c.Route.Scope).
+			WithDetail("required_scope", string(c.Route.Scope))
+	}
+	return nil
+}
+
+// TooLarge is the error for a body over limit bytes.
+func TooLarge(limit int) error {
+	return errcode.New(errcode.PayloadTooLarge, "The request body exceeds %d bytes.", limit).
+		WithDetail("max_bytes", limit)
+}
+
+// marshal renders a view. Views are plain structs, so a failure is a
+// programming error the tests catch; it still answers 500, never a panic.
+func marshal(view any) ([]byte, error) {
+	b, err := json.Marshal(view)
+	if err != nil {
+		return nil, fmt.Errorf("render response: %w", err)
+	}
+	return b, nil
+}
+
+type errorBody struct {
+	Error errorDetail `json:"error"`
+}
+
+type errorDetail struct {
+	Code    errcode.Code   `json:"code"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details"`
+}
+
+// Render returns the status and the spec's error body for err. An error
+// without a code is internal: its text goes to logs, never to the client.
+func Render(err error) (int, []byte) {
+	e := errcode.As(err)
+	if e == nil {
+		e = errcode.New(errcode.Internal, "An internal error occurred; nothing was written. Retry the request.")
+	}
+	details := e.Details
+	if details == nil {
+		details = map[string]any{}
+	}
+	b, merr := json.Marshal(errorBody{Error: errorDetail{Code: e.Code, Message: e.Message, Details: details}})
+	if merr != nil {
+		b = []byte(`{"error":{"code":"internal_error","message":"An internal error occurred.","details":{}}}`)
+		return 500, b
+	}
+	return errcode.Status(e.Code), b
+}
