@@ -1,0 +1,99 @@
+package architecture
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/moveleads/partnerapi/"
+
+type pkg struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+// listPackages runs `go list -json` over the module's packages.
+func listPackages(t *testing.T) map[string]pkg {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-json", module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	pkgs := map[string]pkg{}
+	for dec.More() {
+		var p pkg
+		if err := dec.Decode(&p); err != nil {
+			t.Fatalf("decode go list: %v", err)
+		}
+		pkgs[strings.TrimPrefix(p.ImportPath, module)] = p
+	}
+	return pkgs
+}
+
+// forbidden reports whether importing dep breaks the plain-Go rule.
+func forbidden(dep string) bool {
+	for _, p := range []string{"github.com/aws/", "github.com/stripe/", "net/http", "github.com/modelcontextprotocol/"} {
+		if dep == strings.TrimSuffix(p, "/") || strings.HasPrefix(dep, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestPlainGoLayersImportNoInfrastructure(t *testing.T) {
+	pkgs := listPackages(t)
+	plain := []string{
+		"shared/auth", "shared/lead", "shared/estimate", "shared/cursor", "shared/idempotency",
+		"shared/errcode", "shared/manifest", "shared/table", "shared/settings",
+		"shared/api", "shared/leads",
+	}
+	for _, name := range plain {
+		t.Run(name, func(t *testing.T) {
+			p, ok := pkgs[name]
+			if !ok {
+				t.Fatalf("package %s not found", name)
+			}
+			for _, d := range p.Deps {
+				if forbidden(d) {
+					t.Errorf("%s depends on %s (directly or through another package)", name, d)
+				}
+			}
+		})
+	}
+}
+
+func TestFeaturesImportNoEdgeOrAdapter(t *testing.T) {
+	pkgs := listPackages(t)
+	for _, feature := range []string{"shared/leads", "shared/api"} {
+		for _, d := range pkgs[feature].Deps {
+			for _, banned := range []string{"shared/apigw", "shared/dynamo", "shared/awsenv", "shared/catalog", "shared/localgw"} {
+				if d == module+banned {
+					t.Errorf("%s imports %s", feature, banned)
+				}
+			}
+		}
+	}
+}
+
+func TestMainsOnlyWire(t *testing.T) {
+	pkgs := listPackages(t)
+	n := 0
+	for name, p := range pkgs {
+		if !strings.HasPrefix(name, "functions/") {
+			continue
+		}
+		n++
+		for _, imp := range p.Imports {
+			if imp != module+"shared/apigw" && imp != module+"shared/catalog" {
+				t.Errorf("%s imports %s; a main imports only shared/apigw and shared/catalog", name, imp)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no functions/ packages found")
+	}
+}

@@ -1,0 +1,96 @@
+package awsenv
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/moveleads/partnerapi/shared/manifest"
+)
+
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+var lambdaVars = map[string]string{
+	"TABLE_NAME": "t", "AWS_REGION": "us-east-1", "AWS_ACCESS_KEY_ID": "id", "AWS_SECRET_ACCESS_KEY": "secret",
+}
+
+func withVars(extra map[string]string) map[string]string {
+	m := map[string]string{}
+	for k, v := range lambdaVars {
+		m[k] = v
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return m
+}
+
+func TestLoadNeedsTableAndLambdaVariables(t *testing.T) {
+	if _, err := load(envOf(withVars(nil))); err != nil {
+		t.Fatalf("load with Lambda's variables: %v", err)
+	}
+	for _, missing := range []string{"TABLE_NAME", "AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"} {
+		m := withVars(nil)
+		delete(m, missing)
+		if _, err := load(envOf(m)); err == nil {
+			t.Errorf("load without %s: nil error; want one", missing)
+		}
+	}
+}
+
+func TestSecretFromEnvironment(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name    string
+		vars    map[string]string
+		want    string // hex of the key, or "" for an error
+		errText string
+	}{
+		{"hex value", map[string]string{"CURSOR_SECRET": strings.Repeat("ab", 32)}, strings.Repeat("ab", 32), ""},
+		// Before, a malformed hex secret was silently taken as raw bytes.
+		{"malformed hex", map[string]string{"CURSOR_SECRET": "not-hex!"}, "", "not hex"},
+		{"odd length", map[string]string{"CURSOR_SECRET": "abc"}, "", "not hex"},
+		{"none", nil, "", "neither"},
+		{"ARN without the awssecrets tag", map[string]string{"CURSOR_SECRET_ARN": "arn:aws:secretsmanager:us-east-1:1:secret:x"}, "", "awssecrets"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e, err := load(envOf(withVars(c.vars)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.errText == "awssecrets" && secretsManager != nil {
+				t.Skip("built with the awssecrets tag")
+			}
+			b, err := e.Secret(manifest.SecretCursor)(ctx)
+			if c.errText != "" {
+				if err == nil || !strings.Contains(err.Error(), c.errText) {
+					t.Errorf("error %v; want one mentioning %q", err, c.errText)
+				}
+				return
+			}
+			if err != nil || len(b) != 32 || b[0] != 0xab {
+				t.Errorf("got %x, %v; want the decoded key", b, err)
+			}
+		})
+	}
+}
+
+func TestCheckSecretsAgainstManifest(t *testing.T) {
+	list, _ := manifest.BySlug("v1-leads-list")
+	get, _ := manifest.BySlug("v1-lead-get")
+	e := ForTools(nil, nil, func(string) func(context.Context) ([]byte, error) { return nil })
+	if err := e.Check(get); err != nil {
+		t.Errorf("no secrets read, none listed: %v", err)
+	}
+	if err := e.Check(list); err == nil {
+		t.Error("list lists the cursor secret but nothing read it: nil error; want one")
+	}
+	e.Secret(manifest.SecretCursor)
+	if err := e.Check(list); err != nil {
+		t.Errorf("cursor read and listed: %v", err)
+	}
+	if err := e.Check(get); err == nil {
+		t.Error("cursor read by a function that does not list it: nil error; want one")
+	}
+}
