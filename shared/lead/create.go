@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/mail"
 	"slices"
 	"strings"
 	"time"
@@ -33,21 +31,22 @@ type CreateInput = Details
 
 // stringField describes one optional string property of the request.
 type stringField struct {
-	name   string
-	maxLen int
-	dst    func(*CreateInput) *string
-	check  func(string) string // returns a reason, or "" when valid
+	name      string
+	maxLen    int
+	multiline bool // may hold tabs and line breaks (normalised)
+	dst       func(*CreateInput) *string
+	check     func(string) string // returns a reason, or "" when valid
 }
 
 var stringFields = []stringField{
-	{"customer_name", maxNameLen, func(c *CreateInput) *string { return &c.CustomerName }, nil},
-	{"email", maxEmailLen, func(c *CreateInput) *string { return &c.Email }, checkEmail},
-	{"phone", maxPhoneLen, func(c *CreateInput) *string { return &c.Phone }, checkPhone},
-	{"from_address", maxAddressLen, func(c *CreateInput) *string { return &c.FromAddress }, nil},
-	{"to_address", maxAddressLen, func(c *CreateInput) *string { return &c.ToAddress }, nil},
-	{"home_size", maxShortLen, func(c *CreateInput) *string { return &c.HomeSize }, nil},
-	{"move_date", 10, func(c *CreateInput) *string { return &c.MoveDate }, checkDate},
-	{"source", maxShortLen, func(c *CreateInput) *string { return &c.Source }, nil},
+	{"customer_name", maxNameLen, false, func(c *CreateInput) *string { return &c.CustomerName }, nil},
+	{"email", maxEmailLen, false, func(c *CreateInput) *string { return &c.Email }, checkEmail},
+	{"phone", maxPhoneLen, false, func(c *CreateInput) *string { return &c.Phone }, checkPhone},
+	{"from_address", maxAddressLen, true, func(c *CreateInput) *string { return &c.FromAddress }, nil},
+	{"to_address", maxAddressLen, true, func(c *CreateInput) *string { return &c.ToAddress }, nil},
+	{"home_size", maxShortLen, false, func(c *CreateInput) *string { return &c.HomeSize }, nil},
+	{"move_date", 10, false, func(c *CreateInput) *string { return &c.MoveDate }, checkDate},
+	{"source", maxShortLen, false, func(c *CreateInput) *string { return &c.Source }, nil},
 }
 
 // allowed lists every property the schema allows.
@@ -55,19 +54,32 @@ var allowed = []string{"customer_name", "name", "email", "phone", "from_address"
 
 // ParseCreate validates a createLead body and returns the input it describes.
 //
-// On failure it returns an *errcode.Error: invalid_json when body is not a
-// JSON object, validation_failed with details.fields naming every failing
-// field (unknown properties included) otherwise. A property that is null or
-// a string that is blank counts as absent, since form and no-code tools send
-// empty fields that way.
+// On failure it returns an *errcode.Error: invalid_json when body is not one
+// JSON object of UTF-8 text nested at most MaxDepth deep (the message says
+// what is wrong, details.offset where), validation_failed with
+// details.fields naming every failing field (unknown properties included)
+// otherwise.
+//
+// A property that is null, or a string that is blank, counts as absent, since
+// form and no-code tools send empty fields that way; a string is blank when
+// it holds only white space and invisible characters (zero-width spaces and
+// joiners, word joiner, BOM, soft hyphen and other format characters).
+// Strings are trimmed of white space and their length is counted in
+// characters after that.
+//
+// Text is checked character by character: control characters (C0, DEL and
+// C1) and the bidi embeddings, overrides and isolates (U+202A–U+202E,
+// U+2066–U+2069) are refused in every string and special_items element, with
+// a reason naming the character. The one exception: from_address and
+// to_address may hold TAB and line breaks (LF, CR, U+2028, U+2029), because
+// an address pasted from a textarea or a spreadsheet brings them; there
+// CRLF, CR, U+2028 and U+2029 are stored as LF and TAB as a space. Every
+// other field is one line, and a tab or line break in it is refused rather
+// than silently joined, so that the client learns its field mapping is off.
 func ParseCreate(body []byte) (CreateInput, error) {
-	var raw map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&raw); err != nil || raw == nil {
-		return CreateInput{}, errcode.New(errcode.InvalidJSON, "The request body must be a JSON object.")
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return CreateInput{}, errcode.New(errcode.InvalidJSON, "The request body must hold exactly one JSON object.")
+	raw, err := decodeObject(body)
+	if err != nil {
+		return CreateInput{}, err
 	}
 
 	var in CreateInput
@@ -78,7 +90,7 @@ func ParseCreate(body []byte) (CreateInput, error) {
 		}
 	}
 	for _, f := range stringFields {
-		v, reason := stringValue(raw[f.name], f.maxLen)
+		v, reason := textValue(raw[f.name], f.maxLen, f.multiline)
 		if reason == "" && v != "" && f.check != nil {
 			reason = f.check(v)
 		}
@@ -89,7 +101,7 @@ func ParseCreate(body []byte) (CreateInput, error) {
 		*f.dst(&in) = v
 	}
 
-	alias, reason := stringValue(raw["name"], maxNameLen)
+	alias, reason := textValue(raw["name"], maxNameLen, false)
 	switch {
 	case reason != "":
 		fields.Add("name", reason)
@@ -114,9 +126,11 @@ func ParseCreate(body []byte) (CreateInput, error) {
 	return in, nil
 }
 
-// stringValue decodes an optional string property, trimmed. It returns a
-// reason when the value is not a string or is too long.
-func stringValue(raw json.RawMessage, maxLen int) (string, string) {
+// textValue decodes an optional string property: trimmed, its line breaks
+// normalised when multiline, and "" when blank (see ParseCreate). It returns
+// a reason when the value is not a string, was not valid UTF-8, holds a
+// character textReason refuses, or is longer than maxLen characters.
+func textValue(raw json.RawMessage, maxLen int, multiline bool) (string, string) {
 	if raw == nil || string(raw) == "null" {
 		return "", ""
 	}
@@ -128,6 +142,15 @@ func stringValue(raw json.RawMessage, maxLen int) (string, string) {
 		return "", "must be valid UTF-8 (no invalid bytes or lone surrogate escapes)"
 	}
 	s = strings.TrimSpace(s)
+	if reason := textReason(s, multiline); reason != "" {
+		return "", reason
+	}
+	if invisibleOnly(s) {
+		return "", ""
+	}
+	if multiline {
+		s = normaliseLines(s)
+	}
 	if n := utf8.RuneCountInString(s); n > maxLen {
 		return "", fmt.Sprintf("must be at most %d characters (got %d)", maxLen, n)
 	}
@@ -166,7 +189,7 @@ func specialItems(raw json.RawMessage) ([]string, string) {
 		if string(it) == "null" {
 			return nil, fmt.Sprintf("item %d must be a string", i)
 		}
-		s, reason := stringValue(it, maxSpecialItemLen)
+		s, reason := textValue(it, maxSpecialItemLen, false)
 		if reason != "" {
 			return nil, fmt.Sprintf("item %d %s", i, reason)
 		}
@@ -178,19 +201,6 @@ func specialItems(raw json.RawMessage) ([]string, string) {
 		return nil, ""
 	}
 	return out, ""
-}
-
-// checkEmail accepts a bare address (no display name) with a dotted domain.
-func checkEmail(s string) string {
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Name != "" || a.Address != s {
-		return "must be a valid email address"
-	}
-	_, domain, _ := strings.Cut(s, "@")
-	if !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
-		return "must be a valid email address"
-	}
-	return ""
 }
 
 // checkPhone accepts E.164 and the common national forms: digits with

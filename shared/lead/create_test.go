@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/moveleads/partnerapi/shared/errcode"
@@ -95,6 +96,12 @@ func TestParseCreateAccepts(t *testing.T) {
 
 // TestParseCreateLengths checks every limit at its edge, counted in runes
 // (é is two bytes) after trimming.
+// longDomain returns a domain of two 63-octet labels, a label of n octets and
+// ".com": 132+n octets, every label within the 63-octet limit.
+func longDomain(n int) string {
+	return strings.Repeat("b", 63) + "." + strings.Repeat("c", 63) + "." + strings.Repeat("d", n) + ".com"
+}
+
 func TestParseCreateLengths(t *testing.T) {
 	tests := []struct {
 		field string
@@ -126,13 +133,13 @@ func TestParseCreateLengths(t *testing.T) {
 		})
 	}
 	t.Run("email at 254", func(t *testing.T) {
-		email := strings.Repeat("a", 64) + "@" + strings.Repeat("b", 185) + ".com" // 254
+		email := strings.Repeat("a", 64) + "@" + longDomain(57) // 254
 		if got, err := ParseCreate([]byte(`{"email":"` + email + `"}`)); err != nil || got.Email != email {
 			t.Errorf("254-character email: %+v, %v; want accepted", got, err)
 		}
 	})
 	t.Run("email at 255", func(t *testing.T) {
-		email := strings.Repeat("a", 64) + "@" + strings.Repeat("b", 186) + ".com"
+		email := strings.Repeat("a", 64) + "@" + longDomain(58) // 255
 		_, fields := parseFailure(t, `{"email":"`+email+`"}`)
 		if _, ok := fields["email"]; !ok {
 			t.Errorf("details.fields = %v; want email", fields)
@@ -342,6 +349,14 @@ func FuzzParseCreate(f *testing.F) {
 		"{\"customer_name\":\"\\ud800\"}",
 		`{"customer_name":"  \u00a0Ada\u2003 "}`,
 		`{"a":{"b":{"c":[[[[[[[[[[1]]]]]]]]]]}}}`,
+		`{"customer_name":"\u200b\u200b"}`,
+		`{"email":"a@b.co","from_address":"1 Main St\r\nBoston\tMA","source":"x\u202ey"}`,
+		`{"email":"\"john doe\"@example.com","phone":"\u0007"}`,
+		`{"email":"user@[IPv6:2001:db8::1]","special_items":["\u2066x"]}`,
+		"\xef\xbb\xbf{}",
+		"\x1f\x8b\x08\x00",
+		"{\"customer_name\":\"a\x00\"}",
+		strings.Repeat("[", 40),
 	} {
 		f.Add([]byte(s))
 	}
@@ -351,6 +366,9 @@ func FuzzParseCreate(f *testing.F) {
 			e := errcode.As(err)
 			if e == nil {
 				t.Fatalf("ParseCreate(%q) error %v; want an *errcode.Error", body, err)
+			}
+			if st := errcode.Status(e.Code); st < 400 || st > 499 {
+				t.Errorf("ParseCreate(%q) code %q answers %d; want a 4xx", body, e.Code, st)
 			}
 			switch e.Code {
 			case errcode.InvalidJSON:
@@ -377,6 +395,8 @@ func FuzzParseCreate(f *testing.F) {
 			if v != strings.TrimSpace(v) || !utf8.ValidString(v) {
 				t.Errorf("ParseCreate(%q): %s = %q; want trimmed valid UTF-8", body, l.name, v)
 			}
+			multiline := l.name == "from_address" || l.name == "to_address"
+			checkStoredText(t, body, l.name, v, multiline)
 		}
 		if in.Email != "" && checkEmail(in.Email) != "" {
 			t.Errorf("ParseCreate(%q): email %q fails checkEmail", body, in.Email)
@@ -394,6 +414,22 @@ func FuzzParseCreate(f *testing.F) {
 			if s == "" || s != strings.TrimSpace(s) || utf8.RuneCountInString(s) > maxSpecialItemLen {
 				t.Errorf("ParseCreate(%q): special item %d = %q; want non-empty, trimmed, at most %d runes", body, i, s, maxSpecialItemLen)
 			}
+			checkStoredText(t, body, "special_items", s, false)
 		}
 	})
+}
+
+// checkStoredText fails t when v, a value ParseCreate accepted for field,
+// holds a character it must refuse or is blank: no control character but LF
+// (and that only in a multi-line field), no bidi override, something visible.
+func checkStoredText(t *testing.T, body []byte, field, v string, multiline bool) {
+	t.Helper()
+	if v != "" && invisibleOnly(v) {
+		t.Errorf("ParseCreate(%q): %s = %q is blank; want it absent", body, field, v)
+	}
+	for _, r := range v {
+		if (unicode.Is(unicode.Cc, r) && !(multiline && r == '\n')) || unicode.Is(bidiOverrides, r) || (!multiline && isLineBreak(r)) {
+			t.Errorf("ParseCreate(%q): %s = %q holds %U", body, field, v, r)
+		}
+	}
 }
