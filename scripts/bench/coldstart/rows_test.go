@@ -31,8 +31,8 @@ func TestRowsBudgets(t *testing.T) {
 	ms := time.Millisecond
 	hello := result{name: helloWorld, samples: samplesOf(2*ms, 3*ms, 4*ms), size: 5 << 20}
 	got := rows(hello, []result{
-		{name: "fast", samples: samplesOf(7*ms, 8*ms, 100*ms), size: SizeBudget},
-		{name: "slow", samples: samplesOf(8*ms, 8100*time.Microsecond, 9*ms), size: SizeBudget + 1},
+		{name: "fast", samples: samplesOf(4*ms, 4500*time.Microsecond, 100*ms), size: SizeBudget},
+		{name: "slow", samples: samplesOf(4*ms, 4600*time.Microsecond, 9*ms), size: SizeBudget + 1},
 	})
 
 	var metrics []string
@@ -44,8 +44,8 @@ func TestRowsBudgets(t *testing.T) {
 	}
 	want := []string{
 		"init hello-world", "first response hello-world", "binary size hello-world (arm64, stripped)",
-		"init fast", "init added over hello-world fast", "first response fast", "binary size fast (arm64, stripped)",
-		"init slow", "init added over hello-world slow", "first response slow", "binary size slow (arm64, stripped)",
+		"init fast", "init ratio to hello-world fast", "first response fast", "binary size fast (arm64, stripped)",
+		"init slow", "init ratio to hello-world slow", "first response slow", "binary size slow (arm64, stripped)",
 	}
 	if strings.Join(metrics, "|") != strings.Join(want, "|") {
 		t.Errorf("metrics\n%q; want\n%q", metrics, want)
@@ -56,9 +56,9 @@ func TestRowsBudgets(t *testing.T) {
 		ok                    bool
 		note                  string // a substring; "" for none
 	}{
-		// Medians 8 ms − 3 ms: exactly at the budget is within it.
-		{"init added over hello-world fast", "5.00 ms", "≤ 5 ms", true, ""},
-		{"init added over hello-world slow", "5.10 ms", "≤ 5 ms", false, "median init 8.10 ms vs hello-world 3.00 ms"},
+		// Medians 4.5 ms ÷ 3 ms: exactly at the budget is within it.
+		{"init ratio to hello-world fast", "1.50×", "≤ 1.5×", true, "median init 4.50 ms vs hello-world 3.00 ms"},
+		{"init ratio to hello-world slow", "1.53×", "≤ 1.5×", false, "median init 4.60 ms vs hello-world 3.00 ms"},
 		{"binary size fast (arm64, stripped)", "8.00 MiB (8388608 bytes)", "≤ 8 MiB", true, ""},
 		{"binary size slow (arm64, stripped)", "8.00 MiB (8388609 bytes)", "≤ 8 MiB", false, "8388609 bytes"},
 	}
@@ -78,10 +78,10 @@ func TestRowsBudgets(t *testing.T) {
 			t.Errorf("%s: budget %q, ok %v; want a row that only reports", m, r.Budget, r.OK)
 		}
 	}
-	if r := rowByMetric(t, got, "init fast"); r.Value != "8.00 ms (min 7.00, max 100.00, n=3)" {
+	if r := rowByMetric(t, got, "init fast"); r.Value != "4.50 ms (min 4.00, max 100.00, n=3)" {
 		t.Errorf("init fast = %q; want the statistics of the samples", r.Value)
 	}
-	if r := rowByMetric(t, got, "first response fast"); r.Value != "18.00 ms (min 17.00, max 110.00, n=3)" {
+	if r := rowByMetric(t, got, "first response fast"); r.Value != "14.50 ms (min 14.00, max 110.00, n=3)" {
 		t.Errorf("first response fast = %q; want the statistics of the samples", r.Value)
 	}
 }

@@ -1,0 +1,381 @@
+package manifest
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/table"
+)
+
+// TestFunctionsInvariants checks every entry: a unique, well-formed slug,
+// exactly one trigger, known secrets with an environment variable each,
+// write grants only from the table's key patterns, and for each HTTP
+// route the fields the pipeline enforces.
+func TestFunctionsInvariants(t *testing.T) {
+	if len(Functions) == 0 {
+		t.Fatal("Functions is empty")
+	}
+	slugs := map[string]bool{}
+	ops := map[Operation]bool{}
+	methodPaths := map[string]Operation{}
+	defaults := 0
+	patterns := []string{table.LeadKeys, table.IdempotencyKeys}
+	for _, f := range Functions {
+		t.Run(f.Slug, func(t *testing.T) {
+			if f.Slug == "" || f.Summary == "" || strings.Trim(f.Slug, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+				t.Errorf("function %q: want a lower-case slug and a summary", f.Slug)
+			}
+			if slugs[f.Slug] {
+				t.Errorf("slug %q appears twice", f.Slug)
+			}
+			slugs[f.Slug] = true
+			if f.Trigger() == "" {
+				t.Errorf("function %s declares no trigger or more than one", f.Slug)
+			}
+			for _, sec := range f.Secrets {
+				if !slices.Contains(Secrets, sec) {
+					t.Errorf("unknown secret %q", sec)
+				}
+				if settings.SecretVar[sec] == "" {
+					t.Errorf("secret %q has no environment variable in settings.SecretVar", sec)
+				}
+			}
+			for _, w := range f.Table.Write {
+				if !slices.Contains(patterns, w) {
+					t.Errorf("write pattern %q is not one of the table's key patterns %v", w, patterns)
+				}
+			}
+			for _, r := range f.HTTP {
+				checkRoute(t, f, r, ops, methodPaths)
+				if r.IsDefault() {
+					defaults++
+				}
+			}
+		})
+	}
+	if defaults != 1 {
+		t.Errorf("%d $default routes; want exactly 1", defaults)
+	}
+}
+
+func checkRoute(t *testing.T, f Function, r Route, ops map[Operation]bool, methodPaths map[string]Operation) {
+	t.Helper()
+	if r.Operation == "" || ops[r.Operation] {
+		t.Errorf("operation %q empty or listed twice", r.Operation)
+	}
+	ops[r.Operation] = true
+	if r.Response != JSON && r.Response != HTML {
+		t.Errorf("%s: response %q; want JSON or HTML", r.Operation, r.Response)
+	}
+	if r.IsDefault() {
+		if r.Method != AnyMethod || r.Auth != AuthNone || r.Idempotent || r.Beta != "" {
+			t.Errorf("$default route %+v: want method ANY, no auth, not idempotent, not beta", r)
+		}
+		if f.Table.Get || f.Table.Query || len(f.Table.Write) > 0 {
+			t.Errorf("$default function has table access %+v; it needs none", f.Table)
+		}
+		return
+	}
+	switch r.Auth {
+	case AuthPartnerKey:
+		if !slices.Contains(AllScopes, r.Scope) {
+			t.Errorf("%s: scope %q is not in AllScopes", r.Operation, r.Scope)
+		}
+		if r.RateLimit != PerKey {
+			t.Errorf("%s: a partner-key route is counted per key, not %q", r.Operation, r.RateLimit)
+		}
+	case AuthCaptureToken, AuthViewToken, AuthProcessorSignature, AuthNone:
+	default:
+		t.Errorf("%s: unknown auth kind %q", r.Operation, r.Auth)
+	}
+	if r.Beta != "" && !slices.Contains(Features, r.Beta) {
+		t.Errorf("%s: unknown beta feature %q", r.Operation, r.Beta)
+	}
+	if r.BodyLimit <= 0 {
+		t.Errorf("%s: body limit %d; want a positive limit", r.Operation, r.BodyLimit)
+	}
+	switch r.Method {
+	case "GET", "POST", "PUT", "PATCH", "DELETE":
+	default:
+		t.Errorf("method %q; want an upper-case HTTP method", r.Method)
+	}
+	if p := r.PilotPath; p != "/"+f.Slug && !strings.HasPrefix(p, "/"+f.Slug+"/") {
+		t.Errorf("pilot path %q; want /%s or /%s/...", p, f.Slug, f.Slug)
+	}
+	if r.LogicalPath != "" && !strings.HasPrefix(r.LogicalPath, "/v1/") {
+		t.Errorf("logical path %q; want it to start with /v1/", r.LogicalPath)
+	}
+	for _, p := range r.Paths() {
+		if n := strings.Count(p, "{"); n > 1 || n != strings.Count(p, "}") {
+			t.Errorf("path %q has %d parameters; want at most one, well formed", p, n)
+		}
+		if strings.HasSuffix(p, "/") || strings.Contains(p, "//") {
+			t.Errorf("path %q has an empty segment or trailing slash", p)
+		}
+		key := r.Method + " " + p
+		if other, dup := methodPaths[key]; dup {
+			t.Errorf("%s is served by both %s and %s", key, other, r.Operation)
+		}
+		methodPaths[key] = r.Operation
+	}
+	if r.LogicalPath != "" && (ParamName(r.PilotPath) == "") != (ParamName(r.LogicalPath) == "") {
+		t.Errorf("pilot path %q and logical path %q: one has a parameter and the other not", r.PilotPath, r.LogicalPath)
+	}
+	if got := ByOperation(r.Operation); got.Slug != f.Slug {
+		t.Errorf("ByOperation(%q).Slug = %q; want %q", r.Operation, got.Slug, f.Slug)
+	}
+	if got := FunctionOf(r.Operation); got.Slug != f.Slug {
+		t.Errorf("FunctionOf(%q) = %q; want %q", r.Operation, got.Slug, f.Slug)
+	}
+}
+
+func TestBySlugUnknown(t *testing.T) {
+	for _, slug := range []string{"", "v1", "v1-leads-", "V1-LEADS"} {
+		t.Run(slug, func(t *testing.T) {
+			if f, ok := BySlug(slug); ok {
+				t.Errorf("BySlug(%q) = %+v, true; want false", slug, f)
+			}
+		})
+	}
+}
+
+func TestTrigger(t *testing.T) {
+	cases := []struct {
+		f    Function
+		want TriggerKind
+	}{
+		{Function{HTTP: []Route{{}}}, TriggerHTTP},
+		{Function{S3: &S3Trigger{Prefix: "clips/"}}, TriggerS3},
+		{Function{Stream: &StreamTrigger{}}, TriggerStream},
+		{Function{Schedule: &ScheduleTrigger{Expression: "rate(1 minute)"}}, TriggerSchedule},
+		{Function{Queue: &QueueTrigger{Name: "q"}}, TriggerQueue},
+		{Function{}, ""},
+		{Function{HTTP: []Route{{}}, S3: &S3Trigger{}}, ""},
+	}
+	for _, c := range cases {
+		if got := c.f.Trigger(); got != c.want {
+			t.Errorf("Trigger of %+v = %q; want %q", c.f, got, c.want)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	routes := Routes()
+	cases := []struct {
+		method, path string
+		op           Operation
+		allowed      []string
+	}{
+		{"POST", "/v1/leads", CreateLead, nil},
+		{"GET", "/v1/leads", ListLeads, nil},
+		{"GET", "/v1/leads/abc", GetLead, nil},
+		{"DELETE", "/v1/leads", "", []string{"POST", "GET"}},
+		{"PUT", "/v1-leads", "", []string{"POST"}},
+		{"GET", "/v1/nope", "", nil},
+		{"POST", "/v1%2fleads", "", nil},
+		{"POST", "/v1/leads/", "", nil},
+	}
+	for _, c := range cases {
+		r, _, _, _, allowed, ok := Resolve(routes, c.method, c.path)
+		if ok != (c.op != "") || r.Operation != c.op || !slices.Equal(allowed, c.allowed) {
+			t.Errorf("Resolve(%s %s) = %s, %v, %v; want %s, %v", c.method, c.path, r.Operation, allowed, ok, c.op, c.allowed)
+		}
+	}
+}
+
+func TestParseFeature(t *testing.T) {
+	if f, err := ParseFeature("deposits"); err != nil || f != Deposits {
+		t.Errorf("ParseFeature(deposits) = %q, %v", f, err)
+	}
+	if _, err := ParseFeature("payments"); err == nil || !strings.Contains(err.Error(), "deposits") {
+		t.Errorf("ParseFeature(payments) error %v; want one naming the known features", err)
+	}
+}
+
+func TestAllScopesUnique(t *testing.T) {
+	seen := map[Scope]bool{}
+	for _, s := range AllScopes {
+		if seen[s] {
+			t.Errorf("scope %q listed twice", s)
+		}
+		seen[s] = true
+	}
+}
+
+func TestByOperationPanicsOnUnknown(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("ByOperation(\"nope\") did not panic; want a panic")
+		}
+	}()
+	ByOperation("nope")
+}
+
+func TestMatch(t *testing.T) {
+	tests := []struct {
+		name, template, path string
+		ok                   bool
+		param, value         string
+	}{
+		{"exact", "/v1/leads", "/v1/leads", true, "", ""},
+		{"exact pilot", "/v1-leads", "/v1-leads", true, "", ""},
+		{"param", "/v1/leads/{id}", "/v1/leads/abc", true, "id", "abc"},
+		{"pilot param", "/v1-lead-get/{lead_id}", "/v1-lead-get/3f2b8c1e", true, "lead_id", "3f2b8c1e"},
+		{"param keeps its text", "/v1/leads/{id}", "/v1/leads/a.b-c_~%20", true, "id", "a.b-c_~%20"},
+		{"trailing slash", "/v1/leads", "/v1/leads/", false, "", ""},
+		{"trailing slash after param", "/v1/leads/{id}", "/v1/leads/abc/", false, "", ""},
+		{"encoded slash stays in the segment", "/v1/leads/{id}", "/v1%2fleads", false, "", ""},
+		{"encoded slash in a static path", "/v1/leads", "/v1%2Fleads", false, "", ""},
+		{"default never matches", "$default", "/v1/leads", false, "", ""},
+		{"other path", "/v1/leads", "/v1/quotes", false, "", ""},
+		{"prefix of path", "/v1/leads", "/v1/leadsx", false, "", ""},
+		{"case differs", "/v1/leads", "/V1/Leads", false, "", ""},
+		{"extra segment", "/v1/leads", "/v1/leads/abc", false, "", ""},
+		{"extra segment after param", "/v1/leads/{id}", "/v1/leads/abc/def", false, "", ""},
+		{"missing segment", "/v1/leads/{id}", "/v1/leads", false, "", ""},
+		{"empty param segment", "/v1/leads/{id}", "/v1/leads/", false, "", ""},
+		{"empty param, double slash", "/v1/leads/{id}", "/v1/leads//", false, "", ""},
+		{"double slash inside", "/v1/leads", "/v1//leads", false, "", ""},
+		{"double slash at end", "/v1/leads", "/v1/leads//", false, "", ""},
+		{"double slash at start", "/v1/leads", "//v1/leads", false, "", ""},
+		{"empty path", "/v1/leads", "", false, "", ""},
+		{"root", "/v1/leads", "/", false, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ok, name, value := Match(tt.template, tt.path)
+			if ok != tt.ok || name != tt.param || value != tt.value {
+				t.Errorf("Match(%q, %q) = %v, %q, %q; want %v, %q, %q", tt.template, tt.path, ok, name, value, tt.ok, tt.param, tt.value)
+			}
+		})
+	}
+}
+
+// TestMatchTable checks that every route's paths match themselves (with a
+// value for the parameter) and no other route's paths.
+func TestMatchTable(t *testing.T) {
+	fill := func(p string) string {
+		if name := ParamName(p); name != "" {
+			return strings.Replace(p, "{"+name+"}", "x1", 1)
+		}
+		return p
+	}
+	for _, r := range PartnerRoutes() {
+		for _, p := range r.Paths() {
+			t.Run(string(r.Operation)+p, func(t *testing.T) {
+				path := fill(p)
+				ok, name, value := Match(p, path)
+				wantValue := ""
+				if ParamName(p) != "" {
+					wantValue = "x1"
+				}
+				if !ok || name != ParamName(p) || value != wantValue {
+					t.Errorf("Match(%q, %q) = %v, %q, %q; want true, %q, %q", p, path, ok, name, value, ParamName(p), wantValue)
+				}
+				for _, o := range PartnerRoutes() {
+					if o.Method != r.Method || o.Operation == r.Operation {
+						continue
+					}
+					for _, op := range o.Paths() {
+						if ok, _, _ := Match(op, path); ok {
+							t.Errorf("%s %s also matches %s's template %q", r.Method, path, o.Operation, op)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestParamName(t *testing.T) {
+	tests := []struct {
+		template, want string
+	}{
+		{"/v1/leads", ""},
+		{"/v1/leads/{id}", "id"},
+		{"/v1-lead-get/{lead_id}", "lead_id"},
+		{"/v1/leads/{}", ""},
+		{"/v1/leads/}{", ""},
+		{"/v1/leads/{id", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.template, func(t *testing.T) {
+			if got := ParamName(tt.template); got != tt.want {
+				t.Errorf("ParamName(%q) = %q; want %q", tt.template, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestPathParam(t *testing.T) {
+	get := ByOperation(GetLead)
+	list := ByOperation(ListLeads)
+	tests := []struct {
+		name   string
+		r      Route
+		params map[string]string
+		want   string
+	}{
+		{"pilot name", get, map[string]string{"lead_id": "abc"}, "abc"},
+		{"logical name", get, map[string]string{"id": "def"}, "def"},
+		{"pilot name wins when both are sent", get, map[string]string{"lead_id": "abc", "id": "def"}, "abc"},
+		{"empty value is returned as is", get, map[string]string{"lead_id": ""}, ""},
+		{"no params", get, nil, ""},
+		{"unrelated param", get, map[string]string{"other": "x"}, ""},
+		{"route without a parameter", list, map[string]string{"id": "x", "lead_id": "y"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.r.PathParam(tt.params); got != tt.want {
+				t.Errorf("%s.PathParam(%v) = %q; want %q", tt.r.Operation, tt.params, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseScope(t *testing.T) {
+	for _, s := range AllScopes {
+		t.Run(string(s), func(t *testing.T) {
+			got, err := ParseScope(string(s))
+			if err != nil || got != s {
+				t.Errorf("ParseScope(%q) = %q, %v; want %q, nil", s, got, err, s)
+			}
+		})
+	}
+	for _, s := range []string{"", "leads", "leads:*", "LEADS:READ", " leads:read", "leads:read ", "leads:delete"} {
+		t.Run("reject "+s, func(t *testing.T) {
+			got, err := ParseScope(s)
+			if err == nil || got != "" {
+				t.Fatalf("ParseScope(%q) = %q, %v; want an error", s, got, err)
+			}
+			for _, known := range AllScopes {
+				if !strings.Contains(err.Error(), string(known)) {
+					t.Errorf("ParseScope(%q) error %q does not name known scope %q", s, err, known)
+				}
+			}
+		})
+	}
+}
+
+// FuzzMatch: any request path is matched without panicking, and a match
+// names the template's parameter and a non-empty value without a slash.
+func FuzzMatch(f *testing.F) {
+	for _, p := range []string{"/v1/leads/abc", "/v1-lead-get/", "//v1/leads", "/v1/leads//x", "", "/", "/v1/leads/a/b"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		for _, r := range PartnerRoutes() {
+			for _, tmpl := range r.Paths() {
+				ok, name, value := Match(tmpl, path)
+				if !ok {
+					continue
+				}
+				if name != ParamName(tmpl) || (name != "" && (value == "" || strings.Contains(value, "/"))) {
+					t.Errorf("Match(%q, %q) = %v, %q, %q", tmpl, path, ok, name, value)
+				}
+			}
+		}
+	})
+}
