@@ -22,18 +22,24 @@ import (
 // refuses unknown and revoked keys and never lets the count pass limit, so
 // the limit holds exactly across any number of concurrent instances.
 //
-// It returns invalid_api_key for an unknown or revoked key. When the limit
-// is reached it returns the principal with Usage.Admitted false.
+// It returns invalid_api_key with auth.InvalidKeyMessage for an unknown or
+// revoked key alike, so the answer does not tell that a string once was a
+// key. When the limit is reached it returns the principal with
+// Usage.Admitted false. A failed update is upstream_failed.
 func (s *Store) Admit(ctx context.Context, digest string, now time.Time, limit int) (auth.Principal, auth.Usage, error) {
 	w := auth.Window(now)
 	last, _ := s.window.Load(digest)
 	reset := last != w
 	for attempt := 0; attempt < 4; attempt++ {
-		out, err := s.db.UpdateItem(ctx, admitInput(s.table, digest, w, limit, reset))
+		in, err := admitInput(s.table, digest, w, limit, reset)
+		if err != nil {
+			return auth.Principal{}, auth.Usage{}, err
+		}
+		out, err := s.db.UpdateItem(ctx, in)
 		if err == nil {
 			var it keyItem
 			if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
-				return auth.Principal{}, auth.Usage{}, fmt.Errorf("unmarshal key: %w", err)
+				return auth.Principal{}, auth.Usage{}, fmt.Errorf("unmarshal key record: %w", err)
 			}
 			s.window.Store(digest, w)
 			return it.principal(), auth.Usage{
@@ -45,7 +51,7 @@ func (s *Store) Admit(ctx context.Context, digest string, now time.Time, limit i
 			return auth.Principal{}, auth.Usage{}, upstream("admit request", err)
 		}
 		if len(ccf.Item) == 0 {
-			return auth.Principal{}, auth.Usage{}, errcode.New(errcode.InvalidAPIKey, "The API key is not recognised.")
+			return auth.Principal{}, auth.Usage{}, invalidKey()
 		}
 		var old keyItem
 		if err := attributevalue.UnmarshalMap(ccf.Item, &old); err != nil {
@@ -53,7 +59,7 @@ func (s *Store) Admit(ctx context.Context, digest string, now time.Time, limit i
 		}
 		switch {
 		case old.RevokedAt != "":
-			return auth.Principal{}, auth.Usage{}, errcode.New(errcode.InvalidAPIKey, "The API key has been revoked.")
+			return auth.Principal{}, auth.Usage{}, invalidKey()
 		case old.RLWindow > w:
 			// Another instance's clock is ahead: count in its window.
 			w, reset = old.RLWindow, false
@@ -71,7 +77,7 @@ func (s *Store) Admit(ctx context.Context, digest string, now time.Time, limit i
 // increment (a later request of w). Both require the key to exist and not
 // be revoked, and return the whole record (ALL_NEW) on success and the old
 // one (ALL_OLD) on a failed condition.
-func admitInput(tableName, digest string, w int64, limit int, reset bool) *dynamodb.UpdateItemInput {
+func admitInput(tableName, digest string, w int64, limit int, reset bool) (*dynamodb.UpdateItemInput, error) {
 	pk, sk := apiKeyKey(digest)
 	win, count := expression.Name("rl_window"), expression.Name("rl_count")
 	cond := expression.AttributeExists(expression.Name(table.PK)).
@@ -84,7 +90,10 @@ func admitInput(tableName, digest string, w int64, limit int, reset bool) *dynam
 		upd = expression.Set(count, count.Plus(expression.Value(1)))
 		cond = cond.And(win.Equal(expression.Value(w)), count.LessThan(expression.Value(limit)))
 	}
-	expr, _ := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
+	expr, err := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build admit update: %w", err)
+	}
 	return &dynamodb.UpdateItemInput{
 		TableName: &tableName, Key: keyAV(pk, sk),
 		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
@@ -92,5 +101,10 @@ func admitInput(tableName, digest string, w int64, limit int, reset bool) *dynam
 		ReturnValues:                        types.ReturnValueAllNew,
 		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		ReturnConsumedCapacity:              capacity,
-	}
+	}, nil
+}
+
+// invalidKey is the one answer to an unknown or revoked key.
+func invalidKey() error {
+	return errcode.New(errcode.InvalidAPIKey, "%s", auth.InvalidKeyMessage)
 }

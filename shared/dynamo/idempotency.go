@@ -45,13 +45,18 @@ func newIdemItem(r idempotency.Record) idemItem {
 	}
 }
 
-func (it idemItem) record(scope idempotency.Scope) *idempotency.Record {
-	created, _ := time.Parse(lead.TimeLayout, it.CreatedAt)
+// record returns the stored record of scope; a created_at that does not
+// parse is an error naming the item.
+func (it idemItem) record(scope idempotency.Scope) (*idempotency.Record, error) {
+	created, err := parseTime(it.PK, "created_at", it.CreatedAt)
+	if err != nil {
+		return nil, err
+	}
 	return &idempotency.Record{
 		Scope: scope, State: idempotency.State(it.State), RequestHash: it.RequestHash,
 		ResourceID: it.ResourceID, LockExpires: time.UnixMilli(it.LockExpires),
 		Status: it.Status, Body: it.Body, CreatedAt: created, Expires: time.Unix(it.ExpiresAt, 0),
-	}
+	}, nil
 }
 
 // Idempotency returns the store of idempotency keys, for idempotency.Keeper.
@@ -68,7 +73,10 @@ func (d idemStore) Create(ctx context.Context, rec idempotency.Record, now time.
 	}
 	cond := expression.AttributeNotExists(expression.Name(table.PK)).
 		Or(expression.Name(table.TTLAttribute).LessThan(expression.Value(now.Unix())))
-	expr, _ := expression.NewBuilder().WithCondition(cond).Build()
+	expr, err := expression.NewBuilder().WithCondition(cond).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build idempotency claim condition: %w", err)
+	}
 	_, err = d.s.db.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName: &d.s.table, Item: item,
 		ConditionExpression: expr.Condition(), ExpressionAttributeNames: expr.Names(),
@@ -82,7 +90,7 @@ func (d idemStore) Create(ctx context.Context, rec idempotency.Record, now time.
 		if err := attributevalue.UnmarshalMap(ccf.Item, &old); err != nil {
 			return nil, fmt.Errorf("unmarshal idempotency record: %w", err)
 		}
-		return old.record(rec.Scope), nil
+		return old.record(rec.Scope)
 	}
 	if err != nil {
 		return nil, upstream("put idempotency record", err)
@@ -106,8 +114,11 @@ func (d idemStore) TakeOver(ctx context.Context, old, rec idempotency.Record) (b
 	cond := expression.Name("state").Equal(expression.Value(string(old.State))).
 		And(expression.Name("lock_expires").Equal(expression.Value(old.LockExpires.UnixMilli()))).
 		And(expression.Name("request_hash").Equal(expression.Value(old.RequestHash)))
-	expr, _ := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
-	_, err := d.s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	expr, err := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
+	if err != nil {
+		return false, fmt.Errorf("build idempotency take-over: %w", err)
+	}
+	_, err = d.s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName: &d.s.table, Key: keyAV(pk, sk),
 		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
 		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
@@ -140,7 +151,7 @@ func (d idemStore) Get(ctx context.Context, scope idempotency.Scope) (*idempoten
 	if err := attributevalue.UnmarshalMap(out.Item, &it); err != nil {
 		return nil, fmt.Errorf("unmarshal idempotency record: %w", err)
 	}
-	return it.record(scope), nil
+	return it.record(scope)
 }
 
 // Complete implements idempotency.Store.
@@ -165,8 +176,11 @@ func (d idemStore) Release(ctx context.Context, rec idempotency.Record) error {
 	upd := expression.Set(expression.Name("state"), expression.Value(string(idempotency.Failed)))
 	cond := expression.Name("state").Equal(expression.Value(string(idempotency.InFlight))).
 		And(expression.Name("lock_expires").Equal(expression.Value(rec.LockExpires.UnixMilli())))
-	expr, _ := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
-	_, err := d.s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	expr, err := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
+	if err != nil {
+		return fmt.Errorf("build idempotency release: %w", err)
+	}
+	_, err = d.s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName: &d.s.table, Key: keyAV(pk, sk),
 		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
 		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),

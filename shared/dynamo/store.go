@@ -7,26 +7,35 @@
 // Access patterns (README: "Single-table design"):
 //
 //	authenticate + count a request    UpdateItem  APIKEY#<sha256>           / APIKEY
-//	key by id (revoke)                GetItem     APIKEYID#<key_id>         / APIKEYID
+//	key by id (revoke)                GetItem, TransactWriteItems APIKEYID#<key_id> / APIKEYID
 //	partner's keys                    Query gsi1  PARTNER#<id>#APIKEYS      / <created_at>#<key_id>
-//	partner profile                   GetItem     PARTNER#<id>              / PROFILE
-//	lead                              GetItem     PARTNER#<id>#MODE#<m>#LEAD#<lead_id> / LEAD
+//	partner settings (rate card,      GetItem     PARTNER#<id>              / PROFILE
+//	  beta features), per request     (strongly consistent; the pipeline caches it briefly)
+//	change rate card / beta features  UpdateItem  PARTNER#<id>              / PROFILE
+//	                                  (beta: ADD / DELETE on the string set "beta")
+//	lead                              PutItem (never overwrites) / GetItem / UpdateItem
+//	                                              PARTNER#<id>#MODE#<m>#LEAD#<lead_id> / LEAD
 //	leads by (updated_at, lead_id)    Query gsi1  PARTNER#<id>#MODE#<m>#LEADS / <updated_at>#<lead_id>
-//	idempotency key                   PutItem/GetItem PARTNER#<id>#MODE#<m>#IDEM#<op>#<sha256(key)> / IDEM
+//	                                  (continued past the 1 MB page cap until limit+1 items)
+//	idempotency key                   PutItem/GetItem/UpdateItem PARTNER#<id>#MODE#<m>#IDEM#<op>#<sha256(key)> / IDEM
+//
+// Partner settings live on the partner record only: key records carry no
+// copy, so a change is one write and every key sees it on its next read.
 package dynamo
 
 import (
 	"context"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
-	"sync"
-
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/moveleads/partnerapi/shared/errcode"
+	"github.com/moveleads/partnerapi/shared/lead"
 )
 
 // Store reads and writes the service's single table.
@@ -77,4 +86,15 @@ func (s *Store) getItem(ctx context.Context, pk, sk, what string, out any) error
 
 func notFound(what string) error {
 	return errcode.New(errcode.NotFound, "No %s with that id exists for this API key.", what)
+}
+
+// parseTime reads the stored time attr of the item with partition key pk.
+// A value that does not parse is an error naming the item, never the zero
+// time.
+func parseTime(pk, attr, v string) (time.Time, error) {
+	t, err := time.Parse(lead.TimeLayout, v)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("item %s: stored %s %q is not a time: %w", pk, attr, v, err)
+	}
+	return t, nil
 }

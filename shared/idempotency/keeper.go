@@ -82,7 +82,8 @@ type Creation struct {
 //
 // It returns a Claim when the caller should run the operation, a Replay
 // when the key already completed with the same body, or an *errcode.Error:
-// idempotency_key_reused when the key was used with a different body,
+// idempotency_key_reused when the key was used with a different body
+// (whatever the state of that use: completed, in flight, failed, expired),
 // idempotency_key_in_use when a concurrent request still holds it after the
 // wait. Storage failures are returned wrapped.
 func (k *Keeper) Begin(ctx context.Context, scope Scope, requestHash string) (*Claim, *Replay, error) {
@@ -91,7 +92,10 @@ func (k *Keeper) Begin(ctx context.Context, scope Scope, requestHash string) (*C
 
 // BeginCreate is Begin for a Creation: the Claim it returns is already
 // complete once the caller writes the resource with the claim's ResourceID
-// (and abandons the claim if that fails).
+// (and abandons the claim if that fails). Before it takes over a failed or
+// expired claim it checks Creation.Exists for the pinned id: when the
+// resource exists, the earlier attempt wrote it, and its stored response is
+// replayed instead.
 func (k *Keeper) BeginCreate(ctx context.Context, scope Scope, requestHash string, c Creation) (*Claim, *Replay, error) {
 	return k.begin(ctx, scope, requestHash, &c)
 }
@@ -115,7 +119,10 @@ func (k *Keeper) begin(ctx context.Context, scope Scope, requestHash string, cre
 		if held == nil {
 			return &Claim{rec: rec, keeper: k, done: create != nil}, nil, nil
 		}
-		if held.RequestHash != requestHash && held.State != Failed {
+		// A different body never takes the key over, not even a failed or
+		// expired claim: its pinned id belongs to the first request, which
+		// may have written it.
+		if held.RequestHash != requestHash {
 			return nil, nil, errcode.New(errcode.IdempotencyKeyReused,
 				"This Idempotency-Key was already used with a different request body. Use a new key for a new request.")
 		}
@@ -145,12 +152,16 @@ func (k *Keeper) begin(ctx context.Context, scope Scope, requestHash string, cre
 }
 
 // completed returns the replay of held when its request finished: it is
-// marked Completed, or (for a Creation) in flight with its resource written.
+// marked Completed, or (for a Creation) its resource is written, whatever
+// its state says. A Failed or expired claim whose resource exists wrote it
+// and lost its answer (a timeout after the write, a crash): taking it over
+// would answer a second time with a new body, so its stored response is
+// replayed instead.
 func (k *Keeper) completed(ctx context.Context, held *Record, create *Creation) (*Replay, error) {
 	switch {
 	case held.State == Completed:
 		return &Replay{Status: held.Status, Body: held.Body}, nil
-	case held.State == InFlight && create != nil:
+	case create != nil:
 		ok, err := create.Exists(ctx, held.ResourceID)
 		if err != nil {
 			return nil, fmt.Errorf("check idempotent resource: %w", err)

@@ -140,6 +140,10 @@ func TestBeginReusedKey(t *testing.T) {
 		{"completed with another body", record(Completed, hashB, "res_old", t0.Add(DefaultLock))},
 		{"in flight with another body", record(InFlight, hashB, "res_old", t0.Add(DefaultLock))},
 		{"expired lock with another body", record(InFlight, hashB, "res_old", t0.Add(-time.Second))},
+		// A failed claim keeps its pinned id for a retry of the same request:
+		// another body must not inherit it.
+		{"failed with another body", record(Failed, hashB, "res_old", t0.Add(DefaultLock))},
+		{"failed with another body, lock expired", record(Failed, hashB, "res_old", t0.Add(-time.Second))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -163,7 +167,6 @@ func TestBeginTakesOver(t *testing.T) {
 		rec  Record
 	}{
 		{"failed, same body", record(Failed, hashA, "res_old", t0.Add(DefaultLock))},
-		{"failed, another body", record(Failed, hashB, "res_old", t0.Add(DefaultLock))},
 		{"in flight, lock expired", record(InFlight, hashA, "res_old", t0.Add(-time.Second))},
 		{"in flight, lock expires now", record(InFlight, hashA, "res_old", t0)},
 	}
@@ -476,3 +479,141 @@ func equalRecord(a, b Record) bool {
 		a.ResourceID == b.ResourceID && a.LockExpires.Equal(b.LockExpires) && a.Status == b.Status &&
 		string(a.Body) == string(b.Body) && a.CreatedAt.Equal(b.CreatedAt) && a.Expires.Equal(b.Expires)
 }
+
+// creation is a Creation double: Respond numbers its answers, so a replay
+// of a stored response is told apart from a fresh one, and Exists answers
+// from written.
+type creation struct {
+	written  map[string]bool
+	existErr error
+	responds int
+	checked  []string
+}
+
+func (c *creation) Creation() Creation {
+	return Creation{
+		Respond: func(id string) (int, []byte) {
+			c.responds++
+			return 201, []byte(fmt.Sprintf(`{"lead_id":%q,"answer":%d}`, id, c.responds))
+		},
+		Exists: func(_ context.Context, id string) (bool, error) {
+			c.checked = append(c.checked, id)
+			return c.written[id], c.existErr
+		},
+	}
+}
+
+// storedAnswer is the response an earlier request stored with its claim.
+const storedAnswer = `{"lead_id":"res_old","answer":0}`
+
+func createRecord(state State, hash string, lock time.Time) Record {
+	rec := record(state, hash, "res_old", lock)
+	rec.Status, rec.Body = 201, []byte(storedAnswer)
+	return rec
+}
+
+func TestBeginCreate(t *testing.T) {
+	live, expired := t0.Add(DefaultLock), t0.Add(-time.Second)
+	tests := []struct {
+		name    string
+		held    *Record // nil: no record yet
+		written bool    // res_old exists
+		// want one of: a claim on wantClaimID, a replay of storedAnswer, or wantCode.
+		wantClaimID string
+		wantReplay  bool
+		wantCode    errcode.Code
+		wantChecked int // Exists calls
+	}{
+		{name: "fresh key: claim with its answer stored", wantClaimID: "res_1"},
+		{name: "failed, resource written: replay, no take-over", held: ptr(createRecord(Failed, hashA, live)),
+			written: true, wantReplay: true, wantChecked: 1},
+		{name: "failed with an expired lock, resource written: replay", held: ptr(createRecord(Failed, hashA, expired)),
+			written: true, wantReplay: true, wantChecked: 1},
+		{name: "failed, resource missing: take over the pinned id", held: ptr(createRecord(Failed, hashA, live)),
+			wantClaimID: "res_old", wantChecked: 1},
+		{name: "in flight, lock expired, resource written: replay", held: ptr(createRecord(InFlight, hashA, expired)),
+			written: true, wantReplay: true, wantChecked: 1},
+		{name: "in flight, lock expired, resource missing: take over", held: ptr(createRecord(InFlight, hashA, expired)),
+			wantClaimID: "res_old", wantChecked: 1},
+		{name: "in flight, live lock, resource written: replay", held: ptr(createRecord(InFlight, hashA, live)),
+			written: true, wantReplay: true, wantChecked: 1},
+		{name: "completed: replay without a check", held: ptr(createRecord(Completed, hashA, live)),
+			written: true, wantReplay: true},
+		{name: "failed with another body, resource written: reused", held: ptr(createRecord(Failed, hashB, live)),
+			written: true, wantCode: errcode.IdempotencyKeyReused},
+		{name: "failed with another body, resource missing: reused", held: ptr(createRecord(Failed, hashB, expired)),
+			wantCode: errcode.IdempotencyKeyReused},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			k, st, _ := newKeeper()
+			if tt.held != nil {
+				st.set(*tt.held)
+			}
+			c := &creation{written: map[string]bool{"res_old": tt.written}}
+			claim, replay, err := k.BeginCreate(context.Background(), scope, hashA, c.Creation())
+			switch {
+			case tt.wantCode != "":
+				wantCode(t, err, tt.wantCode)
+				if tt.held != nil && !equalRecord(st.stored(), *tt.held) {
+					t.Errorf("stored record changed to %+v; want %+v", st.stored(), *tt.held)
+				}
+			case tt.wantReplay:
+				if err != nil || claim != nil || replay == nil {
+					t.Fatalf("BeginCreate = %v, %v, %v; want a replay", claim, replay, err)
+				}
+				if replay.Status != 201 || string(replay.Body) != storedAnswer {
+					t.Errorf("replay = %d %s; want the stored 201 %s", replay.Status, replay.Body, storedAnswer)
+				}
+				if st.takeOvers != 0 {
+					t.Errorf("TakeOver called %d times; want 0 (the resource exists)", st.takeOvers)
+				}
+			default:
+				if err != nil || replay != nil || claim == nil {
+					t.Fatalf("BeginCreate = %v, %v, %v; want a claim", claim, replay, err)
+				}
+				if got := claim.ResourceID(); got != tt.wantClaimID {
+					t.Errorf("ResourceID() = %q; want %q", got, tt.wantClaimID)
+				}
+				got := st.stored()
+				wantBody := fmt.Sprintf(`{"lead_id":%q,"answer":%d}`, tt.wantClaimID, c.responds)
+				if got.State != InFlight || got.ResourceID != tt.wantClaimID || got.Status != 201 || string(got.Body) != wantBody {
+					t.Errorf("stored %+v; want in flight on %s holding 201 %s", got, tt.wantClaimID, wantBody)
+				}
+				// The claim is complete once the resource is written.
+				if err := claim.Finish(context.Background(), 500, nil); err != nil || len(st.completed) != 0 {
+					t.Errorf("Finish = %v with %d writes; want nil and 0", err, len(st.completed))
+				}
+			}
+			if len(c.checked) != tt.wantChecked {
+				t.Errorf("Exists called %d times (%v); want %d", len(c.checked), c.checked, tt.wantChecked)
+			}
+			for _, id := range c.checked {
+				if id != "res_old" {
+					t.Errorf("Exists(%q); want only the pinned res_old", id)
+				}
+			}
+		})
+	}
+}
+
+func TestBeginCreateExistsError(t *testing.T) {
+	boom := errors.New("boom")
+	for _, state := range []State{Failed, InFlight} {
+		t.Run(string(state), func(t *testing.T) {
+			k, st, _ := newKeeper()
+			held := createRecord(state, hashA, t0.Add(-time.Second))
+			st.set(held)
+			c := &creation{existErr: boom}
+			claim, replay, err := k.BeginCreate(context.Background(), scope, hashA, c.Creation())
+			if claim != nil || replay != nil || !errors.Is(err, boom) {
+				t.Fatalf("BeginCreate = %v, %v, %v; want an error wrapping boom", claim, replay, err)
+			}
+			if st.takeOvers != 0 {
+				t.Errorf("TakeOver called %d times; want 0 (existence unknown)", st.takeOvers)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

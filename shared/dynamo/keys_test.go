@@ -1,0 +1,124 @@
+package dynamo
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/idempotency"
+	"github.com/moveleads/partnerapi/shared/table"
+)
+
+// stringLike reports whether s matches an IAM StringLike pattern: '*'
+// matches any run of characters (none included), '?' exactly one, and
+// every other character itself ('#' and '/' included; case matters).
+func stringLike(pattern, s string) bool {
+	// match[j]: pattern[:i] matches s[:j], row by row.
+	match := make([]bool, len(s)+1)
+	match[0] = true
+	for i := 0; i < len(pattern); i++ {
+		next := make([]bool, len(s)+1)
+		switch c := pattern[i]; c {
+		case '*':
+			next[0] = match[0]
+			for j := 1; j <= len(s); j++ {
+				next[j] = match[j] || next[j-1]
+			}
+		default:
+			for j := 1; j <= len(s); j++ {
+				next[j] = match[j-1] && (c == '?' || s[j-1] == c)
+			}
+		}
+		match = next
+	}
+	return match[len(s)]
+}
+
+func TestStringLike(t *testing.T) {
+	tests := []struct {
+		pattern, s string
+		want       bool
+	}{
+		{"", "", true},
+		{"", "a", false},
+		{"*", "", true},
+		{"*", "a#b/c", true},
+		{"a*", "a", true},
+		{"a*", "ba", false},
+		{"a?c", "abc", true},
+		{"a?c", "ac", false},
+		{"a?c", "abbc", false},
+		{"A#*#B", "A#x#y#B", true},
+		{"A#*#B", "A#B", false},
+		{"A#*#B", "A##B", true},
+		{"A#*#B", "A#x#Bz", false},
+		{"abc", "ABC", false},
+		{"*x*", "aaxaa", true},
+		{"*x*", "aaaa", false},
+	}
+	for _, tt := range tests {
+		if got := stringLike(tt.pattern, tt.s); got != tt.want {
+			t.Errorf("stringLike(%q, %q) = %v; want %v", tt.pattern, tt.s, got, tt.want)
+		}
+	}
+}
+
+// TestKeysMatchGrantPatterns: the partition keys that functions write fall
+// inside the leading-key patterns their grants use, and the records no
+// such grant may write fall outside every one of them.
+func TestKeysMatchGrantPatterns(t *testing.T) {
+	tenants := []auth.Tenant{
+		{PartnerID: "ptn_0123456789abcdef", Mode: auth.Test},
+		{PartnerID: "ptn_0123456789abcdef", Mode: auth.Live},
+		{PartnerID: "p", Mode: auth.Live},
+	}
+	digest := auth.Digest("mk_live_" + strings.Repeat("ab", 32))
+	type key struct {
+		name, pk string
+	}
+	var leads, idems, auths, others []key
+	for _, tn := range tenants {
+		pk, _ := leadKey(tn, "lead_0123456789abcdef")
+		leads = append(leads, key{"lead of " + string(tn.Mode), pk})
+		for _, op := range []string{"createLead", "getSurveyLink", "x"} {
+			for _, k := range []string{"k", "LEAD#x", strings.Repeat("é", 100)} {
+				pk, _ := idempotencyKey(idempotency.Scope{PartnerID: tn.PartnerID, Mode: string(tn.Mode), Operation: op, Key: k})
+				idems = append(idems, key{"idempotency record of " + op, pk})
+			}
+		}
+		pk, _ = leadListIndex(tn, "2026-01-01T00:00:00.000000Z", "lead_1")
+		others = append(others, key{"lead listing index key", pk})
+		pk, _ = partnerKey(tn.PartnerID)
+		others = append(others, key{"partner profile", pk})
+		pk, _ = partnerKeysIndex(tn.PartnerID, "2026-01-01T00:00:00.000000Z", "key_1")
+		others = append(others, key{"key listing index key", pk})
+	}
+	pk, _ := apiKeyKey(digest)
+	auths = append(auths, key{"key authentication record", pk})
+	pk, _ = apiKeyIDKey("key_0123456789abcdef")
+	others = append(others, key{"key id record", pk})
+
+	groups := []struct {
+		pattern, name string
+		keys          []key
+	}{
+		{table.LeadKeys, "LeadKeys", leads},
+		{table.IdempotencyKeys, "IdempotencyKeys", idems},
+		{table.AuthKeys, "AuthKeys", auths},
+	}
+	for _, g := range groups {
+		for _, other := range groups {
+			for _, k := range other.keys {
+				want := other.name == g.name
+				if got := stringLike(g.pattern, k.pk); got != want {
+					t.Errorf("%s %q matches %s %q: %v; want %v", k.name, k.pk, g.name, g.pattern, got, want)
+				}
+			}
+		}
+		for _, k := range others {
+			if stringLike(g.pattern, k.pk) {
+				t.Errorf("%s %q matches %s %q; want no grant pattern to cover it", k.name, k.pk, g.name, g.pattern)
+			}
+		}
+	}
+}
