@@ -3,6 +3,9 @@ package apigw_test
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/api"
 
 	"github.com/moveleads/partnerapi/shared/apitest"
 	"github.com/moveleads/partnerapi/shared/dynamometer"
@@ -31,6 +34,13 @@ func TestDynamoDBRequestsPerOperation(t *testing.T) {
 		{"idempotent replay", func() { p.create(t, `{"email":"ada@example.com"}`, "Idempotency-Key: m1") }, "UpdateItem PutItem GetItem", 3},
 		{"getLead", func() { env.Do(t, "GET", "/v1/leads/"+lead.LeadID, p.key, "") }, "UpdateItem GetItem", 2},
 		{"listLeads page", func() { env.Do(t, "GET", "/v1/leads?limit=10", p.key, "") }, "UpdateItem Query", 2},
+		// Once an instance's copy of the partner's settings (rate card) is
+		// older than api.SettingsTTL, createLead reads them again: one
+		// consistent GetItem, once per partner per instance per 30 s.
+		{"createLead, settings cache expired", func() {
+			env.Clock.Set(time.Now().Add(api.SettingsTTL))
+			p.create(t, `{"email":"ada@example.com"}`)
+		}, "UpdateItem GetItem PutItem", 3},
 	}
 	for _, c := range cases {
 		c.do()
