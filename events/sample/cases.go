@@ -18,7 +18,7 @@ import (
 
 // Case is one sample event.
 type Case struct {
-	Slug string // the function (route) it is for
+	Slug string // the function it is for (manifest.Functions)
 	Name string // what it shows, e.g. "valid" or "bad-limit"; no dots
 	// Status is the status the function answers with.
 	Status int
@@ -26,6 +26,9 @@ type Case struct {
 	Logical bool
 	// Param is the path parameter's value, for routes that have one.
 	Param string
+	// Method and Path are the request's method and raw path for the
+	// $default route (route-not-found), which has neither of its own.
+	Method, Path string
 	// Query is the raw query string, without "?".
 	Query string
 	// Key is sent as "Authorization: Bearer <Key>"; none when empty.
@@ -41,8 +44,8 @@ const createBody = `{"customer_name":"Ada Lovelace","email":"ada@example.com","p
 	`"from_address":"1 Main St, New York, NY 10001","to_address":"9 Oak Ave, Boston, MA 02108",` +
 	`"home_size":"2 bedroom","move_date":"2027-01-15","special_items":["piano"],"source":"web-form"}`
 
-// Cases returns every sample event. Each route and path form has at least
-// one 2xx case. Cases do not depend on one another or on their order, and
+// Cases returns every sample event. Each partner route and path form has
+// at least one 2xx case; the $default route has a 404 and a 405. Cases do not depend on one another or on their order, and
 // running one again answers the same status (creates with an
 // Idempotency-Key replay the first response).
 func Cases() []Case {
@@ -72,6 +75,9 @@ func Cases() []Case {
 		{Slug: "v1-lead-get", Name: "unknown-id", Status: 404, Key: APIKey, Param: UnknownLeadID},
 		{Slug: "v1-lead-get", Name: "not-a-uuid", Status: 404, Logical: true, Key: APIKey, Param: "lead-42"},
 		{Slug: "v1-lead-get", Name: "missing-key", Status: 401, Param: LeadID},
+
+		{Slug: "route-not-found", Name: "unknown-path", Status: 404, Method: "GET", Path: "/v1/quotes", Key: APIKey},
+		{Slug: "route-not-found", Name: "wrong-method", Status: 405, Method: "DELETE", Path: "/v1/leads/" + LeadID, Key: APIKey},
 	}
 }
 
@@ -101,29 +107,44 @@ var (
 	eventAgent = "curl/8.5.0"
 )
 
+// Route returns the route c is for: the first HTTP route of its function.
+func (c Case) Route() (manifest.Route, error) {
+	f, ok := manifest.BySlug(c.Slug)
+	if !ok || len(f.HTTP) == 0 {
+		return manifest.Route{}, fmt.Errorf("case %s: no HTTP function %q in the manifest", c.FileName(), c.Slug)
+	}
+	rt := f.HTTP[0]
+	rt.Slug = f.Slug
+	return rt, nil
+}
+
 // Event returns c as the event API Gateway sends the route's function.
 func (c Case) Event() (events.APIGatewayV2HTTPRequest, error) {
-	rt, ok := route.BySlug(c.Slug)
-	if !ok {
-		return events.APIGatewayV2HTTPRequest{}, fmt.Errorf("case %s: no route %q", c.Name, c.Slug)
+	rt, err := c.Route()
+	if err != nil {
+		return events.APIGatewayV2HTTPRequest{}, err
 	}
-	template := rt.PilotPath
+	method, template, path, name, value := rt.Method, rt.PilotPath, "", "", ""
 	if c.Logical {
 		template = rt.LogicalPath
 	}
-	path := template
-	if name := manifest.ParamName(template); name != "" {
-		path = strings.Replace(template, "{"+name+"}", c.Param, 1)
-	}
-	ok, name, value := manifest.Match(template, path)
-	if !ok {
-		return events.APIGatewayV2HTTPRequest{}, fmt.Errorf("case %s: path %q does not match %q", c.FileName(), path, template)
+	if rt.IsDefault() {
+		method, path = c.Method, c.Path
+	} else {
+		path = template
+		if n := manifest.ParamName(template); n != "" {
+			path = strings.Replace(template, "{"+n+"}", c.Param, 1)
+		}
+		var ok bool
+		if ok, name, value = manifest.Match(template, path); !ok {
+			return events.APIGatewayV2HTTPRequest{}, fmt.Errorf("case %s: path %q does not match %q", c.FileName(), path, template)
+		}
 	}
 	target := path
 	if c.Query != "" {
 		target += "?" + c.Query
 	}
-	r := httptest.NewRequest(rt.Method, target, strings.NewReader(c.Body))
+	r := httptest.NewRequest(method, target, strings.NewReader(c.Body))
 	r.Host = eventHost
 	r.RemoteAddr = "127.0.0.1:54321"
 	r.Header = http.Header{"User-Agent": {eventAgent}, "Accept": {"*/*"}}

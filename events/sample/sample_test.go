@@ -18,8 +18,9 @@ import (
 
 	"github.com/moveleads/partnerapi/events/sample"
 	"github.com/moveleads/partnerapi/shared/apitest"
-	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
+	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
 )
 
 func TestMain(m *testing.M) { apitest.Main(m) }
@@ -102,7 +103,7 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 				if rt.Slug != slug {
 					t.Fatalf("route key %q is served by %s; the file name says %s", ev.RouteKey, rt.Slug, slug)
 				}
-				out, err := lambda.NewHandler(env.Handler.Route(rt.Operation)).Invoke(ctx, payload)
+				out, err := lambda.NewHandler(env.Stack.Route(rt.Operation)).Invoke(ctx, payload)
 				if err != nil {
 					t.Fatalf("invoke: %v", err)
 				}
@@ -113,12 +114,18 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 				if resp.StatusCode != want {
 					t.Fatalf("status %d; want %d (body %s)", resp.StatusCode, want, resp.Body)
 				}
-				req := httptest.NewRequest(ev.RequestContext.HTTP.Method, ev.RawPath+"?"+ev.RawQueryString, nil)
 				header := http.Header{}
 				for k, v := range resp.Headers {
 					header.Set(k, v)
 				}
-				spec.Check(t, req, resp.StatusCode, header, []byte(resp.Body))
+				if rt.IsDefault() {
+					// The API description documents operations only; an
+					// unmatched request gets the spec's error body.
+					checkDefaultAnswer(t, ev, resp.StatusCode, header, []byte(resp.Body))
+				} else {
+					req := httptest.NewRequest(ev.RequestContext.HTTP.Method, ev.RawPath+"?"+ev.RawQueryString, nil)
+					spec.Check(t, req, resp.StatusCode, header, []byte(resp.Body))
+				}
 				if want/100 == 2 {
 					succeeded[rt.Method+" "+template] = true
 				}
@@ -129,17 +136,47 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 		}
 	}
 
-	for _, r := range route.Table {
+	for _, r := range manifest.PartnerRoutes() {
 		for _, p := range r.Paths() {
 			if !succeeded[r.Method+" "+p] {
 				t.Errorf("%s %s (%s): no event in events/ succeeds (2xx)", r.Method, p, r.Slug)
 			}
 		}
 	}
-	for _, s := range []int{401, 422} {
+	for _, s := range []int{401, 404, 405, 422} {
 		if statuses[s] == 0 {
 			t.Errorf("no event in events/ answers %d", s)
 		}
+	}
+}
+
+// checkDefaultAnswer checks the $default route's answer to ev: the spec's
+// error body, route_not_found for a 404, method_not_allowed for a 405 with
+// Allow listing exactly the methods the path has.
+func checkDefaultAnswer(t *testing.T, ev events.APIGatewayV2HTTPRequest, status int, header http.Header, body []byte) {
+	t.Helper()
+	var e struct {
+		Error struct {
+			Code    errcode.Code   `json:"code"`
+			Message string         `json:"message"`
+			Details map[string]any `json:"details"`
+		} `json:"error"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&e); err != nil || e.Error.Message == "" || e.Error.Details == nil {
+		t.Fatalf("body %s: want {\"error\":{\"code\",\"message\",\"details\"}} (%v)", body, err)
+	}
+	_, _, _, _, allowed, _ := manifest.Resolve(manifest.PartnerRoutes(), ev.RequestContext.HTTP.Method, ev.RawPath)
+	want, wantAllow := errcode.RouteNotFound, ""
+	if len(allowed) > 0 {
+		want, wantAllow = errcode.MethodNotAllowed, strings.Join(allowed, ", ")
+	}
+	if e.Error.Code != want || errcode.Status(want) != status {
+		t.Errorf("status %d code %s; want %d %s", status, e.Error.Code, errcode.Status(want), want)
+	}
+	if got := header.Get("Allow"); got != wantAllow {
+		t.Errorf("Allow %q; want %q", got, wantAllow)
 	}
 }
 
@@ -157,22 +194,39 @@ func decodeEvent(t *testing.T, payload []byte) events.APIGatewayV2HTTPRequest {
 }
 
 // routeOf returns the route and path template that ev's route key names,
-// as API Gateway would pick the integration, and checks that the rest of
-// the event agrees with them.
+// as API Gateway would pick the integration ("$default" for the $default
+// route), and checks that the rest of the event agrees with them.
 func routeOf(t *testing.T, ev events.APIGatewayV2HTTPRequest) (manifest.Route, string) {
 	t.Helper()
-	for _, r := range route.Table {
+	if ev.RequestContext.RouteKey != ev.RouteKey {
+		t.Errorf("requestContext.routeKey %q disagrees with routeKey %q", ev.RequestContext.RouteKey, ev.RouteKey)
+	}
+	if ev.RequestContext.HTTP.Path != ev.RawPath {
+		t.Errorf("rawPath %q disagrees with requestContext.http.path %q", ev.RawPath, ev.RequestContext.HTTP.Path)
+	}
+	var keys []string
+	for _, r := range manifest.Routes() {
+		if r.IsDefault() {
+			if ev.RouteKey == manifest.DefaultPath {
+				if len(ev.PathParameters) != 0 {
+					t.Errorf("pathParameters %v on the $default route; want none", ev.PathParameters)
+				}
+				return r, manifest.DefaultPath
+			}
+			keys = append(keys, manifest.DefaultPath)
+			continue
+		}
 		for _, p := range r.Paths() {
+			keys = append(keys, r.Method+" "+p)
 			if ev.RouteKey != r.Method+" "+p {
 				continue
 			}
-			if ev.RequestContext.RouteKey != ev.RouteKey || ev.RequestContext.HTTP.Method != r.Method {
-				t.Errorf("requestContext (routeKey %q, method %q) disagrees with routeKey %q",
-					ev.RequestContext.RouteKey, ev.RequestContext.HTTP.Method, ev.RouteKey)
+			if ev.RequestContext.HTTP.Method != r.Method {
+				t.Errorf("requestContext.http.method %q disagrees with routeKey %q", ev.RequestContext.HTTP.Method, ev.RouteKey)
 			}
 			ok, name, value := manifest.Match(p, ev.RawPath)
-			if !ok || ev.RequestContext.HTTP.Path != ev.RawPath {
-				t.Errorf("rawPath %q (requestContext.http.path %q) does not match %s", ev.RawPath, ev.RequestContext.HTTP.Path, p)
+			if !ok {
+				t.Errorf("rawPath %q does not match %s", ev.RawPath, p)
 			}
 			if name != "" && ev.PathParameters[name] != value {
 				t.Errorf("pathParameters %v; want %s=%q", ev.PathParameters, name, value)
@@ -180,14 +234,31 @@ func routeOf(t *testing.T, ev events.APIGatewayV2HTTPRequest) (manifest.Route, s
 			return r, p
 		}
 	}
-	var keys []string
-	for _, r := range route.Table {
-		for _, p := range r.Paths() {
-			keys = append(keys, r.Method+" "+p)
+	t.Fatalf("route key %q is not in the manifest (%s)", ev.RouteKey, strings.Join(keys, ", "))
+	return manifest.Route{}, ""
+}
+
+// TestDefaultRouteEventsMatchNoRoute: a $default event is only realistic
+// when API Gateway would not have matched its method and path to a
+// partner route.
+func TestDefaultRouteEventsMatchNoRoute(t *testing.T) {
+	n := 0
+	for _, c := range sample.Cases() {
+		rt, err := c.Route()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rt.IsDefault() {
+			continue
+		}
+		n++
+		if r, _, _, _, _, ok := manifest.Resolve(manifest.PartnerRoutes(), c.Method, c.Path); ok {
+			t.Errorf("%s: %s %s is served by %s, so API Gateway would never send it to $default", c.FileName(), c.Method, c.Path, r.Operation)
 		}
 	}
-	t.Fatalf("route key %q is not in the route table (%s)", ev.RouteKey, strings.Join(keys, ", "))
-	return manifest.Route{}, ""
+	if n == 0 {
+		t.Error("no case for the $default route")
+	}
 }
 
 func TestParseFileName(t *testing.T) {
@@ -222,13 +293,14 @@ func TestParseFileName(t *testing.T) {
 }
 
 // TestCasesAreWellFormed checks what the file names promise: each case is
-// for a known route, has a name without dots, and sets a path parameter
-// exactly when its route has one.
+// for a known HTTP function, has a name without dots, sets a path
+// parameter exactly when its route has one, and sets its own method and
+// path exactly for the $default route.
 func TestCasesAreWellFormed(t *testing.T) {
 	for _, c := range sample.Cases() {
-		rt, ok := route.BySlug(c.Slug)
-		if !ok {
-			t.Errorf("%s: no route %q", c.FileName(), c.Slug)
+		rt, err := c.Route()
+		if err != nil {
+			t.Error(err)
 			continue
 		}
 		if c.Name == "" || strings.ContainsAny(c.Name, "./ ") {
@@ -236,6 +308,23 @@ func TestCasesAreWellFormed(t *testing.T) {
 		}
 		if hasParam := manifest.ParamName(rt.PilotPath) != ""; hasParam != (c.Param != "") {
 			t.Errorf("%s: path parameter %q for a route with parameter=%v", c.FileName(), c.Param, hasParam)
+		}
+		if own := c.Method != "" || c.Path != ""; own != rt.IsDefault() || (own && (c.Method == "" || c.Path == "")) {
+			t.Errorf("%s: method %q path %q; want both exactly for the $default route", c.FileName(), c.Method, c.Path)
+		}
+	}
+}
+
+// TestEveryHTTPFunctionHasEvents: each HTTP function of the manifest has
+// at least one sample event.
+func TestEveryHTTPFunctionHasEvents(t *testing.T) {
+	has := map[string]bool{}
+	for _, c := range sample.Cases() {
+		has[c.Slug] = true
+	}
+	for _, f := range manifest.Functions {
+		if f.Trigger() == manifest.TriggerHTTP && !has[f.Slug] {
+			t.Errorf("function %s has no sample event", f.Slug)
 		}
 	}
 }

@@ -72,7 +72,7 @@ func newAlarms(s awscdk.Stack, p Props, api awsapigatewayv2.HttpApi, fns []funct
 		// A handler answers every failure itself, so a Lambda-level error
 		// is a panic, an init failure or a timeout: alarm on the first.
 		add(sum(f.fn.MetricErrors).CreateAlarm(f.fn, jsii.String("ErrorsAlarm"), &awscloudwatch.CreateAlarmOptions{
-			AlarmDescription:   jsii.String(f.route.Slug + ": function errors (panic, init failure or timeout)"),
+			AlarmDescription:   jsii.String(f.spec.Slug + ": function errors (panic, init failure or timeout)"),
 			Threshold:          jsii.Number(1),
 			EvaluationPeriods:  jsii.Number(1),
 			ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -81,7 +81,7 @@ func newAlarms(s awscdk.Stack, p Props, api awsapigatewayv2.HttpApi, fns []funct
 		// A throttle is a request API Gateway answered 5xx because the
 		// account's concurrency ran out.
 		add(sum(f.fn.MetricThrottles).CreateAlarm(f.fn, jsii.String("ThrottlesAlarm"), &awscloudwatch.CreateAlarmOptions{
-			AlarmDescription:   jsii.String(f.route.Slug + ": invocations throttled"),
+			AlarmDescription:   jsii.String(f.spec.Slug + ": invocations throttled"),
 			Threshold:          jsii.Number(1),
 			EvaluationPeriods:  jsii.Number(1),
 			ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_OR_EQUAL_TO_THRESHOLD,

@@ -2,6 +2,7 @@ package stack
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2"
@@ -14,8 +15,13 @@ import (
 
 // accessLogFields is the JSON access log line of the API: enough to trace
 // a request to its function's log (requestId is the Lambda event's
-// requestContext.requestId) and to see gateway-side failures. No header is
-// logged, so API keys never reach the access log.
+// requestContext.requestId) and to see gateway-side failures.
+//
+// No header is logged, so API keys never reach the access log. Neither is
+// the raw path ($context.path): capture and view pages carry their token
+// in the URL path, so the log names the matched route by its template
+// ($context.routeKey, e.g. "GET /v1/leads/{id}", or "$default" for a path
+// no route matches) and never the path that was requested.
 var accessLogFields = map[string]string{
 	"requestId":          "$context.requestId",
 	"requestTime":        "$context.requestTime",
@@ -23,7 +29,6 @@ var accessLogFields = map[string]string{
 	"userAgent":          "$context.identity.userAgent",
 	"method":             "$context.httpMethod",
 	"routeKey":           "$context.routeKey",
-	"path":               "$context.path",
 	"protocol":           "$context.protocol",
 	"status":             "$context.status",
 	"responseLength":     "$context.responseLength",
@@ -34,39 +39,16 @@ var accessLogFields = map[string]string{
 	"error":              "$context.error.message",
 }
 
-// newAPI declares the HTTP API: for every route both `METHOD PilotPath`
-// and `METHOD LogicalPath`, integrated (payload format 2.0) with the
-// route's function, and the $default stage with its throttle and JSON
+// newAPI declares the HTTP API, without routes (the HTTP trigger adds
+// them: connectHTTP), and its $default stage with its throttle and JSON
 // access log. It outputs BaseUrl, the partners' base_url.
-func newAPI(s awscdk.Stack, sz sizing, routes []manifest.Route, fns []function) awsapigatewayv2.HttpApi {
+func newAPI(s awscdk.Stack, sz sizing) awsapigatewayv2.HttpApi {
 	api := awsapigatewayv2.NewHttpApi(s, jsii.String("Api"), &awsapigatewayv2.HttpApiProps{
 		ApiName:     s.StackName(),
 		Description: jsii.String("Partner API for moving companies"),
 		// The stage is declared below, to set its throttle and access log.
 		CreateDefaultStage: jsii.Bool(false),
 	})
-	for _, f := range fns {
-		integ := awsapigatewayv2integrations.NewHttpLambdaIntegration(
-			jsii.String(f.route.Slug), f.fn, &awsapigatewayv2integrations.HttpLambdaIntegrationProps{
-				PayloadFormatVersion: awsapigatewayv2.PayloadFormatVersion_VERSION_2_0(),
-			})
-		seen := map[string]bool{}
-		for _, path := range f.route.Paths() {
-			if seen[path] {
-				continue
-			}
-			seen[path] = true
-			api.AddRoutes(&awsapigatewayv2.AddRoutesOptions{
-				Path:        jsii.String(path),
-				Methods:     &[]awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod(f.route.Method)},
-				Integration: integ,
-			})
-		}
-	}
-	suppress(api, "AwsSolutions-APIG4",
-		"Every route authenticates the partner's bearer API key inside its function, against DynamoDB, "+
-			"in the same conditional update that counts the request; a gateway authorizer would add a second "+
-			"lookup per request and a cache that delays revocation.")
 
 	logs := awslogs.NewLogGroup(s, jsii.String("ApiAccessLogs"), &awslogs.LogGroupProps{
 		Retention: sz.logRetention, RemovalPolicy: sz.removal,
@@ -96,4 +78,57 @@ func newAPI(s awscdk.Stack, sz sizing, routes []manifest.Route, fns []function) 
 		Description: jsii.String("Partners' base_url (the API's default endpoint)"),
 	})
 	return api
+}
+
+// connectHTTP puts f's routes on the API, integrated (payload format 2.0)
+// with f: for a partner operation both `METHOD PilotPath` and `METHOD
+// LogicalPath`; for the $default route (route-not-found) the API's
+// $default route, which API Gateway uses for every request no other route
+// matches, so that an unknown path or method gets the spec's error body
+// from our function instead of API Gateway's own {"message":"Not Found"}.
+func connectHTTP(w wiring, f function) {
+	integ := awsapigatewayv2integrations.NewHttpLambdaIntegration(
+		jsii.String(f.spec.Slug), f.fn, &awsapigatewayv2integrations.HttpLambdaIntegrationProps{
+			PayloadFormatVersion: awsapigatewayv2.PayloadFormatVersion_VERSION_2_0(),
+		})
+	for _, r := range f.spec.HTTP {
+		if r.IsDefault() {
+			route := awsapigatewayv2.NewHttpRoute(w.api, jsii.String("DefaultRoute"), &awsapigatewayv2.HttpRouteProps{
+				HttpApi:     w.api,
+				RouteKey:    awsapigatewayv2.HttpRouteKey_DEFAULT(),
+				Integration: integ,
+			})
+			suppressAuth(route, r)
+			continue
+		}
+		for _, path := range r.Paths() {
+			for _, route := range *w.api.AddRoutes(&awsapigatewayv2.AddRoutesOptions{
+				Path:        jsii.String(path),
+				Methods:     &[]awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod(r.Method)},
+				Integration: integ,
+			}) {
+				suppressAuth(route, r)
+			}
+		}
+	}
+}
+
+// suppressAuth records why route has no API Gateway authorizer, by r's
+// auth kind (cdk-nag AwsSolutions-APIG4). A kind without a reason here
+// fails synth: someone must say how it is authenticated.
+func suppressAuth(route awsapigatewayv2.HttpRoute, r manifest.Route) {
+	var reason string
+	switch r.Auth {
+	case manifest.AuthPartnerKey:
+		reason = "The function authenticates the partner's bearer API key against DynamoDB, in the same " +
+			"conditional update that counts the request; a gateway authorizer would add a second lookup per " +
+			"request and a cache that delays revocation."
+	case manifest.AuthNone:
+		reason = "Public by design: " + string(r.Operation) + " reads and writes nothing and answers only the " +
+			"API's error body (e.g. 404 route_not_found)."
+	default:
+		panic(fmt.Sprintf("stack: route %s: auth kind %q has no APIG4 reason in suppressAuth; say how it is authenticated",
+			r.Operation, r.Auth))
+	}
+	suppress(route, "AwsSolutions-APIG4", reason)
 }

@@ -2,8 +2,11 @@ package stack
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
 
@@ -42,58 +45,93 @@ func (s *synthed) routeTargets(t *testing.T) map[string]string {
 	return out
 }
 
+// wantRouteKeys returns the route keys the API must have for fns, each
+// with the slug of the function it must invoke: both paths of every
+// partner route, and "$default" for the $default route.
+func wantRouteKeys(fns []manifest.Function) map[string]string {
+	want := map[string]string{}
+	for _, f := range fns {
+		for _, r := range f.HTTP {
+			if r.IsDefault() {
+				want["$default"] = f.Slug
+				continue
+			}
+			for _, p := range r.Paths() {
+				want[r.Method+" "+p] = f.Slug
+			}
+		}
+	}
+	return want
+}
+
 func TestEveryRouteServesBothPathsWithItsFunction(t *testing.T) {
 	s := devStack(t)
 	fns := s.functionIDs(t)
 	targets := s.routeTargets(t)
-	want := 0
-	for _, r := range route.Table {
-		fid, ok := fns[r.Slug]
+	want := wantRouteKeys(manifest.Functions)
+	for key, slug := range want {
+		fid, ok := fns[slug]
 		if !ok {
-			t.Errorf("no function tagged %s=%s", routeTag, r.Slug)
+			t.Errorf("no function tagged %s=%s", functionTag, slug)
 			continue
 		}
-		for _, p := range r.Paths() {
-			want++
-			key := r.Method + " " + p
-			got, ok := targets[key]
-			switch {
-			case !ok:
-				t.Errorf("route %q missing", key)
-			case got != fid:
-				t.Errorf("route %q invokes %q; want %q (function of %s)", key, got, fid, r.Slug)
-			}
+		got, ok := targets[key]
+		switch {
+		case !ok:
+			t.Errorf("route %q missing", key)
+		case got != fid:
+			t.Errorf("route %q invokes %q; want %q (function %s)", key, got, fid, slug)
 		}
 	}
-	if len(targets) != want {
-		t.Errorf("got %d routes %v; want %d (both paths of every route, nothing else)", len(targets), sortedKeys(targets), want)
+	if len(targets) != len(want) {
+		t.Errorf("got %d routes %v; want %d %v (both paths of every partner route, $default, nothing else)",
+			len(targets), sortedKeys(targets), len(want), sortedKeys(want))
 	}
 }
 
-// TestNewRouteFlowsThrough deploys route.Table plus one more route and
-// checks it gets its function, both paths, its grants and its alarms, with
-// no other change to the stack code.
-func TestNewRouteFlowsThrough(t *testing.T) {
-	extra := manifest.Route{
-		Operation: "getWidget", Slug: "v1-widget-get", Method: "GET",
-		PilotPath: "/v1-widget-get/{widget_id}", LogicalPath: "/v1/widgets/{id}",
-		Scope: manifest.LeadsRead, Data: route.ReadItems, Summary: "test-only route",
+// TestDefaultRouteIsRouteNotFound: requests no route matches go to our
+// function, which answers the spec's error body, not to API Gateway's own
+// 404.
+func TestDefaultRouteIsRouteNotFound(t *testing.T) {
+	s := devStack(t)
+	fid, ok := s.functionIDs(t)["route-not-found"]
+	if !ok {
+		t.Fatal("no route-not-found function")
 	}
-	routes := append(append([]manifest.Route{}, route.Table...), extra)
-	s := synth(t, "extra", Props{Env: Dev, Routes: routes})
+	if got := s.routeTargets(t)["$default"]; got != fid {
+		t.Errorf("$default route invokes %q; want %q (route-not-found)", got, fid)
+	}
+}
 
+// TestNewFunctionFlowsThrough deploys the manifest plus one more HTTP
+// function and checks it gets its function, both paths, its grants and its
+// alarms, with no other change to the stack code.
+func TestNewFunctionFlowsThrough(t *testing.T) {
+	extra := manifest.Function{
+		Slug: "v1-widget-get", Summary: "test-only function",
+		HTTP: []manifest.Route{{
+			Operation: "getWidget", Method: "GET",
+			PilotPath: "/v1-widget-get/{widget_id}", LogicalPath: "/v1/widgets/{id}",
+			Auth: manifest.AuthPartnerKey, Scope: manifest.LeadsRead, RateLimit: manifest.PerKey,
+		}},
+		Table: manifest.TableAccess{Get: true},
+	}
+	fns := append(append([]manifest.Function{}, manifest.Functions...), extra)
+	s := synth(t, "extra", Props{Env: Dev, Functions: fns})
+
+	want := wantRouteKeys(fns)
 	assert(t, "function count", func() {
-		s.template.ResourceCountIs(jsii.String("AWS::Lambda::Function"), jsii.Number(len(routes)))
+		s.template.ResourceCountIs(jsii.String("AWS::Lambda::Function"), jsii.Number(len(fns)))
 	})
 	assert(t, "route count", func() {
-		s.template.ResourceCountIs(jsii.String("AWS::ApiGatewayV2::Route"), jsii.Number(2*len(routes)))
+		s.template.ResourceCountIs(jsii.String("AWS::ApiGatewayV2::Route"), jsii.Number(len(want)))
 	})
 	assert(t, "alarm count", func() {
-		s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(2+2*len(routes)))
+		s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(2+2*len(fns)))
 	})
 	fid := s.functionIDs(t)[extra.Slug]
 	targets := s.routeTargets(t)
-	for _, p := range extra.Paths() {
+	for _, p := range extra.HTTP[0].Paths() {
 		if got := targets["GET "+p]; got == "" || got != fid {
 			t.Errorf("route GET %s invokes %q; want %q", p, got, fid)
 		}
@@ -105,14 +143,37 @@ func TestNewRouteFlowsThrough(t *testing.T) {
 		}
 	}
 	if !getItem {
-		t.Errorf("%s (Data: ReadItems) has no dynamodb:GetItem", extra.Slug)
+		t.Errorf("%s (Table.Get) has no dynamodb:GetItem", extra.Slug)
 	}
+}
+
+// TestUnsupportedTriggerFailsSynth: a function whose trigger the stack
+// does not deploy yet is refused by New with an error naming it, and
+// connectTriggers (were it reached) panics naming it.
+func TestUnsupportedTriggerFailsSynth(t *testing.T) {
+	nightly := manifest.Function{Slug: "nightly-report", Summary: "test-only", Schedule: &manifest.ScheduleTrigger{Expression: "rate(1 day)"}}
+	dir := t.TempDir()
+	fns := append(append([]manifest.Function{}, manifest.Functions...), nightly)
+	writeAssets(t, dir, fns)
+	app := awscdk.NewApp(&awscdk.AppProps{Outdir: jsii.String(t.TempDir())})
+	_, err := New(app, "Unsupported", Props{Env: Dev, AssetDir: dir, Functions: fns})
+	if err == nil || !strings.Contains(err.Error(), "nightly-report") || !strings.Contains(err.Error(), "Schedule") {
+		t.Errorf("New with a Schedule function = %v; want an error naming nightly-report and Schedule", err)
+	}
+
+	defer func() {
+		r := recover()
+		if msg := fmt.Sprint(r); r == nil || !strings.Contains(msg, "nightly-report") || !strings.Contains(msg, "Schedule") {
+			t.Errorf("connectTriggers panicked with %v; want a panic naming nightly-report and Schedule", r)
+		}
+	}()
+	connectTriggers(wiring{}, []function{{spec: nightly}})
 }
 
 func TestFunctionsAreArmAL2023Bootstrap(t *testing.T) {
 	s := devStack(t)
 	assert(t, "function count", func() {
-		s.template.ResourceCountIs(jsii.String("AWS::Lambda::Function"), jsii.Number(len(route.Table)))
+		s.template.ResourceCountIs(jsii.String("AWS::Lambda::Function"), jsii.Number(len(manifest.Functions)))
 	})
 	assert(t, "every function", func() {
 		s.template.AllResourcesProperties(jsii.String("AWS::Lambda::Function"), &map[string]any{
@@ -125,13 +186,13 @@ func TestFunctionsAreArmAL2023Bootstrap(t *testing.T) {
 	})
 	for id, res := range s.resources("AWS::Lambda::Function") {
 		p := props(res)
-		slug := tag(p, routeTag)
-		r, ok := route.BySlug(slug)
+		slug := tag(p, functionTag)
+		f, ok := manifest.BySlug(slug)
 		if !ok {
-			t.Errorf("function %s: route %q is not in route.Table", id, slug)
+			t.Errorf("function %s: %q is not in manifest.Functions", id, slug)
 			continue
 		}
-		if got, want := p["Timeout"], timeout(r).Seconds(); got != want {
+		if got, want := p["Timeout"], timeout(f).Seconds(); got != want {
 			t.Errorf("%s: Timeout = %v; want %v", slug, got, want)
 		}
 		// The function's log group is its own and keeps logs for a while.
@@ -144,14 +205,23 @@ func TestFunctionsAreArmAL2023Bootstrap(t *testing.T) {
 
 func TestTimeoutCoversIdempotencyWait(t *testing.T) {
 	const integrationTimeout = 30 // seconds, API Gateway HTTP API maximum
-	for _, r := range route.Table {
-		d := timeout(r).Seconds()
-		if d >= integrationTimeout {
-			t.Errorf("%s: timeout %vs; want under API Gateway's %ds", r.Slug, d, integrationTimeout)
-		}
-		if r.Idempotent && d <= 10 {
-			t.Errorf("%s: timeout %vs; want above the 10 s duplicate wait", r.Slug, d)
-		}
+	for _, f := range manifest.Functions {
+		t.Run(f.Slug, func(t *testing.T) {
+			d := timeout(f).Seconds()
+			if d >= integrationTimeout {
+				t.Errorf("timeout %vs; want under API Gateway's %ds", d, integrationTimeout)
+			}
+			idempotent := false
+			for _, r := range f.HTTP {
+				idempotent = idempotent || r.Idempotent
+			}
+			if idempotent && d <= 10 {
+				t.Errorf("timeout %vs; want above the 10 s duplicate wait", d)
+			}
+			if !idempotent && d != 10 {
+				t.Errorf("timeout %vs; want 10 s", d)
+			}
+		})
 	}
 }
 
@@ -180,8 +250,13 @@ func TestStageThrottlesAndLogsJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(als["Format"].(string)), &fields); err != nil {
 			t.Errorf("access log format is not JSON: %v", err)
 		}
-		if fields["requestId"] != "$context.requestId" {
-			t.Errorf("access log lacks requestId: %v", fields)
+		if fields["requestId"] != "$context.requestId" || fields["routeKey"] != "$context.routeKey" {
+			t.Errorf("access log lacks requestId or routeKey: %v", fields)
+		}
+		// Capture and view pages carry their token in the path: the log
+		// names the route template, never the requested path.
+		if strings.Contains(als["Format"].(string), "$context.path") {
+			t.Errorf("access log format %s logs $context.path; tokens travel in paths", als["Format"])
 		}
 	}
 	assert(t, "BaseUrl output", func() {
@@ -189,4 +264,27 @@ func TestStageThrottlesAndLogsJSON(t *testing.T) {
 			"Value": map[string]any{"Fn::GetAtt": []any{assertions.Match_AnyValue(), "ApiEndpoint"}},
 		})
 	})
+}
+
+func TestDescription(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    manifest.Function
+		want string
+	}{
+		{"http", manifest.FunctionOf(manifest.CreateLead), "createLead: " + manifest.FunctionOf(manifest.CreateLead).Summary},
+		{"default route", manifest.FunctionOf(manifest.RouteNotFound), "routeNotFound: " + manifest.FunctionOf(manifest.RouteNotFound).Summary},
+		{"schedule", manifest.Function{Summary: "Nightly.", Schedule: &manifest.ScheduleTrigger{Expression: "rate(1 day)"}}, "Schedule: Nightly."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := description(tc.f); got != tc.want {
+				t.Errorf("description = %q; want %q", got, tc.want)
+			}
+		})
+	}
+	for _, f := range manifest.Functions {
+		if n := len(description(f)); n > 256 {
+			t.Errorf("%s: description is %d characters; Lambda allows 256", f.Slug, n)
+		}
+	}
 }

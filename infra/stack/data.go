@@ -110,23 +110,24 @@ func newClipBucket(s awscdk.Stack, sz sizing, origins []string) awss3.Bucket {
 	return b
 }
 
-// secretEnv maps each secret name a route may list to the environment
-// variable that hands its ARN to the function. Stripe API keys and webhook
-// signing secrets (later issues) follow the same pattern: a route.Secret*
-// name, an entry here and in newSecrets, a grant derived from
-// route.Secrets; the value itself never appears in the template or the
+// secretEnv maps each secret name a function may list to the environment
+// variable that hands its ARN to the function (settings.SecretVar + "_ARN",
+// which the functions read). Stripe API keys and webhook signing secrets
+// (later issues) follow the same pattern: a manifest.Secret* name, an
+// entry here and in newSecrets, a grant derived from the function's
+// Secrets; the value itself never appears in the template or the
 // function's environment.
 var secretEnv = map[string]string{
 	manifest.SecretCursor: settings.CursorSecretARN,
 }
 
-// checkSecrets refuses a route that names a secret the stack does not
-// deploy, so that adding one to route.Table without infra fails at synth.
-func checkSecrets(routes []manifest.Route) error {
-	for _, r := range routes {
-		for _, name := range r.Secrets {
+// checkSecrets refuses a function that names a secret the stack does not
+// deploy, so that adding one to the manifest without infra fails at synth.
+func checkSecrets(fns []manifest.Function) error {
+	for _, f := range fns {
+		for _, name := range f.Secrets {
 			if _, ok := secretEnv[name]; !ok {
-				return fmt.Errorf("route %s reads secret %q, which the stack does not deploy", r.Slug, name)
+				return fmt.Errorf("function %s reads secret %q, which the stack does not deploy", f.Slug, name)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"strings"
 	"time"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
@@ -18,9 +19,9 @@ import (
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
-// routeTag is the tag key that names, on every resource of a route's
-// function (function, role, log group), the route's slug.
-const routeTag = "route"
+// functionTag is the tag key that names, on every resource of a function
+// (function, role, log group, alarms), the function's manifest slug.
+const functionTag = "function"
 
 // memoryMB is every function's memory. The handlers are CPU-bound (JSON,
 // TLS to DynamoDB, SHA-256 of the key, HMAC of cursors) and Lambda allots
@@ -30,40 +31,44 @@ const routeTag = "route"
 // stays roughly flat while latency drops. Measure before going higher.
 const memoryMB = 256
 
-// timeout returns r's function timeout. A request normally takes well
-// under a second: one UpdateItem (authenticate and count), one read or
-// write, perhaps the cursor secret on a cold start, each with the SDK's
-// retries. 10 s leaves room for those retries yet frees a stuck
-// invocation long before API Gateway's 30 s integration timeout.
+// timeout returns f's timeout. A request normally takes well under a
+// second: one UpdateItem (authenticate and count), one read or write,
+// perhaps the cursor secret on a cold start, each with the SDK's retries.
+// 10 s leaves room for those retries yet frees a stuck invocation long
+// before API Gateway's 30 s integration timeout.
 //
-// An idempotent route may also wait for a concurrent duplicate for up to
-// idempotency.DefaultWait (10 s) and then do its own work, so it gets that
-// wait on top. Its timeout also bounds how long a crashed request's claim
-// blocks its Idempotency-Key (the claim expires at the invocation's
-// deadline), so it is not longer than needed.
-func timeout(r manifest.Route) time.Duration {
+// A function serving an idempotent route may also wait for a concurrent
+// duplicate for up to idempotency.DefaultWait (10 s) and then do its own
+// work, so it gets that wait on top. Its timeout also bounds how long a
+// crashed request's claim blocks its Idempotency-Key (the claim expires at
+// the invocation's deadline), so it is not longer than needed.
+func timeout(f manifest.Function) time.Duration {
 	d := 10 * time.Second
-	if r.Idempotent {
-		d += idempotency.DefaultWait
+	for _, r := range f.HTTP {
+		if r.Idempotent {
+			return d + idempotency.DefaultWait
+		}
 	}
 	return d
 }
 
-// function is a deployed route: its function and execution role.
+// function is a deployed function of the manifest: its entry, its Lambda
+// function and its execution role.
 type function struct {
-	route manifest.Route
-	fn    awslambda.Function
-	role  awsiam.Role
+	spec manifest.Function
+	fn   awslambda.Function
+	role awsiam.Role
 }
 
-// newFunctions declares one function per route, each with its own role
-// that holds exactly the grants its route needs.
+// newFunctions declares one function per manifest entry, each with its own
+// role that holds exactly the grants its entry calls for. Triggers are
+// connected separately (connectTriggers).
 func newFunctions(s awscdk.Stack, sz sizing, p Props, tbl awsdynamodb.Table,
 	secrets map[string]awssecretsmanager.Secret) []function {
 	var out []function
-	for _, r := range p.routes() {
-		scope := constructs.NewConstruct(s, jsii.String(r.Slug))
-		awscdk.Tags_Of(scope).Add(jsii.String(routeTag), jsii.String(r.Slug), nil)
+	for _, f := range p.functions() {
+		scope := constructs.NewConstruct(s, jsii.String(f.Slug))
+		awscdk.Tags_Of(scope).Add(jsii.String(functionTag), jsii.String(f.Slug), nil)
 
 		logs := awslogs.NewLogGroup(scope, jsii.String("Logs"), &awslogs.LogGroupProps{
 			Retention: sz.logRetention, RemovalPolicy: sz.removal,
@@ -73,7 +78,7 @@ func newFunctions(s awscdk.Stack, sz sizing, p Props, tbl awsdynamodb.Table,
 		// any log group in the account.
 		role := awsiam.NewRole(scope, jsii.String("Role"), &awsiam.RoleProps{
 			AssumedBy:   awsiam.NewServicePrincipal(jsii.String("lambda.amazonaws.com"), nil),
-			Description: jsii.String("Execution role of the " + r.Slug + " function"),
+			Description: jsii.String("Execution role of the " + f.Slug + " function"),
 		})
 		role.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 			Sid:       jsii.String("WriteOwnLogs"),
@@ -82,7 +87,7 @@ func newFunctions(s awscdk.Stack, sz sizing, p Props, tbl awsdynamodb.Table,
 		}))
 
 		env := map[string]*string{settings.Table: tbl.TableName()}
-		for _, name := range r.Secrets {
+		for _, name := range f.Secrets {
 			sec := secrets[name]
 			env[secretEnv[name]] = sec.SecretArn()
 			role.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
@@ -90,31 +95,41 @@ func newFunctions(s awscdk.Stack, sz sizing, p Props, tbl awsdynamodb.Table,
 				Resources: jsii.Strings(*sec.SecretArn()),
 			}))
 		}
-		for _, g := range tableGrants(r) {
+		for _, g := range tableGrants(f) {
 			role.AddToPrincipalPolicy(g.statement(tbl))
 		}
 
 		fn := awslambda.NewFunction(scope, jsii.String("Function"), &awslambda.FunctionProps{
-			Description:   jsii.String(string(r.Operation) + ": " + r.Summary),
-			Code:          awslambda.Code_FromAsset(jsii.String(assetPath(p.AssetDir, r.Slug)), nil),
+			Description:   jsii.String(description(f)),
+			Code:          awslambda.Code_FromAsset(jsii.String(assetPath(p.AssetDir, f.Slug)), nil),
 			Handler:       jsii.String("bootstrap"),
 			Runtime:       awslambda.Runtime_PROVIDED_AL2023(),
 			Architecture:  awslambda.Architecture_ARM_64(),
 			MemorySize:    jsii.Number(memoryMB),
-			Timeout:       awscdk.Duration_Seconds(jsii.Number(timeout(r).Seconds())),
+			Timeout:       awscdk.Duration_Seconds(jsii.Number(timeout(f).Seconds())),
 			Environment:   &env,
 			Role:          role,
 			LogGroup:      logs,
 			LoggingFormat: awslambda.LoggingFormat_JSON,
 		})
-		out = append(out, function{route: r, fn: fn, role: role})
+		out = append(out, function{spec: f, fn: fn, role: role})
 	}
 	return out
 }
 
-// apiKeyRecords matches the partition keys of API key authentication
-// records (table.AuthKeyPrefix): the only items every function updates.
-const apiKeyRecords = table.AuthKeyPrefix + "*"
+// description is a function's Lambda description: the operations it
+// serves (HTTP) or its trigger kind, then its summary.
+func description(f manifest.Function) string {
+	what := string(f.Trigger())
+	if len(f.HTTP) > 0 {
+		ops := make([]string, len(f.HTTP))
+		for i, r := range f.HTTP {
+			ops[i] = string(r.Operation)
+		}
+		what = strings.Join(ops, ", ")
+	}
+	return what + ": " + f.Summary
+}
 
 // grant is one statement of table permissions.
 type grant struct {
@@ -122,28 +137,52 @@ type grant struct {
 	actions []string
 	// index grants on gsi1's ARN instead of the table's.
 	index bool
-	// keyRecordsOnly limits the grant to items whose partition key
-	// matches apiKeyRecords.
-	keyRecordsOnly bool
+	// leadingKeys, when set, limits the grant to items whose partition
+	// key matches one of these patterns (IAM StringLike, table.*Keys).
+	leadingKeys []string
 }
 
-// tableGrants derives a route's table permissions from route.Data. Every
-// function authenticates and counts each request with one conditional
-// UpdateItem on its key's record, and may touch nothing else unless Data
-// says so.
-func tableGrants(r manifest.Route) []grant {
-	gs := []grant{{sid: "AuthenticateAndCount", actions: []string{"dynamodb:UpdateItem"}, keyRecordsOnly: true}}
-	if r.Data.Has(route.ReadItems) {
+// tableGrants derives a function's table permissions from its manifest
+// entry:
+//
+//   - a function serving a partner-key route authenticates and counts each
+//     request with one conditional UpdateItem on its key's record
+//     (AuthenticateAndCount, limited to table.AuthKeys);
+//   - Table.Get: GetItem on the table (ReadItems);
+//   - Table.Query: Query on the gsi1 index (QueryIndex);
+//   - Table.Write: PutItem and UpdateItem limited to exactly those leading
+//     key patterns (WriteItems), so createLead may write leads and
+//     idempotency records but never a key record or a partner profile.
+//
+// A function with none of these (route-not-found) gets no table grant.
+func tableGrants(f manifest.Function) []grant {
+	var gs []grant
+	if servesPartnerKeys(f) {
+		gs = append(gs, grant{sid: "AuthenticateAndCount", actions: []string{"dynamodb:UpdateItem"},
+			leadingKeys: []string{table.AuthKeys}})
+	}
+	if f.Table.Get {
 		gs = append(gs, grant{sid: "ReadItems", actions: []string{"dynamodb:GetItem"}})
 	}
-	if r.Data.Has(route.QueryIndex) {
+	if f.Table.Query {
 		gs = append(gs, grant{sid: "QueryIndex", actions: []string{"dynamodb:Query"}, index: true})
 	}
-	if r.Data.Has(route.WriteItems) {
-		gs = append(gs, grant{sid: "WriteItems",
-			actions: []string{"dynamodb:PutItem", "dynamodb:UpdateItem"}})
+	if len(f.Table.Write) > 0 {
+		gs = append(gs, grant{sid: "WriteItems", actions: []string{"dynamodb:PutItem", "dynamodb:UpdateItem"},
+			leadingKeys: f.Table.Write})
 	}
 	return gs
+}
+
+// servesPartnerKeys reports whether any of f's routes authenticates a
+// partner API key.
+func servesPartnerKeys(f manifest.Function) bool {
+	for _, r := range f.HTTP {
+		if r.Auth == manifest.AuthPartnerKey {
+			return true
+		}
+	}
+	return false
 }
 
 // statement is g as an IAM statement on tbl.
@@ -157,9 +196,9 @@ func (g grant) statement(tbl awsdynamodb.Table) awsiam.PolicyStatement {
 		Actions:   jsii.Strings(g.actions...),
 		Resources: jsii.Strings(res),
 	}
-	if g.keyRecordsOnly {
+	if len(g.leadingKeys) > 0 {
 		ps.Conditions = &map[string]interface{}{
-			"ForAllValues:StringLike": map[string]interface{}{"dynamodb:LeadingKeys": []string{apiKeyRecords}},
+			"ForAllValues:StringLike": map[string]interface{}{"dynamodb:LeadingKeys": g.leadingKeys},
 		}
 	}
 	return awsiam.NewPolicyStatement(ps)

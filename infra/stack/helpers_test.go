@@ -41,18 +41,18 @@ func TestMain(m *testing.M) {
 }
 
 // writeAssets writes <slug>.zip, holding a one-line bootstrap, into dir
-// for every route.
-func writeAssets(t *testing.T, dir string, routes []manifest.Route) {
+// for every function of fns.
+func writeAssets(t *testing.T, dir string, fns []manifest.Function) {
 	t.Helper()
-	for _, r := range routes {
-		f, err := os.Create(assetPath(dir, r.Slug))
+	for _, fn := range fns {
+		f, err := os.Create(assetPath(dir, fn.Slug))
 		if err != nil {
 			t.Fatal(err)
 		}
 		zw := zip.NewWriter(f)
 		w, err := zw.Create("bootstrap")
 		if err == nil {
-			_, err = fmt.Fprintf(w, "#!/bin/sh\n# placeholder for %s\n", r.Slug)
+			_, err = fmt.Fprintf(w, "#!/bin/sh\n# placeholder for %s\n", fn.Slug)
 		}
 		if err == nil {
 			err = zw.Close()
@@ -81,7 +81,7 @@ var (
 
 // synth synthesises the stack for p once per name and test binary (each
 // synth costs a second or so in the jsii node process). p.AssetDir is
-// filled with placeholder zips for p's routes.
+// filled with placeholder zips for p's functions.
 func synth(t *testing.T, name string, p Props) *synthed {
 	t.Helper()
 	synthMu.Lock()
@@ -90,7 +90,7 @@ func synth(t *testing.T, name string, p Props) *synthed {
 		return s
 	}
 	p.AssetDir = assetDir
-	writeAssets(t, assetDir, p.routes())
+	writeAssets(t, assetDir, p.functions())
 	out, err := os.MkdirTemp(outRoot, name+"-")
 	if err != nil {
 		t.Fatal(err)
@@ -154,15 +154,15 @@ func props(res map[string]any) map[string]any {
 	return p
 }
 
-// functionIDs maps each route slug to its function's logical id, found by
-// the route tag every resource of a route carries.
+// functionIDs maps each function's slug to its logical id, found by the
+// function tag every resource of a function carries.
 func (s *synthed) functionIDs(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for id, res := range s.resources("AWS::Lambda::Function") {
-		slug := tag(props(res), routeTag)
+		slug := tag(props(res), functionTag)
 		if slug == "" {
-			t.Errorf("function %s has no %q tag", id, routeTag)
+			t.Errorf("function %s has no %q tag", id, functionTag)
 			continue
 		}
 		out[slug] = id
@@ -248,7 +248,7 @@ func (s *synthed) roleStatements(role string) []statement {
 }
 
 // functionStatements returns the statements of the role of the function
-// serving slug.
+// slug.
 func (s *synthed) functionStatements(t *testing.T, slug string) []statement {
 	t.Helper()
 	fid, ok := s.functionIDs(t)[slug]

@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -8,12 +9,17 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/table"
 )
 
-// keyRecordsCondition is the only condition under which a read-only
-// function may update the table.
-var keyRecordsCondition = map[string]any{
-	"ForAllValues:StringLike": map[string]any{"dynamodb:LeadingKeys": []any{"APIKEY#*"}},
+// leadingKeys returns the condition that limits a statement to items whose
+// partition key matches patterns.
+func leadingKeys(patterns ...string) map[string]any {
+	ps := make([]any, len(patterns))
+	for i, p := range patterns {
+		ps[i] = p
+	}
+	return map[string]any{"ForAllValues:StringLike": map[string]any{"dynamodb:LeadingKeys": ps}}
 }
 
 // writeActions are the DynamoDB actions that change items.
@@ -28,9 +34,25 @@ func isWrite(action string) bool {
 		(strings.HasPrefix(action, "dynamodb:") && strings.Contains(action, "*"))
 }
 
+// readOnly returns the slugs of the manifest's partner-key functions that
+// write nothing but their key records.
+func readOnly(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, f := range manifest.Functions {
+		if servesPartnerKeys(f) && len(f.Table.Write) == 0 {
+			out = append(out, f.Slug)
+		}
+	}
+	if !slices.Contains(out, "v1-lead-get") || !slices.Contains(out, "v1-leads-list") {
+		t.Fatalf("read-only functions %q; want v1-lead-get and v1-leads-list among them", out)
+	}
+	return out
+}
+
 func TestReadOnlyFunctionsUpdateOnlyKeyRecords(t *testing.T) {
 	s := devStack(t)
-	for _, slug := range []string{"v1-lead-get", "v1-leads-list"} {
+	for _, slug := range readOnly(t) {
 		t.Run(slug, func(t *testing.T) {
 			var updates int
 			for _, st := range s.functionStatements(t, slug) {
@@ -42,12 +64,12 @@ func TestReadOnlyFunctionsUpdateOnlyKeyRecords(t *testing.T) {
 						continue
 					}
 					if a != "dynamodb:UpdateItem" {
-						t.Errorf("write action %s granted; want only the key-record UpdateItem", a)
+						t.Errorf("write action %s granted; want only the key-record UpdateItem (no PutItem)", a)
 						continue
 					}
 					updates++
-					if !reflect.DeepEqual(st.condition, keyRecordsCondition) {
-						t.Errorf("UpdateItem condition = %v; want %v", st.condition, keyRecordsCondition)
+					if want := leadingKeys(table.AuthKeys); !reflect.DeepEqual(st.condition, want) {
+						t.Errorf("UpdateItem condition = %v; want %v", st.condition, want)
 					}
 					if len(st.resources) != 1 || !s.isTableArn(st.resources[0]) {
 						t.Errorf("UpdateItem resources = %v; want the table's ARN only", st.resources)
@@ -61,58 +83,126 @@ func TestReadOnlyFunctionsUpdateOnlyKeyRecords(t *testing.T) {
 	}
 }
 
-// wantDynamo is the oracle for a route's DynamoDB grants: action to the
-// resource it is granted on ("table", "index") and whether it is limited
-// to key records.
-func wantDynamo(r manifest.Route) map[string][]string {
-	w := map[string][]string{"dynamodb:UpdateItem": {"table:keys"}}
-	if r.Data.Has(route.ReadItems) {
+// TestCreateLeadWritesOnlyItsLeadingKeys: createLead may put and update
+// leads and idempotency records (exactly the manifest's Write patterns),
+// update its key record, and write nothing else: no key record put, no
+// partner profile.
+func TestCreateLeadWritesOnlyItsLeadingKeys(t *testing.T) {
+	f := manifest.FunctionOf(manifest.CreateLead)
+	if want := []string{table.LeadKeys, table.IdempotencyKeys}; !slices.Equal(f.Table.Write, want) {
+		t.Fatalf("manifest: %s writes %q; this test expects %q", f.Slug, f.Table.Write, want)
+	}
+	s := devStack(t)
+	writes := map[string][]map[string]any{} // action → conditions
+	for _, st := range s.functionStatements(t, f.Slug) {
+		if st.effect != "Allow" {
+			continue
+		}
+		for _, a := range st.actions {
+			if !isWrite(a) {
+				continue
+			}
+			if len(st.resources) != 1 || !s.isTableArn(st.resources[0]) {
+				t.Errorf("%s on %v; want the table's ARN only", a, st.resources)
+			}
+			writes[a] = append(writes[a], st.condition)
+		}
+	}
+	want := map[string][]map[string]any{
+		"dynamodb:PutItem":    {leadingKeys(f.Table.Write...)},
+		"dynamodb:UpdateItem": {leadingKeys(table.AuthKeys), leadingKeys(f.Table.Write...)},
+	}
+	for a, conds := range writes {
+		slices.SortFunc(conds, func(x, y map[string]any) int { return strings.Compare(fmt.Sprint(x), fmt.Sprint(y)) })
+		writes[a] = conds
+	}
+	for a, conds := range want {
+		slices.SortFunc(conds, func(x, y map[string]any) int { return strings.Compare(fmt.Sprint(x), fmt.Sprint(y)) })
+		want[a] = conds
+	}
+	if !reflect.DeepEqual(writes, want) {
+		t.Errorf("write grants (action → conditions) = %v; want %v", writes, want)
+	}
+}
+
+// TestRouteNotFoundTouchesNoTable: the $default function reads and writes
+// nothing.
+func TestRouteNotFoundTouchesNoTable(t *testing.T) {
+	s := devStack(t)
+	for _, st := range s.functionStatements(t, "route-not-found") {
+		for _, a := range st.actions {
+			if !strings.HasPrefix(a, "logs:") {
+				t.Errorf("route-not-found is granted %s on %v; want only its own logs", a, st.resources)
+			}
+		}
+	}
+}
+
+// grantOn names where a DynamoDB statement applies: "table" or "index",
+// then, when it is limited by leading key, "keys=" and the patterns.
+func (s *synthed) grantOn(t *testing.T, st statement) string {
+	t.Helper()
+	if len(st.resources) != 1 {
+		t.Errorf("%v on %d resources; want 1", st.actions, len(st.resources))
+		return "?"
+	}
+	on := "?"
+	switch {
+	case s.isTableArn(st.resources[0]):
+		on = "table"
+	case s.isIndexArn(st.resources[0], "gsi1"):
+		on = "index"
+	}
+	if st.condition != nil {
+		like, _ := st.condition["ForAllValues:StringLike"].(map[string]any)
+		if len(st.condition) != 1 || len(like) != 1 {
+			t.Errorf("%v: unexpected condition %v", st.actions, st.condition)
+		}
+		on += ":keys=" + strings.Join(stringList(like["dynamodb:LeadingKeys"]), ",")
+	}
+	return on
+}
+
+// wantDynamo is the oracle for a function's DynamoDB grants, from its
+// manifest entry: action to where it is granted (see grantOn).
+func wantDynamo(f manifest.Function) map[string][]string {
+	w := map[string][]string{}
+	if servesPartnerKeys(f) {
+		w["dynamodb:UpdateItem"] = []string{"table:keys=" + table.AuthKeys}
+	}
+	if f.Table.Get {
 		w["dynamodb:GetItem"] = []string{"table"}
 	}
-	if r.Data.Has(route.QueryIndex) {
+	if f.Table.Query {
 		w["dynamodb:Query"] = []string{"index"}
 	}
-	if r.Data.Has(route.WriteItems) {
-		w["dynamodb:PutItem"] = []string{"table"}
-		w["dynamodb:UpdateItem"] = append(w["dynamodb:UpdateItem"], "table")
+	if len(f.Table.Write) > 0 {
+		keys := "table:keys=" + strings.Join(slices.Sorted(slices.Values(f.Table.Write)), ",")
+		w["dynamodb:PutItem"] = []string{keys}
+		w["dynamodb:UpdateItem"] = append(w["dynamodb:UpdateItem"], keys)
 	}
 	return w
 }
 
-func TestDynamoGrantsFollowRouteData(t *testing.T) {
+func TestDynamoGrantsFollowManifest(t *testing.T) {
 	s := devStack(t)
-	for _, r := range route.Table {
-		t.Run(r.Slug, func(t *testing.T) {
+	for _, f := range manifest.Functions {
+		t.Run(f.Slug, func(t *testing.T) {
 			got := map[string][]string{}
-			for _, st := range s.functionStatements(t, r.Slug) {
+			for _, st := range s.functionStatements(t, f.Slug) {
+				if st.effect != "Allow" {
+					continue
+				}
 				for _, a := range st.actions {
-					if !strings.HasPrefix(a, "dynamodb:") || st.effect != "Allow" {
-						continue
+					if strings.HasPrefix(a, "dynamodb:") {
+						got[a] = append(got[a], s.grantOn(t, st))
 					}
-					if len(st.resources) != 1 {
-						t.Errorf("%s on %d resources; want 1", a, len(st.resources))
-						continue
-					}
-					on := "?"
-					switch {
-					case s.isTableArn(st.resources[0]):
-						on = "table"
-					case s.isIndexArn(st.resources[0], "gsi1"):
-						on = "index"
-					}
-					if st.condition != nil {
-						if !reflect.DeepEqual(st.condition, keyRecordsCondition) {
-							t.Errorf("%s: unexpected condition %v", a, st.condition)
-						}
-						on += ":keys"
-					}
-					got[a] = append(got[a], on)
 				}
 			}
 			for _, v := range got {
 				slices.Sort(v)
 			}
-			want := wantDynamo(r)
+			want := wantDynamo(f)
 			for _, v := range want {
 				slices.Sort(v)
 			}
@@ -174,29 +264,29 @@ func TestOnlyListReadsCursorSecret(t *testing.T) {
 	for id := range secrets {
 		secretID = id
 	}
-	var readers, fromTable []string
-	for _, r := range route.Table {
-		if slices.Contains(r.Secrets, manifest.SecretCursor) {
-			fromTable = append(fromTable, r.Slug)
+	var readers, fromManifest []string
+	for _, f := range manifest.Functions {
+		if slices.Contains(f.Secrets, manifest.SecretCursor) {
+			fromManifest = append(fromManifest, f.Slug)
 		}
-		for _, st := range s.functionStatements(t, r.Slug) {
+		for _, st := range s.functionStatements(t, f.Slug) {
 			for _, a := range st.actions {
 				if !strings.HasPrefix(a, "secretsmanager:") || st.effect != "Allow" {
 					continue
 				}
 				if a != "secretsmanager:GetSecretValue" || len(st.resources) != 1 || ref(st.resources[0]) != secretID {
-					t.Errorf("%s: %s on %v; want only GetSecretValue on the cursor secret", r.Slug, a, st.resources)
+					t.Errorf("%s: %s on %v; want only GetSecretValue on the cursor secret", f.Slug, a, st.resources)
 					continue
 				}
-				readers = append(readers, r.Slug)
+				readers = append(readers, f.Slug)
 			}
 		}
 	}
 	if want := []string{"v1-leads-list"}; !slices.Equal(readers, want) {
 		t.Errorf("cursor secret readers = %v; want %v", readers, want)
 	}
-	if !slices.Equal(readers, fromTable) {
-		t.Errorf("cursor secret readers = %v; routes listing it = %v", readers, fromTable)
+	if !slices.Equal(readers, fromManifest) {
+		t.Errorf("cursor secret readers = %v; functions listing it = %v", readers, fromManifest)
 	}
 	// Only readers get the secret's ARN, and no function gets more than
 	// the table name and secret ARNs: no value in the environment.
@@ -216,22 +306,53 @@ func TestOnlyListReadsCursorSecret(t *testing.T) {
 	}
 }
 
-func TestTableGrantsDeriveFromData(t *testing.T) {
+func TestTableGrantsDeriveFromManifest(t *testing.T) {
+	partnerRoute := []manifest.Route{{Operation: "x", Auth: manifest.AuthPartnerKey}}
+	publicRoute := []manifest.Route{{Operation: "y", Auth: manifest.AuthNone}}
 	for _, tc := range []struct {
-		data route.Access
+		name string
+		f    manifest.Function
 		want []string
 	}{
-		{0, []string{"AuthenticateAndCount"}},
-		{route.ReadItems, []string{"AuthenticateAndCount", "ReadItems"}},
-		{route.QueryIndex, []string{"AuthenticateAndCount", "QueryIndex"}},
-		{route.ReadItems | route.WriteItems, []string{"AuthenticateAndCount", "ReadItems", "WriteItems"}},
+		{"public, no table", manifest.Function{HTTP: publicRoute}, nil},
+		{"not HTTP, no table", manifest.Function{Schedule: &manifest.ScheduleTrigger{Expression: "rate(1 day)"}}, nil},
+		{"partner key only", manifest.Function{HTTP: partnerRoute}, []string{"AuthenticateAndCount"}},
+		{"get", manifest.Function{HTTP: partnerRoute, Table: manifest.TableAccess{Get: true}}, []string{"AuthenticateAndCount", "ReadItems"}},
+		{"query", manifest.Function{HTTP: partnerRoute, Table: manifest.TableAccess{Query: true}}, []string{"AuthenticateAndCount", "QueryIndex"}},
+		{"get and write", manifest.Function{HTTP: partnerRoute, Table: manifest.TableAccess{Get: true, Write: []string{table.LeadKeys}}},
+			[]string{"AuthenticateAndCount", "ReadItems", "WriteItems"}},
+		{"write without partner key", manifest.Function{Queue: &manifest.QueueTrigger{Name: "q"}, Table: manifest.TableAccess{Write: []string{table.LeadKeys}}},
+			[]string{"WriteItems"}},
 	} {
-		var got []string
-		for _, g := range tableGrants(manifest.Route{Data: tc.data}) {
-			got = append(got, g.sid)
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, g := range tableGrants(tc.f) {
+				got = append(got, g.sid)
+				if g.sid == "WriteItems" && !slices.Equal(g.leadingKeys, tc.f.Table.Write) {
+					t.Errorf("WriteItems leading keys %q; want %q", g.leadingKeys, tc.f.Table.Write)
+				}
+				if g.sid == "AuthenticateAndCount" && !slices.Equal(g.leadingKeys, []string{table.AuthKeys}) {
+					t.Errorf("AuthenticateAndCount leading keys %q; want %q", g.leadingKeys, table.AuthKeys)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("tableGrants = %v; want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSecretEnvIsWhatFunctionsRead: the stack hands each secret's ARN in
+// the variable the functions read it from (settings.SecretVar + "_ARN").
+func TestSecretEnvIsWhatFunctionsRead(t *testing.T) {
+	for _, name := range manifest.Secrets {
+		v, ok := settings.SecretVar[name]
+		if !ok {
+			t.Errorf("secret %q has no settings.SecretVar", name)
+			continue
 		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("tableGrants(Data %b) = %v; want %v", tc.data, got, tc.want)
+		if got, want := secretEnv[name], v+"_ARN"; got != want {
+			t.Errorf("secretEnv[%q] = %q; want %q", name, got, want)
 		}
 	}
 }

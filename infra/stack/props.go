@@ -42,8 +42,8 @@ type Props struct {
 	awscdk.StackProps
 	// Env is Dev or Prod.
 	Env Env
-	// AssetDir holds <slug>.zip for every route (make build writes them
-	// to ../build).
+	// AssetDir holds <slug>.zip for every function (make build writes
+	// them to ../build).
 	AssetDir string
 	// AlarmTopicArn, when set, receives every alarm. AlarmEmail, when set
 	// instead, gets a new encrypted topic with an email subscription. With
@@ -54,9 +54,10 @@ type Props struct {
 	// hosted capture page that may PUT and GET survey clips through
 	// presigned URLs. Empty means no browser may (no CORS rule).
 	CaptureOrigins []string
-	// Routes is the route table the stack deploys; nil means route.Table.
-	// Only tests set it, to show that a new route flows through.
-	Routes []manifest.Route
+	// Functions is the manifest the stack deploys; nil means
+	// manifest.Functions. Only tests set it, to show that a new function
+	// flows through.
+	Functions []manifest.Function
 }
 
 // Context keys read by FromContext (cdk synth -c key=value, or
@@ -104,12 +105,12 @@ func FromContext(app constructs.Construct) (Props, error) {
 	return p, nil
 }
 
-// routes returns the route table to deploy.
-func (p Props) routes() []manifest.Route {
-	if p.Routes != nil {
-		return p.Routes
+// functions returns the functions to deploy.
+func (p Props) functions() []manifest.Function {
+	if p.Functions != nil {
+		return p.Functions
 	}
-	return route.Table
+	return manifest.Functions
 }
 
 // validate reports every problem with p at once.
@@ -134,7 +135,7 @@ func (p Props) validate() error {
 			errs = append(errs, err)
 		}
 	}
-	errs = append(errs, checkAssets(p.AssetDir, p.routes())...)
+	errs = append(errs, checkAssets(p.AssetDir, p.functions())...)
 	return errors.Join(errs...)
 }
 
@@ -152,18 +153,18 @@ func checkOrigin(o string) error {
 	return nil
 }
 
-// checkAssets reports each route whose function zip is missing, so that a
-// synth before make build fails with one clear message instead of a jsii
-// stack trace.
-func checkAssets(dir string, routes []manifest.Route) []error {
+// checkAssets reports each function whose zip is missing, so that a synth
+// before make build fails with one clear message instead of a jsii stack
+// trace.
+func checkAssets(dir string, fns []manifest.Function) []error {
 	if dir == "" {
 		return []error{errors.New("asset directory not set")}
 	}
 	var errs []error
-	for _, r := range routes {
-		zip := assetPath(dir, r.Slug)
+	for _, f := range fns {
+		zip := assetPath(dir, f.Slug)
 		if fi, err := os.Stat(zip); err != nil || !fi.Mode().IsRegular() {
-			errs = append(errs, fmt.Errorf("function %s: %s is missing (run make build)", r.Slug, zip))
+			errs = append(errs, fmt.Errorf("function %s: %s is missing (run make build)", f.Slug, zip))
 		}
 	}
 	return errs

@@ -49,7 +49,7 @@ func TestCheckOrigin(t *testing.T) {
 
 func TestValidate(t *testing.T) {
 	dir := t.TempDir()
-	writeAssets(t, dir, route.Table)
+	writeAssets(t, dir, manifest.Functions)
 	good := Props{Env: Dev, AssetDir: dir}
 	for _, tc := range []struct {
 		name    string
@@ -63,8 +63,8 @@ func TestValidate(t *testing.T) {
 		{"bad topic", func(p *Props) { p.AlarmTopicArn = "ops" }, "alarmTopicArn"},
 		{"bad origin", func(p *Props) { p.CaptureOrigins = []string{"*"} }, "capture origin"},
 		{"missing zips", func(p *Props) { p.AssetDir = t.TempDir() }, "v1-leads.zip is missing (run make build)"},
-		{"new route without zip", func(p *Props) {
-			p.Routes = append(append([]manifest.Route{}, route.Table...), manifest.Route{Slug: "v1-new"})
+		{"new function without zip", func(p *Props) {
+			p.Functions = append(append([]manifest.Function{}, manifest.Functions...), manifest.Function{Slug: "v1-new"})
 		}, "v1-new.zip is missing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,12 +82,52 @@ func TestValidate(t *testing.T) {
 }
 
 func TestCheckSecrets(t *testing.T) {
-	if err := checkSecrets(route.Table); err != nil {
-		t.Errorf("checkSecrets(route.Table) = %v; want nil", err)
+	if err := checkSecrets(manifest.Functions); err != nil {
+		t.Errorf("checkSecrets(manifest.Functions) = %v; want nil", err)
 	}
-	bad := []manifest.Route{{Slug: "v1-pay", Secrets: []string{"stripe-api-key"}}}
+	bad := []manifest.Function{{Slug: "v1-pay", Secrets: []string{"stripe-api-key"}}}
 	if err := checkSecrets(bad); err == nil || !strings.Contains(err.Error(), "stripe-api-key") {
 		t.Errorf("checkSecrets(undeployed secret) = %v; want an error naming it", err)
+	}
+}
+
+func TestCheckFunctions(t *testing.T) {
+	http := func(slug, path string) manifest.Function {
+		return manifest.Function{Slug: slug, HTTP: []manifest.Route{{Operation: "x", Method: "GET", PilotPath: path}}}
+	}
+	for _, tc := range []struct {
+		name    string
+		fns     []manifest.Function
+		wantErr []string
+	}{
+		{"manifest", manifest.Functions, nil},
+		{"no trigger", []manifest.Function{{Slug: "v1-idle"}}, []string{"v1-idle declares no trigger"}},
+		{"two triggers", []manifest.Function{{Slug: "v1-both", HTTP: http("a", "/a").HTTP, Queue: &manifest.QueueTrigger{Name: "q"}}},
+			[]string{"v1-both declares no trigger or more than one"}},
+		{"stream", []manifest.Function{{Slug: "fanout", Stream: &manifest.StreamTrigger{BatchSize: 10}}}, []string{`fanout: trigger "DynamoDB"`}},
+		{"s3", []manifest.Function{{Slug: "clip-probe", S3: &manifest.S3Trigger{Prefix: "clips/"}}}, []string{`clip-probe: trigger "S3"`}},
+		{"bucket access", []manifest.Function{func() manifest.Function {
+			f := http("v1-clip", "/v1-clip")
+			f.Bucket.Write = []string{"clips/"}
+			return f
+		}()}, []string{"v1-clip: bucket access"}},
+		{"two defaults", []manifest.Function{http("nf-a", manifest.DefaultPath), http("nf-b", manifest.DefaultPath)},
+			[]string{`"nf-a" "nf-b"`, "$default"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkFunctions(tc.fns)
+			if len(tc.wantErr) == 0 {
+				if err != nil {
+					t.Errorf("checkFunctions = %v; want nil", err)
+				}
+				return
+			}
+			for _, w := range tc.wantErr {
+				if err == nil || !strings.Contains(err.Error(), w) {
+					t.Errorf("checkFunctions = %v; want an error containing %q", err, w)
+				}
+			}
+		})
 	}
 }
 

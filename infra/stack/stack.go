@@ -1,15 +1,19 @@
 // Package stack declares the partner API's AWS resources: one Lambda
-// function per route of route.Table behind an API Gateway HTTP API (both
-// path forms of every route), the single DynamoDB table declared from
-// package table, the survey-clip bucket, the cursor signing secret and the
-// alarms. Each function gets exactly the table actions its route's Data
-// lists, and only the secrets its route's Secrets name.
+// function per entry of the function manifest (manifest.Functions),
+// connected to its trigger — an HTTP function's routes on an API Gateway
+// HTTP API (both path forms of every partner route; route-not-found as the
+// API's $default route) —, the single DynamoDB table declared from package
+// table, the survey-clip bucket, the cursor signing secret and the alarms.
+// Each function gets exactly the table actions its entry's Table lists
+// (writes limited to its leading-key patterns), and only the secrets its
+// entry's Secrets name.
 //
 // cdk-nag's AwsSolutions pack runs on every synth; each finding the design
 // accepts is suppressed in code next to the resource, with its reason.
 package stack
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
@@ -64,13 +68,14 @@ type Stack struct {
 
 // New declares the partner API stack in scope. It returns an error, and
 // declares nothing, when p is invalid: an unknown env, a missing function
-// zip, a malformed capture origin or alarm target, or a route naming a
-// secret the stack does not deploy.
+// zip, a malformed capture origin or alarm target, a function naming a
+// secret the stack does not deploy, or a function whose trigger or bucket
+// access the stack does not deploy yet.
 func New(scope constructs.Construct, id string, p Props) (*Stack, error) {
 	if err := p.validate(); err != nil {
 		return nil, fmt.Errorf("stack %s: %w", id, err)
 	}
-	if err := checkSecrets(p.routes()); err != nil {
+	if err := errors.Join(checkSecrets(p.functions()), checkFunctions(p.functions())); err != nil {
 		return nil, fmt.Errorf("stack %s: %w", id, err)
 	}
 	s := awscdk.NewStack(scope, jsii.String(id), &p.StackProps)
@@ -84,10 +89,11 @@ func New(scope constructs.Construct, id string, p Props) (*Stack, error) {
 
 	sz := sizingFor(p.Env)
 	tbl := newTable(s, sz)
-	newClipBucket(s, sz, p.CaptureOrigins)
+	clips := newClipBucket(s, sz, p.CaptureOrigins)
 	secrets := newSecrets(s, sz)
 	fns := newFunctions(s, sz, p, tbl, secrets)
-	api := newAPI(s, sz, p.routes(), fns)
+	api := newAPI(s, sz)
+	connectTriggers(wiring{stack: s, api: api, table: tbl, clips: clips}, fns)
 	newAlarms(s, p, api, fns)
 
 	awscdk.Aspects_Of(s).Add(cdknag.NewAwsSolutionsChecks(&cdknag.NagPackProps{Verbose: jsii.Bool(true)}), nil)

@@ -3,6 +3,7 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/moveleads/partnerapi/scripts/build/lambdafn"
 	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
@@ -91,17 +93,60 @@ func TestZipOfMissingBinaryFails(t *testing.T) {
 	}
 }
 
-// TestGoBuildArgs pins the compiler invocation: every flag matters to the
-// deployed function's size and behaviour.
-func TestGoBuildArgs(t *testing.T) {
-	got := goBuildArgs("v1-leads", "build/v1-leads/bootstrap")
-	want := []string{"build", "-trimpath", "-tags", "lambda.norpc", "-ldflags", "-s -w",
-		"-o", "build/v1-leads/bootstrap", "./functions/v1-leads"}
-	if !slices.Equal(got, want) {
-		t.Errorf("goBuildArgs = %q; want %q", got, want)
+// TestQuoteArgs checks that the printed command is the one a developer
+// would type.
+func TestQuoteArgs(t *testing.T) {
+	f := manifest.Function{Slug: "v1-leads-list", Secrets: []string{manifest.SecretCursor}}
+	got := quoteArgs(lambdafn.GoBuildArgs(f, "build/v1-leads-list/bootstrap"))
+	want := `build -trimpath -tags lambda.norpc,awssecrets -ldflags "-s -w" -o build/v1-leads-list/bootstrap ./functions/v1-leads-list`
+	if got != want {
+		t.Errorf("quoteArgs = %s; want %s", got, want)
 	}
-	if q := quoteArgs(got); q != `build -trimpath -tags lambda.norpc -ldflags "-s -w" -o build/v1-leads/bootstrap ./functions/v1-leads` {
-		t.Errorf("quoteArgs = %s", q)
+}
+
+// TestCompileAppliesBuildTags compiles two functions of a scratch module
+// whose only main is behind a build tag: the one listing a secret builds
+// only with the awssecrets tag, the other only without it. So the builder
+// must pass each function's own lambdafn.BuildTags.
+func TestCompileAppliesBuildTags(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, content string) {
+		t.Helper()
+		path := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module scratch\n\ngo 1.22\n")
+	write("functions/with-secret/main.go", "//go:build lambda.norpc && awssecrets\n\npackage main\n\nfunc main() {}\n")
+	write("functions/without-secret/main.go", "//go:build lambda.norpc && !awssecrets\n\npackage main\n\nfunc main() {}\n")
+
+	var log bytes.Buffer
+	b := builder{root: root, arch: "amd64", log: &log}
+	fns := []manifest.Function{
+		{Slug: "with-secret", Secrets: []string{manifest.SecretCursor}},
+		{Slug: "without-secret"},
+	}
+	for _, f := range fns {
+		t.Run(f.Slug, func(t *testing.T) {
+			bin := filepath.Join(root, "out", f.Slug, "bootstrap")
+			if err := b.compile(context.Background(), f, bin); err != nil {
+				t.Fatalf("compile %s: %v\n%s", f.Slug, err, log.String())
+			}
+			if _, err := os.Stat(bin); err != nil {
+				t.Errorf("no binary: %v", err)
+			}
+		})
+	}
+	// The mismatched tag set must fail: the scratch module really gates.
+	if err := b.compile(context.Background(), manifest.Function{Slug: "with-secret"}, filepath.Join(root, "out", "x")); err == nil {
+		t.Error("compiling with-secret without its secret = nil error; want a build failure (the scratch module does not gate)")
+	}
+	if !strings.Contains(log.String(), "-tags lambda.norpc,awssecrets ") {
+		t.Errorf("build log %q; want the awssecrets tag printed", log.String())
 	}
 }
 
@@ -113,7 +158,7 @@ func TestParseFlags(t *testing.T) {
 		wantArch  string
 		wantErr   string
 	}{
-		{name: "defaults", args: nil, wantSlugs: slugs(route.Table), wantArch: "arm64"},
+		{name: "defaults", args: nil, wantSlugs: lambdafn.Slugs(manifest.Functions), wantArch: "arm64"},
 		{name: "only", args: []string{"-only", "v1-lead-get", "-arch", "amd64"}, wantSlugs: []string{"v1-lead-get"}, wantArch: "amd64"},
 		{name: "sam", args: []string{"-sam-logical-id", "V1LeadsListFunction", "-out", "/tmp/a"}, wantSlugs: []string{"v1-leads-list"}, wantArch: "arm64"},
 		{name: "unknown slug", args: []string{"-only", "v1-nope"}, wantErr: "known: v1-leads"},
@@ -135,7 +180,7 @@ func TestParseFlags(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parseFlags(%q): %v", tt.args, err)
 			}
-			if got := slugs(c.routes); !slices.Equal(got, tt.wantSlugs) {
+			if got := lambdafn.Slugs(c.fns); !slices.Equal(got, tt.wantSlugs) {
 				t.Errorf("functions %q; want %q", got, tt.wantSlugs)
 			}
 			if c.arch != tt.wantArch {

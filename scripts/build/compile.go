@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/moveleads/partnerapi/scripts/build/lambdafn"
 	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
@@ -32,19 +33,10 @@ type result struct {
 	zipSHA256 string
 }
 
-// goBuildArgs returns the go build arguments that compile slug's function
-// to binary. Every flag is there for Lambda: -trimpath drops local paths,
-// -tags lambda.norpc leaves out aws-lambda-go's net/rpc (go1.x runtime
-// only), -ldflags "-s -w" drops the symbol table and DWARF (about half the
-// size).
-func goBuildArgs(slug, binary string) []string {
-	return []string{"build", "-trimpath", "-tags", "lambda.norpc", "-ldflags", "-s -w",
-		"-o", binary, "./functions/" + slug}
-}
-
-// compile builds slug's function as binary with
-// CGO_ENABLED=0 GOOS=linux GOARCH=<arch> go build ... (see goBuildArgs).
-func (b *builder) compile(ctx context.Context, slug, binary string) error {
+// compile builds f as binary with
+// CGO_ENABLED=0 GOOS=linux GOARCH=<arch> go build ... (lambdafn.GoBuildArgs:
+// the flags and build tags every function is released with).
+func (b *builder) compile(ctx context.Context, f manifest.Function, binary string) error {
 	if err := os.MkdirAll(filepath.Dir(binary), 0o755); err != nil {
 		return err
 	}
@@ -54,7 +46,7 @@ func (b *builder) compile(ctx context.Context, slug, binary string) error {
 	if rel, err := filepath.Rel(b.root, binary); err == nil && filepath.IsLocal(rel) {
 		target = rel
 	}
-	args := goBuildArgs(slug, target)
+	args := lambdafn.GoBuildArgs(f, target)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = b.root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+b.arch)
@@ -64,32 +56,32 @@ func (b *builder) compile(ctx context.Context, slug, binary string) error {
 		b.printf("%s", out)
 	}
 	if err != nil {
-		return fmt.Errorf("compile %s: %w", slug, err)
+		return fmt.Errorf("compile %s: %w", f.Slug, err)
 	}
 	return nil
 }
 
-// all compiles and zips routes' functions under out and returns their
-// results in routes' order. The first function is built alone: the
+// all compiles and zips fns under out and returns their results in fns'
+// order. The first function is built alone: the
 // functions share nearly all their packages, and concurrent cold builds
 // would each compile them (measured on 2 cores, cold cache: 36 s for all
 // three at once, 22 s one after another). The rest, which then mostly
 // link, are built at most jobs at a time. It stops starting new builds
 // after the first failure and reports every failure.
-func (b *builder) all(ctx context.Context, routes []manifest.Route, out string, jobs int) ([]result, error) {
+func (b *builder) all(ctx context.Context, fns []manifest.Function, out string, jobs int) ([]result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	results := make([]result, len(routes))
-	errs := make([]error, len(routes))
-	if len(routes) == 0 {
+	results := make([]result, len(fns))
+	errs := make([]error, len(fns))
+	if len(fns) == 0 {
 		return nil, nil
 	}
-	if results[0], errs[0] = b.one(ctx, routes[0].Slug, out); errs[0] != nil {
+	if results[0], errs[0] = b.one(ctx, fns[0], out); errs[0] != nil {
 		return nil, errs[0]
 	}
 	sem := make(chan struct{}, jobs)
 	var wg sync.WaitGroup
-	for i, r := range routes {
+	for i, f := range fns {
 		if i == 0 {
 			continue
 		}
@@ -99,7 +91,7 @@ func (b *builder) all(ctx context.Context, routes []manifest.Route, out string, 
 			if ctx.Err() != nil {
 				return
 			}
-			results[i], errs[i] = b.one(ctx, r.Slug, out)
+			results[i], errs[i] = b.one(ctx, f, out)
 			if errs[i] != nil {
 				cancel()
 			}
@@ -112,10 +104,11 @@ func (b *builder) all(ctx context.Context, routes []manifest.Route, out string, 
 	return results, nil
 }
 
-// one compiles slug to out/<slug>/bootstrap and zips it as out/<slug>.zip.
-func (b *builder) one(ctx context.Context, slug, out string) (result, error) {
+// one compiles f to out/<slug>/bootstrap and zips it as out/<slug>.zip.
+func (b *builder) one(ctx context.Context, f manifest.Function, out string) (result, error) {
+	slug := f.Slug
 	r := result{slug: slug, binary: filepath.Join(out, slug, "bootstrap"), zip: filepath.Join(out, slug+".zip")}
-	if err := b.compile(ctx, slug, r.binary); err != nil {
+	if err := b.compile(ctx, f, r.binary); err != nil {
 		return r, err
 	}
 	fi, err := os.Stat(r.binary)

@@ -1,6 +1,6 @@
 // Command build is `make build`: it cross-compiles every Lambda function of
-// the route table (functions/<slug>) for Lambda's provided.al2023 runtime
-// and packages each as a deployable zip.
+// the manifest (manifest.Functions, built from functions/<slug>) for
+// Lambda's provided.al2023 runtime and packages each as a deployable zip.
 //
 //	go run ./scripts/build                 # every function → build/<slug>/bootstrap + build/<slug>.zip
 //	go run ./scripts/build -only v1-leads  # one function
@@ -8,9 +8,11 @@
 //
 // Each function is compiled with exactly
 //
-//	CGO_ENABLED=0 GOOS=linux GOARCH=<arch> go build -trimpath -tags lambda.norpc -ldflags "-s -w" -o <out>/<slug>/bootstrap ./functions/<slug>
+//	CGO_ENABLED=0 GOOS=linux GOARCH=<arch> go build -trimpath -tags <tags> -ldflags "-s -w" -o <out>/<slug>/bootstrap ./functions/<slug>
 //
-// and zipped with one entry, bootstrap, executable (mode 0755) and with a
+// where <tags> is lambdafn.BuildTags: lambda.norpc, plus awssecrets for a
+// function whose manifest entry lists Secrets (only those link the Secrets
+// Manager client). Each is zipped with one entry, bootstrap, executable (mode 0755) and with a
 // fixed timestamp, so the same binary always gives the same zip. It then
 // prints each function's binary and zip size.
 //
@@ -19,8 +21,9 @@
 //
 //	go run ./scripts/build -sam-logical-id V1LeadsFunction -out "$ARTIFACTS_DIR"
 //
-// The list of functions is route.Table; the build fails when functions/
-// holds a folder that is not a route or a route has no folder.
+// The list of functions is manifest.Functions; the build fails when
+// functions/ holds a folder that is not a function of the manifest or a
+// function has no folder.
 package main
 
 import (
@@ -53,12 +56,12 @@ func main() {
 
 // config is what the flags ask for.
 type config struct {
-	arch   string
-	out    string
-	only   string
-	samID  string
-	jobs   int
-	routes []manifest.Route // the functions to build
+	arch  string
+	out   string
+	only  string
+	samID string
+	jobs  int
+	fns   []manifest.Function // the functions to build
 }
 
 // archs are the instruction sets Lambda runs (GOARCH names).
@@ -92,20 +95,21 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	case c.only != "" && c.samID != "":
 		return c, errors.New("-only and -sam-logical-id exclude each other")
 	case c.only != "":
-		r, ok := route.BySlug(c.only)
+		f, ok := manifest.BySlug(c.only)
 		if !ok {
-			return c, fmt.Errorf("-only %q: no such function (known: %s)", c.only, strings.Join(slugs(route.Table), ", "))
+			return c, fmt.Errorf("-only %q: no such function (known: %s)", c.only,
+				strings.Join(lambdafn.Slugs(manifest.Functions), ", "))
 		}
-		c.routes = []manifest.Route{r}
+		c.fns = []manifest.Function{f}
 	case c.samID != "":
-		r, ok := lambdafn.ByLogicalID(route.Table, c.samID)
+		f, ok := lambdafn.ByLogicalID(manifest.Functions, c.samID)
 		if !ok {
 			return c, fmt.Errorf("-sam-logical-id %q: no such function (known: %s)",
-				c.samID, strings.Join(lambdafn.LogicalIDs(route.Table), ", "))
+				c.samID, strings.Join(lambdafn.LogicalIDs(manifest.Functions), ", "))
 		}
-		c.routes = []manifest.Route{r}
+		c.fns = []manifest.Function{f}
 	default:
-		c.routes = route.Table
+		c.fns = manifest.Functions
 	}
 	return c, nil
 }
@@ -119,7 +123,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := lambdafn.CheckFolders(filepath.Join(root, "functions"), route.Table); err != nil {
+	if err := lambdafn.CheckFolders(filepath.Join(root, "functions"), manifest.Functions); err != nil {
 		return err
 	}
 	out, err := filepath.Abs(c.out)
@@ -129,20 +133,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	b := builder{root: root, arch: c.arch, log: stderr}
 	if c.samID != "" {
 		// SAM's makefile builder collects whatever lands in ARTIFACTS_DIR.
-		return b.compile(ctx, c.routes[0].Slug, filepath.Join(out, "bootstrap"))
+		return b.compile(ctx, c.fns[0], filepath.Join(out, "bootstrap"))
 	}
-	results, err := b.all(ctx, c.routes, out, c.jobs)
+	results, err := b.all(ctx, c.fns, out, c.jobs)
 	if err != nil {
 		return err
 	}
 	report(stdout, c.arch, out, results)
 	return nil
-}
-
-func slugs(routes []manifest.Route) []string {
-	s := make([]string, len(routes))
-	for i, r := range routes {
-		s[i] = r.Slug
-	}
-	return s
 }

@@ -1,6 +1,6 @@
-// Command docgen writes the README's generated tables — routes, error codes
-// and the single-table access patterns — from their single sources of truth
-// (shared/route, shared/errcode, shared/dynamo). `make docs` runs it; a test
+// Command docgen writes the README's generated tables — routes, functions,
+// error codes and the single-table access patterns — from their single
+// sources of truth (shared/manifest, shared/errcode, shared/dynamo). `make docs` runs it; a test
 // fails when README.md is stale. With -check it only reports staleness.
 package main
 
@@ -28,6 +28,9 @@ func main() {
 }
 
 func run(path string, check bool) error {
+	if err := writeAPIRef(path, check); err != nil {
+		return err
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -47,7 +50,7 @@ func run(path string, check bool) error {
 
 // Blocks maps each generated block's name to its content.
 func Blocks() map[string]string {
-	return map[string]string{"routes": routes(), "errors": errorCodes(), "table": patterns()}
+	return map[string]string{"routes": routes(), "functions": functions(), "errors": errorCodes(), "table": patterns()}
 }
 
 // Render replaces every <!-- BEGIN name --> ... <!-- END name --> block of
@@ -64,18 +67,137 @@ func Render(doc string) (string, error) {
 	return doc, nil
 }
 
+// routes is the routes table: one row per HTTP route of the manifest, the
+// $default route last.
 func routes() string {
 	var b strings.Builder
-	b.WriteString("| Operation | Method | Pilot path | Logical path | Scope | Beta | Function |\n|---|---|---|---|---|---|---|\n")
-	for _, r := range route.Table {
-		beta := ""
-		if r.Beta {
-			beta = "beta"
+	b.WriteString("| Operation | Method | Pilot path | Logical path | Auth | Scope | Beta | Idempotent | Function |\n" +
+		"|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range manifest.Routes() {
+		method, pilot, logical := r.Method, code(r.PilotPath), code(r.LogicalPath)
+		if r.IsDefault() {
+			method, pilot = "any", "`$default`: any path and method no route matches"
 		}
-		fmt.Fprintf(&b, "| %s | %s | `%s` | `%s` | `%s` | %s | `functions/%s` |\n",
-			r.Operation, r.Method, r.PilotPath, r.LogicalPath, r.Scope, beta, r.Slug)
+		beta := ""
+		if r.Beta != "" {
+			beta = "beta " + code(string(r.Beta))
+		}
+		idem := ""
+		if r.Idempotent {
+			idem = "yes (`Idempotency-Key`)"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | `functions/%s` |\n",
+			r.Operation, method, pilot, orDash(logical), authText(r.Auth), orDash(code(string(r.Scope))), beta, idem, r.Slug)
 	}
 	return b.String()
+}
+
+// authNames says how each auth kind authenticates, for the docs. A kind
+// not listed shows as its name.
+var authNames = map[manifest.AuthKind]string{
+	manifest.AuthPartnerKey:         "API key (Bearer)",
+	manifest.AuthCaptureToken:       "capture token (in the path)",
+	manifest.AuthViewToken:          "view token (in the path)",
+	manifest.AuthProcessorSignature: "processor signature",
+	manifest.AuthNone:               "none",
+}
+
+func authText(a manifest.AuthKind) string {
+	if s, ok := authNames[a]; ok {
+		return s
+	}
+	return code(string(a))
+}
+
+// functions is the functions table: one row per function of the manifest,
+// with its trigger and what it may touch (the deployment's grants).
+func functions() string {
+	var b strings.Builder
+	b.WriteString("| Function | Trigger | Summary | Table access | Secrets |\n|---|---|---|---|---|\n")
+	for _, f := range manifest.Functions {
+		var secrets []string
+		for _, s := range f.Secrets {
+			secrets = append(secrets, code(s))
+		}
+		fmt.Fprintf(&b, "| `functions/%s` | %s | %s | %s | %s |\n",
+			f.Slug, trigger(f), strings.ReplaceAll(f.Summary, "|", `\|`), orDash(tableAccess(f)), orDash(strings.Join(secrets, ", ")))
+	}
+	return b.String()
+}
+
+// trigger describes what starts f.
+func trigger(f manifest.Function) string {
+	switch f.Trigger() {
+	case manifest.TriggerHTTP:
+		var ops []string
+		for _, r := range f.HTTP {
+			if r.IsDefault() {
+				ops = append(ops, "`$default` route")
+				continue
+			}
+			ops = append(ops, string(r.Operation))
+		}
+		return "HTTP: " + strings.Join(ops, ", ")
+	case manifest.TriggerS3:
+		return fmt.Sprintf("S3: object created under %s%s", code(f.S3.Prefix), suffix(f.S3.Suffix))
+	case manifest.TriggerStream:
+		return fmt.Sprintf("DynamoDB stream (batches of %d)", f.Stream.BatchSize)
+	case manifest.TriggerSchedule:
+		return "schedule " + code(f.Schedule.Expression)
+	case manifest.TriggerQueue:
+		return fmt.Sprintf("SQS %s (batches of %d)", code(f.Queue.Name), f.Queue.BatchSize)
+	}
+	return "**none or several (manifest error)**"
+}
+
+func suffix(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ", ending " + code(s)
+}
+
+// tableAccess lists what f does to the table, as the deployment grants
+// it: partner-key functions update their key's record (authenticate and
+// count); Get, Query and Write from f.Table, writes limited to their
+// leading-key patterns.
+func tableAccess(f manifest.Function) string {
+	var parts []string
+	for _, r := range f.HTTP {
+		if r.Auth == manifest.AuthPartnerKey {
+			parts = append(parts, "UpdateItem "+code(table.AuthKeys)+" (authenticate and count)")
+			break
+		}
+	}
+	if f.Table.Get {
+		parts = append(parts, "GetItem")
+	}
+	if f.Table.Query {
+		parts = append(parts, "Query "+code(table.GSI1.Name))
+	}
+	if len(f.Table.Write) > 0 {
+		keys := make([]string, len(f.Table.Write))
+		for i, k := range f.Table.Write {
+			keys[i] = code(k)
+		}
+		parts = append(parts, "PutItem, UpdateItem "+strings.Join(keys, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// code formats s as inline code, or "" for "".
+func code(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "`" + s + "`"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
 }
 
 func errorCodes() string {

@@ -3,14 +3,15 @@ package coldstart
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/moveleads/partnerapi/scripts/build/lambdafn"
 	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
@@ -21,16 +22,16 @@ const helloWorld = "hello-world"
 // helloPackage is the baseline's package, relative to the module root.
 const helloPackage = "./scripts/bench/coldstart/hello"
 
-// releaseFlags are the go build flags of the release build (scripts/build,
-// which `make build` runs), with CGO_ENABLED=0 GOOS=linux. The functions
-// are built by scripts/build itself; the baseline, which scripts/build does
-// not know, is built with these, and buildAll checks that scripts/build
-// still uses them.
-var releaseFlags = []string{"-trimpath", "-tags", "lambda.norpc", "-ldflags", "-s -w"}
+// baselineFlags are the go build flags of the baseline: those of a
+// release build (lambdafn.BuildFlags) of a function without secrets, which
+// is what the hello-world function is. The functions themselves are built
+// by scripts/build, with their own flags; buildAll checks that it still
+// uses lambdafn's.
+var baselineFlags = lambdafn.BuildFlags(manifest.Function{})
 
-// buildAll builds every function of route.Table for linux/arch with the
-// release build (go run ./scripts/build -arch arch -out out) and the
-// hello-world baseline with the same flags, and returns each one's
+// buildAll builds every function of manifest.Functions for linux/arch with
+// the release build (go run ./scripts/build -arch arch -out out) and the
+// hello-world baseline with baselineFlags, and returns each one's
 // bootstrap by name (slug or helloWorld). Commands and compiler output go
 // to log.
 func buildAll(ctx context.Context, root, arch, out string, log io.Writer) (map[string]string, error) {
@@ -43,16 +44,16 @@ func buildAll(ctx context.Context, root, arch, out string, log io.Writer) (map[s
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("release build (%s): %w\n%s", arch, err, stderr.String())
 	}
-	if err := checkReleaseFlags(stderr.String(), arch); err != nil {
+	if err := checkReleaseFlags(stderr.String(), arch, manifest.Functions); err != nil {
 		return nil, err
 	}
 	bins := map[string]string{}
-	for _, r := range route.Table {
-		bin := filepath.Join(out, r.Slug, "bootstrap")
+	for _, f := range manifest.Functions {
+		bin := filepath.Join(out, f.Slug, "bootstrap")
 		if _, err := os.Stat(bin); err != nil {
 			return nil, fmt.Errorf("release build (%s) did not produce %s: %w", arch, bin, err)
 		}
-		bins[r.Slug] = bin
+		bins[f.Slug] = bin
 	}
 	hello := filepath.Join(out, helloWorld, "bootstrap")
 	if err := goBuild(ctx, root, arch, hello, helloPackage, log); err != nil {
@@ -62,10 +63,11 @@ func buildAll(ctx context.Context, root, arch, out string, log io.Writer) (map[s
 	return bins, nil
 }
 
-// goBuild compiles pkg to binary exactly as the release build compiles a
-// function: CGO_ENABLED=0 GOOS=linux GOARCH=arch go build <releaseFlags>.
+// goBuild compiles pkg to binary as the release build compiles a function
+// without secrets: CGO_ENABLED=0 GOOS=linux GOARCH=arch go build
+// <baselineFlags>.
 func goBuild(ctx context.Context, root, arch, binary, pkg string, log io.Writer) error {
-	args := append(append([]string{"build"}, releaseFlags...), "-o", binary, pkg)
+	args := append(append([]string{"build"}, baselineFlags...), "-o", binary, pkg)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+arch)
@@ -88,24 +90,37 @@ func commandLine(arch string, args []string) string {
 	return fmt.Sprintf("CGO_ENABLED=0 GOOS=linux GOARCH=%s go %s", arch, strings.Join(q, " "))
 }
 
-// checkReleaseFlags fails unless every go build that scripts/build printed
-// (to stderr) used releaseFlags, so that the baseline is built as the
-// functions are.
-func checkReleaseFlags(buildLog, arch string) error {
-	want := commandLine(arch, append([]string{"build"}, releaseFlags...)) + " -o "
-	var seen int
+// checkReleaseFlags fails unless scripts/build printed (to stderr) exactly
+// one go build per function of fns, each with that function's
+// lambdafn.BuildFlags for arch: the functions are measured as released,
+// and the baseline is built with the same rule.
+func checkReleaseFlags(buildLog, arch string, fns []manifest.Function) error {
+	seen := map[string]bool{}
 	for line := range strings.Lines(buildLog) {
 		if !strings.Contains(line, " go build ") {
 			continue
 		}
-		seen++
-		if !strings.HasPrefix(line, want) {
-			return fmt.Errorf("scripts/build ran %q, but the hello-world baseline is built with %q…: update releaseFlags in scripts/bench/coldstart",
-				strings.TrimSpace(line), want)
+		line = strings.TrimSpace(line)
+		fields := strings.Fields(line)
+		pkg := fields[len(fields)-1]
+		i := slices.IndexFunc(fns, func(f manifest.Function) bool { return lambdafn.Package(f.Slug) == pkg })
+		if i < 0 {
+			return fmt.Errorf("scripts/build ran %q, which builds no function of the manifest", line)
 		}
+		f := fns[i]
+		want := commandLine(arch, append([]string{"build"}, lambdafn.BuildFlags(f)...)) + " -o "
+		if !strings.HasPrefix(line, want) {
+			return fmt.Errorf("scripts/build ran %q; want %q… (lambdafn.BuildFlags of %s)", line, want, f.Slug)
+		}
+		if seen[f.Slug] {
+			return fmt.Errorf("scripts/build built %s twice", f.Slug)
+		}
+		seen[f.Slug] = true
 	}
-	if seen == 0 {
-		return errors.New("scripts/build printed no go build command: cannot check that the hello-world baseline is built the same way")
+	for _, f := range fns {
+		if !seen[f.Slug] {
+			return fmt.Errorf("scripts/build printed no go build of %s: cannot check that it is built as released", f.Slug)
+		}
 	}
 	return nil
 }

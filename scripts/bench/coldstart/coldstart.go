@@ -63,8 +63,9 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Run measures the cold start of every function in route.Table and of the
-// hello-world baseline, and returns the report rows (section "Cold start").
+// Run measures the cold start of every function of manifest.Functions and
+// of the hello-world baseline, and returns the report rows (section "Cold
+// start").
 //
 // It builds every binary twice into a temporary directory that it removes:
 // for the host architecture to run, and for arm64 to report sizes; both
@@ -73,10 +74,11 @@ func (o Options) withDefaults() Options {
 // warm-up rounds, round-robin. A cold start is a fresh process with its own
 // Runtime API on loopback and Lambda's environment; it is timed from just
 // before exec to its first GET next (init) and to its POST response (first
-// response) for one real request, which must answer 200.
+// response) for one real request, which must answer 200 (route-not-found:
+// 404).
 //
 // Any failure — a build, DynamoDB, a function reporting an init or
-// invocation error, exiting, a status other than 200, a timeout — ends Run
+// invocation error, exiting, an unexpected status, a timeout — ends Run
 // with an error and no rows. Rows that exceed a budget are returned with
 // OK false and a Note; that is not an error. Run needs Linux (it executes
 // linux binaries) on amd64 or arm64.
@@ -121,11 +123,12 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 	defer fx.Close(context.WithoutCancel(ctx))
 
 	var targets []target
-	for _, r := range route.Table {
-		targets = append(targets, target{
-			Name: r.Slug, Bin: host[r.Slug], Env: fx.Env(&r),
-			Event: func(ctx context.Context) ([]byte, error) { return fx.Event(ctx, r) },
-		})
+	for _, fn := range manifest.Functions {
+		tg, err := fx.Target(fn, host[fn.Slug])
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, tg)
 	}
 	// The baseline gets the variables every function gets, so that little
 	// but the code differs.
@@ -137,8 +140,8 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 		return nil, fmt.Errorf("coldstart: %w", err)
 	}
 	var functions []result
-	for i, r := range route.Table {
-		functions = append(functions, result{name: r.Slug, samples: samples[i], size: sizes[r.Slug]})
+	for i, fn := range manifest.Functions {
+		functions = append(functions, result{name: fn.Slug, samples: samples[i], size: sizes[fn.Slug]})
 	}
 	hello := result{name: helloWorld, samples: samples[len(targets)-1], size: sizes[helloWorld]}
 	return rows(hello, functions), nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,9 +63,9 @@ func TestRun(t *testing.T) {
 		return r
 	}
 	names := []string{helloWorld}
-	for _, r := range route.Table {
-		names = append(names, r.Slug)
-		for _, m := range []string{"init added over hello-world " + r.Slug, sizeMetric(r.Slug)} {
+	for _, f := range manifest.Functions {
+		names = append(names, f.Slug)
+		for _, m := range []string{"init ratio to hello-world " + f.Slug, sizeMetric(f.Slug)} {
 			if r := row(m); r.OK == nil || r.Budget == "" {
 				t.Errorf("%s: no budget verdict", m)
 			}
@@ -81,7 +82,7 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s: size %q; want a positive size in MiB", name, row(sizeMetric(name)).Value)
 		}
 	}
-	if want := 3 + 4*len(route.Table); len(rows) != want {
+	if want := 3 + 4*len(manifest.Functions); len(rows) != want {
 		t.Errorf("%d rows; want %d", len(rows), want)
 	}
 }
@@ -100,27 +101,76 @@ func median(t *testing.T, value string, n int) float64 {
 }
 
 func TestCheckReleaseFlags(t *testing.T) {
-	const good = `CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -trimpath -tags lambda.norpc -ldflags "-s -w" -o /tmp/x/v1-leads/bootstrap ./functions/v1-leads` + "\n"
+	fns := []manifest.Function{
+		{Slug: "v1-leads"},
+		{Slug: "v1-leads-list", Secrets: []string{manifest.SecretCursor}},
+	}
+	const plain = `CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -trimpath -tags lambda.norpc -ldflags "-s -w" -o /tmp/x/v1-leads/bootstrap ./functions/v1-leads` + "\n"
+	const secret = `CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -trimpath -tags lambda.norpc,awssecrets -ldflags "-s -w" -o /tmp/x/v1-leads-list/bootstrap ./functions/v1-leads-list` + "\n"
 	tests := []struct {
-		name, log string
-		ok        bool
+		name, arch, log string
+		ok              bool
 	}{
-		{"same flags", good + strings.Replace(good, "v1-leads", "v1-lead-get", 2), true},
-		{"other arch", good, false}, // checked against arm64 below
-		{"flag dropped", strings.Replace(good, "-trimpath ", "", 1), false},
-		{"flag added", strings.Replace(good, "-trimpath", "-trimpath -race", 1), false},
-		{"no build printed", "linux/amd64 functions in /tmp/x\n", false},
+		{"each with its flags", "amd64", plain + secret, true},
+		{"other arch", "arm64", plain + secret, false},
+		{"flag dropped", "amd64", strings.Replace(plain, "-trimpath ", "", 1) + secret, false},
+		{"flag added", "amd64", strings.Replace(plain, "-trimpath", "-trimpath -race", 1) + secret, false},
+		{"secrets tag missing", "amd64", plain + strings.Replace(secret, ",awssecrets", "", 1), false},
+		{"secrets tag where none listed", "amd64", strings.Replace(plain, "lambda.norpc", "lambda.norpc,awssecrets", 1) + secret, false},
+		{"function not built", "amd64", plain, false},
+		{"function built twice", "amd64", plain + plain + secret, false},
+		{"unknown package", "amd64", plain + secret + strings.ReplaceAll(plain, "v1-leads", "v1-other"), false},
+		{"no build printed", "amd64", "linux/amd64 functions in /tmp/x\n", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			arch := "amd64"
-			if tt.name == "other arch" {
-				arch = "arm64"
-			}
-			if err := checkReleaseFlags(tt.log, arch); (err == nil) != tt.ok {
+			if err := checkReleaseFlags(tt.log, tt.arch, fns); (err == nil) != tt.ok {
 				t.Errorf("checkReleaseFlags = %v; want ok %v", err, tt.ok)
 			}
 		})
+	}
+}
+
+// TestBaselineIsBuiltLikeAFunctionWithoutSecrets: the baseline's flags
+// are a release build's, without the Secrets Manager tag.
+func TestBaselineIsBuiltLikeAFunctionWithoutSecrets(t *testing.T) {
+	want := []string{"-trimpath", "-tags", "lambda.norpc", "-ldflags", "-s -w"}
+	if !slices.Equal(baselineFlags, want) {
+		t.Errorf("baselineFlags = %q; want %q", baselineFlags, want)
+	}
+}
+
+func TestRouteNotFoundEvent(t *testing.T) {
+	fn, ok := manifest.BySlug("route-not-found")
+	if !ok {
+		t.Fatal("no route-not-found function in the manifest")
+	}
+	fx := &fixture{}
+	tg, err := fx.Target(fn, "/bin/true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg.wantStatus() != 404 {
+		t.Errorf("route-not-found must answer %d; want 404", tg.wantStatus())
+	}
+	b, err := tg.Event(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev events.APIGatewayV2HTTPRequest
+	if err := json.Unmarshal(b, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.RouteKey != "$default" || ev.RequestContext.RouteKey != "$default" || ev.RawPath != "/v1-no-such-route" ||
+		ev.Headers["authorization"] != "" {
+		t.Errorf("event %s; want a $default event for /v1-no-such-route without a key", b)
+	}
+}
+
+func TestTargetRefusesOtherTriggers(t *testing.T) {
+	fn := manifest.Function{Slug: "nightly", Schedule: &manifest.ScheduleTrigger{Expression: "rate(1 day)"}}
+	if _, err := (&fixture{}).Target(fn, "/bin/true"); err == nil || !strings.Contains(err.Error(), "nightly") {
+		t.Errorf("Target(schedule function) = %v; want an error naming it", err)
 	}
 }
 

@@ -1,27 +1,29 @@
 // Package coldstart measures the Lambda cold start of every function of the
-// route table against a hello-world aws-lambda-go baseline, without AWS or
-// Docker: it plays the Lambda service's part.
+// manifest (manifest.Functions) against a hello-world aws-lambda-go
+// baseline, without AWS or Docker: it plays the Lambda service's part.
 //
 // For each cold start it starts a Lambda Runtime API on loopback — the
 // endpoints a Go function calls: GET /2018-06-01/runtime/invocation/next,
 // POST .../invocation/{id}/response and .../error, POST
 // /2018-06-01/runtime/init/error — execs the function's bootstrap, built
-// exactly as the release build builds it but for the host architecture,
-// with the environment Lambda gives, and times from just before exec:
+// exactly as the release build builds it (lambdafn.BuildFlags, with the
+// function's own build tags) but for the host architecture, with the
+// environment Lambda gives, and times from just before exec:
 //
 //   - init: until the process's first GET next (Lambda's Init phase ends
 //     there: the function is ready for its first event);
 //   - first response: until it posts the response to one real request,
-//     served against DynamoDB Local, which must answer 200.
+//     served against DynamoDB Local, which must answer 200 (404 for
+//     route-not-found, which answers every request so).
 //
 // Every binary is cold-started Options.Runs times, round-robin with the
-// others. The report gives each function's init added over the baseline
-// (difference of medians within the same run; budget 5 ms), its first
-// response, and its arm64 release binary size (budget 8 MiB).
+// others. The report gives each function's init as a ratio to the
+// baseline's (ratio of medians within the same run; budget 1.5×), its
+// first response, and its arm64 release binary size (budget 8 MiB).
 //
 // What the numbers are not: Lambda's own Init also includes downloading
 // the code and starting the sandbox, identical for every function and
-// absent here; and a laptop is not a Graviton core. The difference from
-// the baseline is what the code adds, and it is that difference that is
+// absent here; and a laptop is not a Graviton core. The comparison with
+// the baseline is what the code adds, and it is that comparison that is
 // budgeted.
 package coldstart

@@ -65,7 +65,7 @@ func newFixture(ctx context.Context, endpoint string) (*fixture, error) {
 	}
 	f.store = dynamo.New(db, f.table)
 	now := time.Now().UTC()
-	for _, r := range route.Table {
+	for _, r := range manifest.PartnerRoutes() {
 		p := auth.Partner{
 			ID: "ptn_coldstart_" + strings.ReplaceAll(r.Slug, "-", "_"), Name: "Cold start " + r.Slug,
 			RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now,
@@ -89,15 +89,15 @@ func newFixture(ctx context.Context, endpoint string) (*fixture, error) {
 }
 
 // Env returns a function's own variables, pointing it at the table. As
-// deployed, only a route that lists the cursor secret gets it; rt nil (the
-// baseline) gets the variables every function gets.
-func (f *fixture) Env(rt *manifest.Route) []string {
+// deployed, only a function that lists the cursor secret gets it; fn nil
+// (the baseline) gets the variables every function gets.
+func (f *fixture) Env(fn *manifest.Function) []string {
 	env := []string{
 		settings.Table + "=" + f.table,
 		"AWS_ENDPOINT_URL_DYNAMODB=" + f.endpoint,
 		"AWS_EC2_METADATA_DISABLED=true",
 	}
-	if rt != nil && slices.Contains(rt.Secrets, manifest.SecretCursor) {
+	if fn != nil && slices.Contains(fn.Secrets, manifest.SecretCursor) {
 		env = append(env, settings.CursorSecret+"="+f.secret)
 	}
 	return env
@@ -109,34 +109,72 @@ func (f *fixture) Close(ctx context.Context) error {
 	return err
 }
 
-// Event returns the JSON of an API Gateway (HTTP API, payload 2.0) event
-// for one valid request to rt, authenticated with a test key made for it.
-// A key per request keeps any number of cold starts under the per-key rate
-// limit. It fails for an operation the harness has no request for.
-func (f *fixture) Event(ctx context.Context, rt manifest.Route) ([]byte, error) {
-	var method, path, body string
+// Target returns the cold start of fn from bin: its environment, its
+// request and the status that request must answer with. It fails for a
+// function the harness has no request for (a trigger other than HTTP, or
+// an operation not listed in request).
+func (f *fixture) Target(fn manifest.Function, bin string) (target, error) {
+	if fn.Trigger() != manifest.TriggerHTTP {
+		return target{}, fmt.Errorf("coldstart has no event for %s (trigger %q): add one to fixture.Target", fn.Slug, fn.Trigger())
+	}
+	rt := fn.HTTP[0]
+	rt.Slug = fn.Slug
+	req, err := f.request(rt)
+	if err != nil {
+		return target{}, err
+	}
+	return target{
+		Name: fn.Slug, Bin: bin, Env: f.Env(&fn), Status: req.status,
+		Event: func(ctx context.Context) ([]byte, error) { return f.Event(ctx, req) },
+	}, nil
+}
+
+// request is one cold start's request to a route.
+type request struct {
+	route              manifest.Route
+	method, path, body string
+	// key: the request carries a fresh test key of the route's partner.
+	key    bool
+	status int // 0: 200
+}
+
+// request returns the request for rt: a valid one for a partner operation.
+func (f *fixture) request(rt manifest.Route) (request, error) {
 	switch rt.Operation {
 	case manifest.CreateLead:
-		method, path, body = http.MethodPost, rt.PilotPath, createBody
+		return request{route: rt, method: http.MethodPost, path: rt.PilotPath, body: createBody, key: true}, nil
 	case manifest.ListLeads:
-		method, path = http.MethodGet, rt.PilotPath
+		return request{route: rt, method: http.MethodGet, path: rt.PilotPath, key: true}, nil
 	case manifest.GetLead:
-		method, path = http.MethodGet, strings.Replace(rt.PilotPath, "{"+manifest.ParamName(rt.PilotPath)+"}", f.leads[rt.Operation], 1)
-	default:
-		return nil, fmt.Errorf("coldstart has no request for %s (%s): add one to fixture.Event", rt.Operation, rt.Slug)
+		path := strings.Replace(rt.PilotPath, "{"+manifest.ParamName(rt.PilotPath)+"}", f.leads[rt.Operation], 1)
+		return request{route: rt, method: http.MethodGet, path: path, key: true}, nil
+	case manifest.RouteNotFound:
+		return request{route: rt, method: http.MethodGet, path: "/v1-no-such-route", status: http.StatusNotFound}, nil
 	}
-	key, keyID, err := auth.NewKey(auth.Test)
-	if err != nil {
-		return nil, err
+	return request{}, fmt.Errorf("coldstart has no request for %s (%s): add one to fixture.request", rt.Operation, rt.Slug)
+}
+
+// Event returns the JSON of an API Gateway (HTTP API, payload 2.0) event
+// for req, authenticated, when req asks for a key, with a test key made
+// for it. A key per request keeps any number of cold starts under the
+// per-key rate limit.
+func (f *fixture) Event(ctx context.Context, req request) ([]byte, error) {
+	var headers []string
+	if req.key {
+		key, keyID, err := auth.NewKey(auth.Test)
+		if err != nil {
+			return nil, err
+		}
+		err = f.store.CreateKey(ctx, auth.Key{
+			KeyID: keyID, Digest: auth.Digest(key), PartnerID: f.partners[req.route.Operation], Mode: auth.Test,
+			Scopes: manifest.AllScopes, CreatedAt: time.Now(),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("create key: %w", err)
+		}
+		headers = append(headers, "Authorization: Bearer "+key)
 	}
-	err = f.store.CreateKey(ctx, auth.Key{
-		KeyID: keyID, Digest: auth.Digest(key), PartnerID: f.partners[rt.Operation], Mode: auth.Test,
-		Scopes: manifest.AllScopes, CreatedAt: time.Now(),
-	})
-	if err != nil {
-		return nil, fmt.Errorf("create key: %w", err)
-	}
-	return event(rt, method, path, body, "Authorization: Bearer "+key)
+	return event(req.route, req.method, req.path, req.body, headers...)
 }
 
 // helloEvent returns an event for GET /hello, the baseline's request.
@@ -145,15 +183,19 @@ func helloEvent(context.Context) ([]byte, error) {
 }
 
 // event builds the payload-2.0 event API Gateway sends for the request,
-// with the local gateway's own mapping.
+// with the local gateway's own mapping. For the $default route any path
+// goes.
 func event(rt manifest.Route, method, path, body string, headers ...string) ([]byte, error) {
 	template := rt.PilotPath
 	if template == "" {
 		template = path
 	}
-	ok, name, value := manifest.Match(template, path)
-	if !ok {
-		return nil, fmt.Errorf("path %s does not match %s", path, template)
+	var name, value string
+	if !rt.IsDefault() {
+		var ok bool
+		if ok, name, value = manifest.Match(template, path); !ok {
+			return nil, fmt.Errorf("path %s does not match %s", path, template)
+		}
 	}
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	if body != "" {

@@ -25,9 +25,10 @@ const (
 	accountID    = "000000000000"
 )
 
-// wantStatus is the status every cold start's request must answer with:
-// each one is a valid request, so anything else is a failed run.
-const wantStatus = 200
+// defaultStatus is the status a cold start's request must answer with
+// unless its target says otherwise: each one is a valid request, so
+// anything else is a failed run.
+const defaultStatus = 200
 
 // target is one executable to cold-start and the request it gets.
 type target struct {
@@ -37,6 +38,17 @@ type target struct {
 	// Event returns the JSON event of one cold start's invocation. It is
 	// called before the clock starts.
 	Event func(context.Context) ([]byte, error)
+	// Status is the status the request must answer with; 0 means 200.
+	// (route-not-found answers every request with 404.)
+	Status int
+}
+
+// wantStatus returns the status t's request must answer with.
+func (t target) wantStatus() int {
+	if t.Status == 0 {
+		return defaultStatus
+	}
+	return t.Status
 }
 
 // sample is one cold start, both times measured from just before exec.
@@ -78,7 +90,7 @@ func functionARN(name string) string {
 // exec → response. The process is then killed (SIGKILL) and reaped. It
 // fails, with the process's last output, when the function reports an
 // init or invocation error, exits, does not respond within timeout, or
-// responds with a status other than 200.
+// responds with a status other than t's (200 unless t says otherwise).
 func coldStart(ctx context.Context, t target, timeout time.Duration) (sample, error) {
 	event, err := t.Event(ctx)
 	if err != nil {
@@ -113,7 +125,7 @@ func coldStart(ctx context.Context, t target, timeout time.Duration) (sample, er
 	_ = cmd.Process.Kill() // fails only when it has exited already
 	<-exited
 	if err == nil {
-		err = checkStatus(body)
+		err = checkStatus(body, t.wantStatus())
 	}
 	if err != nil {
 		return sample{}, fmt.Errorf("%w\n--- process output (last %d bytes) ---\n%s", err, keep, out.String())
@@ -181,16 +193,16 @@ func await(ctx context.Context, calls <-chan call, exited <-chan struct{}, exitE
 }
 
 // checkStatus fails unless body is an API Gateway (payload 2.0) response
-// with status 200.
-func checkStatus(body []byte) error {
+// with status want.
+func checkStatus(body []byte, want int) error {
 	var resp struct {
 		StatusCode int `json:"statusCode"`
 	}
 	if err := json.Unmarshal(body, &resp); err != nil {
 		return fmt.Errorf("response is not an API Gateway response: %w: %s", err, clip(body))
 	}
-	if resp.StatusCode != wantStatus {
-		return fmt.Errorf("response status %d; want %d: %s", resp.StatusCode, wantStatus, clip(body))
+	if resp.StatusCode != want {
+		return fmt.Errorf("response status %d; want %d: %s", resp.StatusCode, want, clip(body))
 	}
 	return nil
 }

@@ -175,18 +175,27 @@ func TestMeasureAllDiscardsWarmup(t *testing.T) {
 
 func TestCheckStatus(t *testing.T) {
 	tests := []struct {
+		name string
 		body string
+		want int
 		ok   bool
 	}{
-		{`{"statusCode":200,"body":"{}"}`, true},
-		{`{"statusCode":201}`, false},
-		{`{"statusCode":429}`, false},
-		{`not json`, false},
-		{`{}`, false},
+		{"200 wanted", `{"statusCode":200,"body":"{}"}`, 200, true},
+		{"201 for 200", `{"statusCode":201}`, 200, false},
+		{"429 for 200", `{"statusCode":429}`, 200, false},
+		{"404 wanted", `{"statusCode":404}`, 404, true},
+		{"200 for 404", `{"statusCode":200}`, 404, false},
+		{"not json", `not json`, 200, false},
+		{"no status", `{}`, 200, false},
 	}
 	for _, tt := range tests {
-		if err := checkStatus([]byte(tt.body)); (err == nil) != tt.ok {
-			t.Errorf("checkStatus(%s) = %v; want ok %v", tt.body, err, tt.ok)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if err := checkStatus([]byte(tt.body), tt.want); (err == nil) != tt.ok {
+				t.Errorf("checkStatus(%s, %d) = %v; want ok %v", tt.body, tt.want, err, tt.ok)
+			}
+		})
+	}
+	if got := (target{}).wantStatus(); got != 200 {
+		t.Errorf("target{}.wantStatus() = %d; want 200", got)
 	}
 }

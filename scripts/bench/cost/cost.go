@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -18,9 +19,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
-	"github.com/moveleads/partnerapi/shared/apigw"
 	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/cursor"
+	"github.com/moveleads/partnerapi/shared/catalog"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/dynamometer"
 	"github.com/moveleads/partnerapi/shared/estimate"
@@ -39,7 +39,7 @@ type Options struct {
 }
 
 type bench struct {
-	h     *apigw.Handler
+	h     *catalog.Stack
 	store *dynamo.Store
 	meter *dynamometer.Meter
 	now   time.Time
@@ -162,13 +162,11 @@ func newBench(ctx context.Context, endpoint string) (*bench, error) {
 	}
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
-	signer, err := cursor.NewSigner(secret)
-	if err != nil {
-		return nil, err
-	}
 	store := dynamo.New(db, name)
 	m.Take()
-	return &bench{h: apigw.New(apigw.Deps{Store: store, Cursor: apigw.FixedSigner(signer)}), store: store, meter: m, now: time.Now()}, nil
+	return &bench{h: catalog.New(catalog.Deps{Store: store, Secret: func(string) func(context.Context) ([]byte, error) {
+		return func(context.Context) ([]byte, error) { return secret, nil }
+	}}), store: store, meter: m, now: time.Now()}, nil
 }
 
 func (b *bench) partner(ctx context.Context) (auth.Tenant, string, error) {
@@ -196,7 +194,7 @@ func (b *bench) seed(ctx context.Context, t auth.Tenant, n int) error {
 			defer wg.Done()
 			for i := w; i < n; i += 8 {
 				at := b.now.Add(-time.Hour).Add(time.Duration(i) * time.Microsecond)
-				l := lead.Lead{ID: uuid.NewString(), Status: lead.New, CustomerName: "Customer", Email: "c@example.com", CreatedAt: at, UpdatedAt: at}
+				l := lead.Lead{ID: uuid.NewString(), Status: lead.New, Details: lead.Details{CustomerName: "Customer", Email: "c@example.com"}, CreatedAt: at, UpdatedAt: at}
 				if err := b.store.PutLead(ctx, t, l, false); err != nil {
 					errs <- err
 					return
@@ -219,7 +217,11 @@ func (b *bench) call(ctx context.Context, op manifest.Operation, key, body strin
 	for k, v := range hdr {
 		h[k] = v
 	}
-	ev := events.APIGatewayV2HTTPRequest{Version: "2.0", Headers: h, QueryStringParameters: q, PathParameters: params, Body: body,
+	raw := url.Values{}
+	for k, v := range q {
+		raw.Set(k, v)
+	}
+	ev := events.APIGatewayV2HTTPRequest{Version: "2.0", Headers: h, RawQueryString: raw.Encode(), PathParameters: params, Body: body,
 		RequestContext: events.APIGatewayV2HTTPRequestContext{RequestID: "bench-cost"}}
 	resp, _ := b.h.Route(op)(ctx, ev)
 	if resp.StatusCode != 200 {

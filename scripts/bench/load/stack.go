@@ -16,9 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/moveleads/partnerapi/shared/apigw"
 	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/cursor"
+	"github.com/moveleads/partnerapi/shared/catalog"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/estimate"
@@ -68,14 +67,13 @@ func startStack(ctx context.Context, endpoint string) (_ *stack, err error) {
 		_, _ = client.DeleteTable(dctx, &dynamodb.DeleteTableInput{TableName: &name})
 	})
 	st.store = dynamo.New(client, name)
-	signer, err := cursor.NewSigner(randomBytes(32))
-	if err != nil {
-		return nil, err
-	}
+	secret := randomBytes(32)
 	// Only errors are logged: a JSON line per request would measure the
 	// terminal, and an error line is what explains a 5xx.
 	log := slog.New(slog.NewJSONHandler(st.errs, &slog.HandlerOptions{Level: slog.LevelError}))
-	h := apigw.New(apigw.Deps{Store: st.store, Cursor: apigw.FixedSigner(signer), Log: log})
+	h := catalog.New(catalog.Deps{Store: st.store, Log: log, Secret: func(string) func(context.Context) ([]byte, error) {
+		return func(context.Context) ([]byte, error) { return secret, nil }
+	}})
 	gw := localgw.New(func(op manifest.Operation) any { return h.Route(op) }, log)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -26,9 +27,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
-	"github.com/moveleads/partnerapi/shared/apigw"
 	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/cursor"
+	"github.com/moveleads/partnerapi/shared/catalog"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/manifest"
@@ -121,8 +121,12 @@ func Cases() []Case {
 		for k, v := range hdr {
 			h[k] = v
 		}
+		raw := url.Values{}
+		for k, v := range q {
+			raw.Set(k, v)
+		}
 		return events.APIGatewayV2HTTPRequest{
-			Version: "2.0", RawPath: path, Headers: h, QueryStringParameters: q, PathParameters: params, Body: body,
+			Version: "2.0", RawPath: path, Headers: h, RawQueryString: raw.Encode(), PathParameters: params, Body: body,
 			RequestContext: events.APIGatewayV2HTTPRequestContext{RequestID: "bench",
 				HTTP: events.APIGatewayV2HTTPRequestContextHTTPDescription{Method: method, Path: path}},
 		}
@@ -146,7 +150,7 @@ func Cases() []Case {
 
 // NewHandler returns the real handler over a DynamoDB client whose HTTP
 // transport is the stub.
-func NewHandler() (*apigw.Handler, error) {
+func NewHandler() (*catalog.Stack, error) {
 	st, err := newStub()
 	if err != nil {
 		return nil, err
@@ -157,15 +161,14 @@ func NewHandler() (*apigw.Handler, error) {
 		HTTPClient:   &http.Client{Transport: st},
 		BaseEndpoint: aws.String("http://dynamodb.stub"),
 	})
-	signer, err := cursor.NewSigner([]byte(strings.Repeat("k", 32)))
-	if err != nil {
-		return nil, err
-	}
-	return apigw.New(apigw.Deps{Store: dynamo.New(db, "bench"), Cursor: apigw.FixedSigner(signer)}), nil
+	secret := []byte(strings.Repeat("k", 32))
+	return catalog.New(catalog.Deps{Store: dynamo.New(db, "bench"), Secret: func(string) func(context.Context) ([]byte, error) {
+		return func(context.Context) ([]byte, error) { return secret, nil }
+	}}), nil
 }
 
 // Bench runs c b.N times against h and fails b on any non-200 answer.
-func Bench(b *testing.B, h *apigw.Handler, c Case) {
+func Bench(b *testing.B, h *catalog.Stack, c Case) {
 	fn := h.Route(c.Op)
 	ctx := context.Background()
 	b.ReportAllocs()

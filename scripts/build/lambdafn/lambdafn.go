@@ -1,7 +1,9 @@
-// Package lambdafn names the Lambda functions of the route table: one per
-// route, built from functions/<slug>, and known to SAM and CloudFormation by
-// a logical id derived from the slug. The build script, the SAM template
-// check and anything else that needs those names use this one rule.
+// Package lambdafn names and compiles the Lambda functions of the manifest
+// (manifest.Functions): each is built from functions/<slug>, with the build
+// tags its manifest entry calls for, and is known to SAM and CloudFormation
+// by a logical id derived from the slug. The build script, the cold-start
+// benchmark, the SAM template check and anything else that needs those
+// names or compiles a function use these rules.
 package lambdafn
 
 import (
@@ -15,7 +17,47 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
-// LogicalID returns the logical id of the function serving slug: each
+// Build tags.
+const (
+	// NoRPCTag leaves out aws-lambda-go's net/rpc server, which only the
+	// retired go1.x runtime used. Every function gets it.
+	NoRPCTag = "lambda.norpc"
+	// SecretsTag links the Secrets Manager client into a function. Only
+	// functions whose manifest entry lists Secrets get it, so the others
+	// do not carry that client (size and cold start: the 8 MiB budget).
+	SecretsTag = "awssecrets"
+)
+
+// BuildTags returns the build tags f is compiled with: NoRPCTag always,
+// and SecretsTag exactly when f lists Secrets.
+func BuildTags(f manifest.Function) []string {
+	tags := []string{NoRPCTag}
+	if len(f.Secrets) > 0 {
+		tags = append(tags, SecretsTag)
+	}
+	return tags
+}
+
+// BuildFlags returns the go build flags (everything before -o) of f's
+// release build, run with CGO_ENABLED=0 GOOS=linux: -trimpath drops local
+// paths, -tags BuildTags(f), and -ldflags "-s -w" drops the symbol table
+// and DWARF (about half the size).
+func BuildFlags(f manifest.Function) []string {
+	return []string{"-trimpath", "-tags", strings.Join(BuildTags(f), ","), "-ldflags", "-s -w"}
+}
+
+// GoBuildArgs returns the go command's arguments that compile f's function
+// (./functions/<slug>, relative to the module root) to binary.
+func GoBuildArgs(f manifest.Function, binary string) []string {
+	args := append([]string{"build"}, BuildFlags(f)...)
+	return append(args, "-o", binary, Package(f.Slug))
+}
+
+// Package returns the package path, relative to the module root, of the
+// function slug.
+func Package(slug string) string { return "./functions/" + slug }
+
+// LogicalID returns the logical id of the function slug: each
 // hyphen-separated word of slug with its first letter upper-cased, joined,
 // plus "Function" (v1-leads → V1LeadsFunction, v1-lead-get →
 // V1LeadGetFunction). Slugs are lower-case letters, digits and hyphens, so
@@ -33,30 +75,40 @@ func LogicalID(slug string) string {
 	return b.String()
 }
 
-// ByLogicalID returns the route in routes whose function has logical id id,
-// and false when there is none.
-func ByLogicalID(routes []manifest.Route, id string) (manifest.Route, bool) {
-	for _, r := range routes {
-		if LogicalID(r.Slug) == id {
-			return r, true
+// ByLogicalID returns the function in fns whose logical id is id, and false
+// when there is none.
+func ByLogicalID(fns []manifest.Function, id string) (manifest.Function, bool) {
+	for _, f := range fns {
+		if LogicalID(f.Slug) == id {
+			return f, true
 		}
 	}
-	return manifest.Route{}, false
+	return manifest.Function{}, false
 }
 
-// LogicalIDs returns the logical ids of routes' functions, in table order.
-func LogicalIDs(routes []manifest.Route) []string {
-	ids := make([]string, len(routes))
-	for i, r := range routes {
-		ids[i] = LogicalID(r.Slug)
+// LogicalIDs returns the logical ids of fns, in order.
+func LogicalIDs(fns []manifest.Function) []string {
+	ids := make([]string, len(fns))
+	for i, f := range fns {
+		ids[i] = LogicalID(f.Slug)
 	}
 	return ids
 }
 
-// CheckFolders reports whether the folders under dir (functions/) and the
-// routes agree: every route's slug has a folder holding a main.go, and
-// every folder is some route's slug. The error names every disagreement.
-func CheckFolders(dir string, routes []manifest.Route) error {
+// Slugs returns the slugs of fns, in order.
+func Slugs(fns []manifest.Function) []string {
+	s := make([]string, len(fns))
+	for i, f := range fns {
+		s[i] = f.Slug
+	}
+	return s
+}
+
+// CheckFolders reports whether the folders under dir (functions/) and fns
+// agree: every function's slug has a folder holding a main.go, and every
+// folder is some function's slug. The error names every disagreement; an
+// unreadable dir is an error too.
+func CheckFolders(dir string, fns []manifest.Function) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("list function folders: %w", err)
@@ -68,18 +120,18 @@ func CheckFolders(dir string, routes []manifest.Route) error {
 		}
 	}
 	var errs []error
-	for _, f := range folders {
-		if !slices.ContainsFunc(routes, func(r manifest.Route) bool { return r.Slug == f }) {
-			errs = append(errs, fmt.Errorf("%s/%s has no route in route.Table", dir, f))
+	for _, name := range folders {
+		if !slices.ContainsFunc(fns, func(f manifest.Function) bool { return f.Slug == name }) {
+			errs = append(errs, fmt.Errorf("%s/%s is not a function of manifest.Functions", dir, name))
 		}
 	}
-	for _, r := range routes {
-		if !slices.Contains(folders, r.Slug) {
-			errs = append(errs, fmt.Errorf("route %s (%s) has no folder %s/%s", r.Slug, r.Operation, dir, r.Slug))
+	for _, f := range fns {
+		if !slices.Contains(folders, f.Slug) {
+			errs = append(errs, fmt.Errorf("function %s (%s) has no folder %s/%s", f.Slug, f.Trigger(), dir, f.Slug))
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(dir, r.Slug, "main.go")); err != nil {
-			errs = append(errs, fmt.Errorf("route %s: %s/%s has no main.go", r.Slug, dir, r.Slug))
+		if _, err := os.Stat(filepath.Join(dir, f.Slug, "main.go")); err != nil {
+			errs = append(errs, fmt.Errorf("function %s: %s/%s has no main.go", f.Slug, dir, f.Slug))
 		}
 	}
 	return errors.Join(errs...)

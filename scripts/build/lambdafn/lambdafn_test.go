@@ -2,8 +2,10 @@ package lambdafn
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +18,7 @@ func TestLogicalID(t *testing.T) {
 		{"v1-leads-list", "V1LeadsListFunction"},
 		{"v1-lead-get", "V1LeadGetFunction"},
 		{"v1-survey-video-link", "V1SurveyVideoLinkFunction"},
+		{"route-not-found", "RouteNotFoundFunction"},
 		{"health", "HealthFunction"},
 	}
 	for _, tt := range tests {
@@ -27,41 +30,140 @@ func TestLogicalID(t *testing.T) {
 	}
 }
 
-// TestLogicalIDsOfTable checks that every route gets a valid logical id of
-// its own and that ByLogicalID finds the route back.
-func TestLogicalIDsOfTable(t *testing.T) {
+// TestLogicalIDsOfManifest checks that every function gets a valid logical
+// id of its own and that ByLogicalID finds the function back.
+func TestLogicalIDsOfManifest(t *testing.T) {
 	valid := regexp.MustCompile(`^[A-Za-z0-9]{1,255}$`)
 	seen := map[string]string{}
-	for _, r := range route.Table {
-		id := LogicalID(r.Slug)
+	for _, f := range manifest.Functions {
+		id := LogicalID(f.Slug)
 		if !valid.MatchString(id) {
-			t.Errorf("slug %q: logical id %q is not alphanumeric", r.Slug, id)
+			t.Errorf("slug %q: logical id %q is not alphanumeric", f.Slug, id)
 		}
 		if other, dup := seen[id]; dup {
-			t.Errorf("slugs %q and %q both map to %q", other, r.Slug, id)
+			t.Errorf("slugs %q and %q both map to %q", other, f.Slug, id)
 		}
-		seen[id] = r.Slug
-		got, ok := ByLogicalID(route.Table, id)
-		if !ok || got.Slug != r.Slug {
-			t.Errorf("ByLogicalID(%q) = %q, %v; want %q, true", id, got.Slug, ok, r.Slug)
+		seen[id] = f.Slug
+		got, ok := ByLogicalID(manifest.Functions, id)
+		if !ok || got.Slug != f.Slug {
+			t.Errorf("ByLogicalID(%q) = %q, %v; want %q, true", id, got.Slug, ok, f.Slug)
 		}
 	}
-	if _, ok := ByLogicalID(route.Table, "NoSuchFunction"); ok {
-		t.Error("ByLogicalID(NoSuchFunction) found a route")
+	if _, ok := ByLogicalID(manifest.Functions, "NoSuchFunction"); ok {
+		t.Error("ByLogicalID(NoSuchFunction) found a function")
 	}
-	if got := LogicalIDs(route.Table); len(got) != len(route.Table) {
-		t.Errorf("LogicalIDs returned %d ids; want %d", len(got), len(route.Table))
+	if got := LogicalIDs(manifest.Functions); len(got) != len(manifest.Functions) {
+		t.Errorf("LogicalIDs returned %d ids; want %d", len(got), len(manifest.Functions))
+	}
+	if got := Slugs(manifest.Functions); !slices.Contains(got, "route-not-found") {
+		t.Errorf("Slugs(manifest.Functions) = %q; want route-not-found among them", got)
+	}
+}
+
+func TestBuildTags(t *testing.T) {
+	tests := []struct {
+		name string
+		f    manifest.Function
+		want []string
+	}{
+		{"no secrets", manifest.Function{Slug: "v1-a"}, []string{NoRPCTag}},
+		{"empty secrets list", manifest.Function{Slug: "v1-a", Secrets: []string{}}, []string{NoRPCTag}},
+		{"one secret", manifest.Function{Slug: "v1-a", Secrets: []string{manifest.SecretCursor}}, []string{NoRPCTag, SecretsTag}},
+		{"two secrets", manifest.Function{Slug: "v1-a", Secrets: []string{manifest.SecretCursor, "other"}}, []string{NoRPCTag, SecretsTag}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := BuildTags(tt.f); !slices.Equal(got, tt.want) {
+				t.Errorf("BuildTags = %q; want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestBuildTagsOfManifest pins the rule on the real functions: the
+// Secrets Manager tag exactly on those that list secrets.
+func TestBuildTagsOfManifest(t *testing.T) {
+	want := map[string][]string{
+		"v1-leads":        {"lambda.norpc"},
+		"v1-leads-list":   {"lambda.norpc", "awssecrets"},
+		"v1-lead-get":     {"lambda.norpc"},
+		"route-not-found": {"lambda.norpc"},
+	}
+	for _, f := range manifest.Functions {
+		t.Run(f.Slug, func(t *testing.T) {
+			got := BuildTags(f)
+			if w, ok := want[f.Slug]; ok && !slices.Equal(got, w) {
+				t.Errorf("BuildTags(%s) = %q; want %q", f.Slug, got, w)
+			}
+			if has := slices.Contains(got, SecretsTag); has != (len(f.Secrets) > 0) {
+				t.Errorf("BuildTags(%s) = %q: has %s = %v; want %v (Secrets %q)", f.Slug, got, SecretsTag, has, len(f.Secrets) > 0, f.Secrets)
+			}
+		})
+	}
+}
+
+// TestGoBuildArgs pins the compiler invocation: every flag matters to the
+// deployed function's size and behaviour.
+func TestGoBuildArgs(t *testing.T) {
+	tests := []struct {
+		name string
+		f    manifest.Function
+		want []string
+	}{
+		{"without secrets", manifest.Function{Slug: "v1-leads"}, []string{"build", "-trimpath", "-tags", "lambda.norpc",
+			"-ldflags", "-s -w", "-o", "build/v1-leads/bootstrap", "./functions/v1-leads"}},
+		{"with secrets", manifest.Function{Slug: "v1-leads", Secrets: []string{manifest.SecretCursor}}, []string{"build", "-trimpath",
+			"-tags", "lambda.norpc,awssecrets", "-ldflags", "-s -w", "-o", "build/v1-leads/bootstrap", "./functions/v1-leads"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := GoBuildArgs(tt.f, "build/v1-leads/bootstrap"); !slices.Equal(got, tt.want) {
+				t.Errorf("GoBuildArgs = %q; want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// secretsClient is the package that BuildTags keeps out of functions
+// without secrets.
+const secretsClient = "github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+
+// TestSecretsClientOnlyWhereListed lists each function's dependencies as
+// its release build sees them (linux/arm64, BuildTags) and checks that the
+// Secrets Manager client is linked exactly into the functions that list
+// secrets: the tag must gate something, and gate all of it.
+func TestSecretsClientOnlyWhereListed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list for every function")
+	}
+	for _, f := range manifest.Functions {
+		t.Run(f.Slug, func(t *testing.T) {
+			cmd := exec.Command("go", "list", "-deps", "-tags", strings.Join(BuildTags(f), ","), Package(f.Slug))
+			cmd.Dir = filepath.Join("..", "..", "..")
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("go list -deps %s: %v\n%s", Package(f.Slug), err, out)
+			}
+			deps := strings.Fields(string(out))
+			if got, want := slices.Contains(deps, secretsClient), len(f.Secrets) > 0; got != want {
+				t.Errorf("%s links %s: %v; want %v (Secrets %q, tags %q)", f.Slug, secretsClient, got, want, f.Secrets, BuildTags(f))
+			}
+		})
 	}
 }
 
 func TestCheckFoldersOfRepository(t *testing.T) {
-	if err := CheckFolders("../../../functions", route.Table); err != nil {
-		t.Errorf("functions/ and route.Table disagree: %v", err)
+	if err := CheckFolders("../../../functions", manifest.Functions); err != nil {
+		t.Errorf("functions/ and manifest.Functions disagree: %v", err)
 	}
 }
 
 func TestCheckFolders(t *testing.T) {
-	routes := []manifest.Route{{Slug: "v1-a", Operation: "a"}, {Slug: "v1-b", Operation: "b"}}
+	fns := []manifest.Function{
+		{Slug: "v1-a", HTTP: []manifest.Route{{Operation: "a"}}},
+		{Slug: "v1-b", Schedule: &manifest.ScheduleTrigger{Expression: "rate(1 hour)"}},
+	}
 	tests := []struct {
 		name    string
 		folders []string // a trailing "/" means: folder without main.go
@@ -69,10 +171,10 @@ func TestCheckFolders(t *testing.T) {
 		want    []string // substrings of the error; none means no error
 	}{
 		{name: "agree", folders: []string{"v1-a", "v1-b"}, files: []string{"README.md"}},
-		{name: "extra folder", folders: []string{"v1-a", "v1-b", "v1-c"}, want: []string{"v1-c has no route"}},
-		{name: "missing folder", folders: []string{"v1-a"}, want: []string{"route v1-b (b) has no folder"}},
+		{name: "extra folder", folders: []string{"v1-a", "v1-b", "v1-c"}, want: []string{"v1-c is not a function"}},
+		{name: "missing folder", folders: []string{"v1-a"}, want: []string{"function v1-b (Schedule) has no folder"}},
 		{name: "no main.go", folders: []string{"v1-a", "v1-b/"}, want: []string{"v1-b has no main.go"}},
-		{name: "both ways", folders: []string{"v1-b", "old"}, want: []string{"old has no route", "route v1-a (a) has no folder"}},
+		{name: "both ways", folders: []string{"v1-b", "old"}, want: []string{"old is not a function", "function v1-a (HttpApi) has no folder"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -93,7 +195,7 @@ func TestCheckFolders(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			err := CheckFolders(dir, routes)
+			err := CheckFolders(dir, fns)
 			if len(tt.want) == 0 {
 				if err != nil {
 					t.Errorf("CheckFolders = %v; want nil", err)
@@ -113,7 +215,7 @@ func TestCheckFolders(t *testing.T) {
 }
 
 func TestCheckFoldersMissingDir(t *testing.T) {
-	if err := CheckFolders(filepath.Join(t.TempDir(), "nope"), route.Table); err == nil {
+	if err := CheckFolders(filepath.Join(t.TempDir(), "nope"), manifest.Functions); err == nil {
 		t.Error("CheckFolders on a missing directory = nil; want an error")
 	}
 }
