@@ -37,7 +37,7 @@ installed() {
 }
 
 if ! command -v java >/dev/null 2>&1; then
-  die "java not found on PATH; DynamoDB Local needs a Java 17+ runtime. Install it with: apt-get install -y openjdk-17-jre-headless"
+  die "java not found on PATH; DynamoDB Local needs Java 17+ (and javac for its loopback launcher). Install it with: apt-get install -y openjdk-17-jdk-headless"
 fi
 
 # Fast path: no lock, no npm.

@@ -4,9 +4,15 @@
 // route table at http://127.0.0.1:$PORT (default 3000) through the local API
 // Gateway, which invokes the very handlers the Lambda functions run. It
 // also seeds the fixtures the sample events in events/ use (events/sample).
-// It writes .local/dev.json so that scripts and tools reach the same stack,
-// and .local/sam-env.json so that `sam local invoke` and `sam local
-// start-api` do (samconfig.toml), and stops everything it started on Ctrl-C.
+// It writes .local/dev.json (package devfile) so that scripts and tools
+// reach the same stack, and .local/sam-env.json and
+// .local/sam-env.host-network.json so that `sam local invoke` and `sam
+// local start-api` do (samconfig.toml).
+//
+// Ctrl-C (SIGINT) or SIGTERM stops everything it started, removes those
+// files and exits 0: a signal is the normal way to stop it. It exits 1,
+// with one line on stderr, when the stack cannot start or fails while
+// serving.
 package main
 
 import (
@@ -32,44 +38,52 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/moveleads/partnerapi/events/sample"
-	"github.com/moveleads/partnerapi/shared/apigw"
+	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/awsenv"
+	"github.com/moveleads/partnerapi/shared/catalog"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/localgw"
-	"github.com/moveleads/partnerapi/shared/openapi"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/openapi"
+	"github.com/moveleads/partnerapi/shared/repo"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/table"
-
-	"github.com/moveleads/partnerapi/shared/repo"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	root, err := repo.Root()
-	if err == nil {
-		err = run(ctx, os.Stdout, os.Getenv, filepath.Join(root, ".local"))
-	}
-	if err != nil {
+	err := func() error {
+		root, err := repo.Root()
+		if err != nil {
+			return err
+		}
+		return run(ctx, os.Stdout, os.Getenv, filepath.Join(root, ".local"))
+	}()
+	code := exitCode(ctx, err)
+	if code != 0 {
 		fmt.Fprintln(os.Stderr, "make dev:", err)
-		os.Exit(1)
 	}
+	stop()
+	os.Exit(code)
 }
 
-// DevFile is the shape of .local/dev.json.
-type DevFile struct {
-	BaseURL   string            `json:"base_url"`
-	APIKey    string            `json:"api_key"`
-	PartnerID string            `json:"partner_id"`
-	Env       map[string]string `json:"env"`
-	PID       int               `json:"pid"`
+// exitCode is 0 when run ended without error, or because a signal ended
+// ctx and what failed is only the work the signal cancelled (a Ctrl-C
+// while DynamoDB Local starts, say); otherwise 1.
+func exitCode(ctx context.Context, err error) int {
+	if err == nil || (ctx.Err() != nil && errors.Is(err, context.Canceled)) {
+		return 0
+	}
+	return 1
 }
 
 // run serves the stack until ctx ends, keeping its state files (lock,
-// dev.json, sam-env.json) in stateDir.
+// dev.json, the SAM env files) in stateDir. It returns nil when it stopped
+// because ctx ended, having stopped DynamoDB Local and removed the files.
 func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDir string) error {
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return err
@@ -96,6 +110,9 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 		return err
 	}
 	defer db.Stop()
+	if db.Warning != "" {
+		fmt.Fprintln(out, "WARNING:", db.Warning)
+	}
 
 	env := map[string]string{settings.Table: table.DefaultName, settings.CursorSecret: randomHex(32)}
 	for _, kv := range dynamolocal.Env(db.Endpoint) {
@@ -110,30 +127,29 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	if err != nil {
 		return err
 	}
-	h, err := apigw.NewFromEnv(ctx, apigw.SecretsManager)
+	gw, err := gateway(out)
 	if err != nil {
 		return err
 	}
-	gw := localgw.New(func(op manifest.Operation) any { return h.Route(op) },
-		slog.New(slog.NewJSONHandler(out, nil)))
 	gw.Extra = map[string]http.Handler{"/openapi.yaml": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/yaml")
 		_, _ = w.Write(openapi.Document)
 	})}
 
 	base := "http://" + ln.Addr().String()
-	dev := DevFile{BaseURL: base, APIKey: key, PartnerID: partnerID, Env: env, PID: os.Getpid()}
+	dev := devfile.File{BaseURL: base, APIKey: key, PartnerID: partnerID, Env: env, PID: os.Getpid()}
 	devPath := filepath.Join(stateDir, "dev.json")
-	b, _ := json.MarshalIndent(dev, "", "  ")
-	if err := os.WriteFile(devPath, append(b, '\n'), 0o600); err != nil {
+	if err := devfile.Write(devPath, dev); err != nil {
 		return err
 	}
 	defer os.Remove(devPath)
-	samPath := filepath.Join(stateDir, "sam-env.json")
-	if err := writeSAMEnv(samPath, env, db.Endpoint); err != nil {
-		return err
+	for name, host := range samEnvFiles {
+		path := filepath.Join(stateDir, name)
+		if err := writeSAMEnv(path, env, db.Endpoint, host); err != nil {
+			return err
+		}
+		defer os.Remove(path)
 	}
-	defer os.Remove(samPath)
 
 	fmt.Fprintf(out, `
 Partner API running at %s   (Ctrl-C stops it and DynamoDB Local)
@@ -148,8 +164,22 @@ Partner API running at %s   (Ctrl-C stops it and DynamoDB Local)
 `, base, partnerID, key, base, sample.PartnerID, sample.APIKey, sample.LeadID, base, key)
 
 	err = localgw.Serve(ctx, ln, gw)
-	fmt.Fprintln(out, "Stopping.")
+	fmt.Fprintln(out, "Stopping DynamoDB Local and the API.")
 	return err
+}
+
+// gateway returns the local API Gateway over the handlers of every route,
+// built by package catalog from the environment run set (awsenv.Load: the
+// table, DynamoDB Local, CURSOR_SECRET), logging one JSON line per
+// request to out.
+func gateway(out io.Writer) (*localgw.Gateway, error) {
+	env, err := awsenv.Load()
+	if err != nil {
+		return nil, err
+	}
+	log := slog.New(slog.NewJSONHandler(out, nil))
+	stack := catalog.New(catalog.Deps{Store: env.Store, Secret: env.Secret, Log: log})
+	return localgw.New(func(op manifest.Operation) any { return stack.Route(op) }, log), nil
 }
 
 // seed creates the table, a demo partner with a fresh test-mode key, and
@@ -185,17 +215,31 @@ func seed(ctx context.Context) (key, partnerID string, err error) {
 	return key, partnerID, sample.Seed(ctx, store)
 }
 
-// writeSAMEnv writes the --env-vars file of `sam local` (samconfig.toml) in
+// samEnvFiles maps each SAM env-vars file to the host through which the
+// functions' containers reach DynamoDB Local. It listens on 127.0.0.1
+// only, so:
+//   - sam-env.json (samconfig.toml's default) uses host.docker.internal,
+//     which Docker Desktop (macOS, Windows) forwards to the host's
+//     loopback; on Linux's Docker Engine it is the bridge gateway, where
+//     nothing listens;
+//   - sam-env.host-network.json uses 127.0.0.1, for Linux with
+//     `--docker-network host`, where the container shares the host's
+//     loopback.
+var samEnvFiles = map[string]string{
+	"sam-env.json":              "host.docker.internal",
+	"sam-env.host-network.json": "127.0.0.1",
+}
+
+// writeSAMEnv writes an --env-vars file of `sam local` (samconfig.toml) in
 // SAM's format, {"Parameters": {NAME: value}}, whose values apply to every
-// function that declares NAME in template.yaml. The functions run in
-// containers, so they reach DynamoDB Local, which listens on every
-// interface, through host.docker.internal instead of loopback.
-func writeSAMEnv(path string, env map[string]string, endpoint string) error {
+// function that declares NAME in template.yaml, with DynamoDB Local's
+// endpoint rewritten to host (see samEnvFiles).
+func writeSAMEnv(path string, env map[string]string, endpoint, host string) error {
 	u, err := url.Parse(endpoint)
 	if err != nil {
 		return fmt.Errorf("dynamodb local endpoint %q: %w", endpoint, err)
 	}
-	u.Host = "host.docker.internal:" + u.Port()
+	u.Host = net.JoinHostPort(host, u.Port())
 	params := map[string]string{
 		settings.Table:              env[settings.Table],
 		settings.CursorSecret:       env[settings.CursorSecret],
@@ -215,11 +259,8 @@ func lock(path, devPath string) (func(), error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		msg := "another `make dev` is already running"
-		if b, err := os.ReadFile(devPath); err == nil {
-			var d DevFile
-			if json.Unmarshal(b, &d) == nil {
-				msg += fmt.Sprintf(" (pid %d, serving %s)", d.PID, d.BaseURL)
-			}
+		if d, err := devfile.Read(devPath); err == nil {
+			msg += fmt.Sprintf(" (pid %d, serving %s)", d.PID, d.BaseURL)
 		}
 		return nil, errors.New(msg + "; use it, or stop it with Ctrl-C first")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 )
 
 // TestMakeDev runs the dev stack in-process: it must serve the API with the
@@ -32,11 +35,11 @@ func TestMakeDev(t *testing.T) {
 	go func() { done <- run(ctx, io.Discard, env, state) }()
 
 	devPath := filepath.Join(state, "dev.json")
-	var dev DevFile
+	var dev devfile.File
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		b, err := os.ReadFile(devPath)
-		if err == nil && json.Unmarshal(b, &dev) == nil {
+		var err error
+		if dev, err = devfile.Read(devPath); err == nil {
 			break
 		}
 		select {
@@ -67,8 +70,20 @@ func TestMakeDev(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Errorf("createLead with the printed key: %d; want 200", resp.StatusCode)
 	}
-	if _, err := os.Stat(filepath.Join(state, "sam-env.json")); err != nil {
-		t.Errorf("sam-env.json: %v", err)
+	for name, host := range map[string]string{"sam-env.json": "host.docker.internal", "sam-env.host-network.json": "127.0.0.1"} {
+		var sam struct{ Parameters map[string]string }
+		b, err := os.ReadFile(filepath.Join(state, name))
+		if err != nil || json.Unmarshal(b, &sam) != nil {
+			t.Errorf("%s: %v %q", name, err, b)
+			continue
+		}
+		want := strings.Replace(dev.Env["AWS_ENDPOINT_URL_DYNAMODB"], "127.0.0.1", host, 1)
+		if got := sam.Parameters["AWS_ENDPOINT_URL_DYNAMODB"]; got != want {
+			t.Errorf("%s endpoint %q; want %q", name, got, want)
+		}
+	}
+	if err := dev.Alive(context.Background()); err != nil {
+		t.Errorf("dev.json of a running stack is not alive: %v", err)
 	}
 
 	err = run(context.Background(), io.Discard, env, state)
@@ -79,13 +94,40 @@ func TestMakeDev(t *testing.T) {
 	cancel()
 	select {
 	case err := <-done:
-		if err != nil && !errors.Is(err, context.Canceled) {
-			t.Errorf("make dev stopped with %v", err)
+		if err != nil {
+			t.Errorf("make dev stopped with %v; want nil", err)
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("make dev did not stop")
 	}
-	if _, err := os.Stat(devPath); !os.IsNotExist(err) {
-		t.Errorf("dev.json left behind after stop: %v", err)
+	for _, name := range []string{"dev.json", "sam-env.json", "sam-env.host-network.json"} {
+		if _, err := os.Stat(filepath.Join(state, name)); !os.IsNotExist(err) {
+			t.Errorf("%s left behind after stop: %v", name, err)
+		}
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	live := context.Background()
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name string
+		ctx  context.Context
+		err  error
+		want int
+	}{
+		{"clean stop", stopped, nil, 0},
+		{"start cancelled by the signal", stopped, fmt.Errorf("start dynamodb local: %w", context.Canceled), 0},
+		{"real failure during shutdown", stopped, errors.New("shut down: boom"), 1},
+		{"failure without a signal", live, errors.New("port 3000 is taken"), 1},
+		{"cancellation without a signal", live, context.Canceled, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := exitCode(tt.ctx, tt.err); got != tt.want {
+				t.Errorf("exitCode(%v) = %d; want %d", tt.err, got, tt.want)
+			}
+		})
 	}
 }

@@ -1,89 +1,185 @@
 // Command invoke runs one function's handler by itself on one API Gateway
 // HTTP API (payload 2.0) event, as `sam local invoke -e` would, without
 // Docker: it builds the handler exactly as functions/<slug>/main.go does
-// (apigw.NewFromEnv) and invokes it through aws-lambda-go's handler wrapper
-// with the event's JSON, then prints the response event.
+// and invokes it through aws-lambda-go's handler wrapper with the event's
+// JSON, then prints the response event on stdout.
 //
 //	go run ./scripts/invoke -function v1-leads -event events/v1-leads.valid.200.json
 //
-// It takes its environment from .local/dev.json (a running `make dev`) for
-// every variable not already set, so it reaches the same DynamoDB Local.
-// With -key, the event's Authorization header is replaced by that key (the
-// dev stack's key when -key=dev).
+// It works from any directory inside the repository: -event is relative to
+// the working directory. The event is sent as it is, so every sample in
+// events/ answers with the status its name ends in (make dev seeds the
+// fixtures they use); -key KEY puts another key in the Authorization header
+// (-key dev: make dev's demo key).
+//
+// Environment: while make dev runs, the variables of <repo
+// root>/.local/dev.json (TABLE_NAME, CURSOR_SECRET, the DynamoDB Local
+// endpoint, region, dummy credentials) win over the same variables in the
+// environment, which may be left over from an earlier make dev on another
+// port; otherwise the environment is used as it is. One line on stderr
+// names the table and endpoint and where they came from; the function's
+// own log line goes to stderr too.
+//
+// Exit status: 0 when the function answered below 500; 1 when it answered
+// 5xx, when the handler failed, or when the function could not be built or
+// the event read; 2 for a wrong command line.
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"strings"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/moveleads/partnerapi/shared/apigw"
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
+	"github.com/moveleads/partnerapi/shared/awsenv"
+	"github.com/moveleads/partnerapi/shared/settings"
+)
+
+// Exit statuses.
+const (
+	exitOK      = 0
+	exitFailure = 1 // 5xx, handler error, or setup failure
+	exitUsage   = 2
 )
 
 func main() {
-	fn := flag.String("function", "", "function slug, e.g. v1-leads")
-	eventPath := flag.String("event", "", "path of the event JSON file")
-	key := flag.String("key", "dev", `API key to put in the Authorization header ("dev": the key in .local/dev.json; "": keep the event's header)`)
-	flag.Parse()
-	if err := run(*fn, *eventPath, *key); err != nil {
-		fmt.Fprintln(os.Stderr, "invoke:", err)
-		os.Exit(1)
-	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	resolve := func(ctx context.Context) devfile.Choice { return devfile.Choose(ctx, os.Getenv) }
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, resolve, buildHandler)
+	stop()
+	os.Exit(code)
 }
 
-func run(slug, eventPath, key string) error {
-	rt, ok := route.BySlug(slug)
-	if !ok {
-		return fmt.Errorf("no function %q in the route table", slug)
+// run invokes the function named by args on its event and returns the
+// exit status. resolve says where the environment comes from; its
+// variables from dev.json are set in this process, which the handler
+// reads as a Lambda function reads its environment. build returns the
+// function's handler.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve func(context.Context) devfile.Choice, build func(slug string) (any, error)) int {
+	fs := flag.NewFlagSet("invoke", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	slug := fs.String("function", "", "function slug, e.g. v1-leads (required)")
+	eventPath := fs.String("event", "", "path of the event JSON file, relative to the working directory (required)")
+	key := fs.String("key", "", `put "Bearer KEY" in the event's Authorization header ("dev": make dev's demo key); default: send the event as it is`)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
 	}
-	payload, err := os.ReadFile(eventPath)
+	switch {
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "invoke: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	case *slug == "" || *eventPath == "":
+		fmt.Fprintln(stderr, "invoke: -function and -event are required")
+		return exitUsage
+	}
+
+	payload, err := os.ReadFile(*eventPath)
 	if err != nil {
-		return err
+		fmt.Fprintln(stderr, "invoke: read event:", err)
+		return exitFailure
 	}
-	var dev struct {
-		APIKey string            `json:"api_key"`
-		Env    map[string]string `json:"env"`
-	}
-	if b, err := os.ReadFile(".local/dev.json"); err == nil {
-		_ = json.Unmarshal(b, &dev)
-		for k, v := range dev.Env {
-			if os.Getenv(k) == "" {
-				os.Setenv(k, v)
+	env := resolve(ctx)
+	if env.FromFile {
+		for k, v := range env.File.Env {
+			if err := os.Setenv(k, v); err != nil {
+				fmt.Fprintf(stderr, "invoke: set %s: %v\n", k, err)
+				return exitFailure
 			}
 		}
 	}
-	if key == "dev" {
-		key = dev.APIKey
-	}
-	if key != "" {
-		var ev events.APIGatewayV2HTTPRequest
-		if err := json.Unmarshal(payload, &ev); err != nil {
-			return fmt.Errorf("event: %w", err)
+	if *key != "" {
+		k := *key
+		if k == "dev" {
+			if !env.FromFile {
+				fmt.Fprintln(stderr, "invoke: -key dev needs a running make dev:", env.Skipped)
+				return exitFailure
+			}
+			k = env.File.APIKey
 		}
-		if ev.Headers == nil {
-			ev.Headers = map[string]string{}
+		if payload, err = withKey(payload, k); err != nil {
+			fmt.Fprintln(stderr, "invoke:", err)
+			return exitFailure
 		}
-		ev.Headers["authorization"] = "Bearer " + key
-		payload, _ = json.Marshal(ev)
 	}
-	ctx := context.Background()
-	h, err := apigw.NewFromEnv(ctx, apigw.SecretsManager)
+	fmt.Fprintln(stderr, using(env))
+
+	h, err := build(*slug)
 	if err != nil {
-		return err
+		fmt.Fprintf(stderr, "invoke: build function %s: %v\n", *slug, err)
+		return exitFailure
 	}
-	out, err := lambda.NewHandler(h.Route(rt.Operation)).Invoke(ctx, payload)
+	out, err := lambda.NewHandler(h).Invoke(ctx, payload)
 	if err != nil {
-		return err
+		fmt.Fprintf(stderr, "invoke: function %s failed: %v\n", *slug, err)
+		return exitFailure
 	}
-	var pretty any
-	_ = json.Unmarshal(out, &pretty)
-	b, _ := json.MarshalIndent(pretty, "", "  ")
-	fmt.Println(string(b))
-	return nil
+	var resp events.APIGatewayV2HTTPResponse
+	if err := json.Unmarshal(out, &resp); err != nil {
+		fmt.Fprintf(stderr, "invoke: function %s returned no response event: %v\n", *slug, err)
+		return exitFailure
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, out, "", "  "); err != nil {
+		pretty.Reset()
+		pretty.Write(out)
+	}
+	pretty.WriteByte('\n')
+	if _, err := stdout.Write(pretty.Bytes()); err != nil {
+		fmt.Fprintln(stderr, "invoke: write response:", err)
+		return exitFailure
+	}
+	if resp.StatusCode >= 500 {
+		fmt.Fprintf(stderr, "invoke: function %s answered %d\n", *slug, resp.StatusCode)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// withKey returns the event payload with its Authorization header set to
+// "Bearer key" (replacing any spelling of that header).
+func withKey(payload []byte, key string) ([]byte, error) {
+	var ev events.APIGatewayV2HTTPRequest
+	if err := json.Unmarshal(payload, &ev); err != nil {
+		return nil, fmt.Errorf("event is not an API Gateway payload 2.0 event: %w", err)
+	}
+	for h := range ev.Headers {
+		if strings.EqualFold(h, "authorization") {
+			delete(ev.Headers, h)
+		}
+	}
+	if ev.Headers == nil {
+		ev.Headers = map[string]string{}
+	}
+	ev.Headers["authorization"] = "Bearer " + key
+	b, err := json.Marshal(ev)
+	if err != nil {
+		return nil, fmt.Errorf("encode event: %w", err)
+	}
+	return b, nil
+}
+
+// using is the line naming the table and endpoint the function will use.
+func using(env devfile.Choice) string {
+	table := env.Getenv(settings.Table)
+	if table == "" {
+		table = "(none: " + settings.Table + " is unset)"
+	}
+	at := "the AWS endpoint of the region"
+	if e := awsenv.Endpoint(env.Getenv, "DYNAMODB"); e != nil {
+		at = *e
+	}
+	return fmt.Sprintf("invoke: using table %s at %s, %s", table, at, env.Origin())
 }

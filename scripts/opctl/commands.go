@@ -29,13 +29,18 @@ type command struct {
 var commands = []command{
 	{"partner create", "--name NAME [--currency usd]", parsePartnerCreate},
 	{"partner rate-card", "--partner ID [--hourly-cents N] [--crew N] [--travel-cents-per-mile N] [--minimum-cents N]", parseRateCard},
+	{"partner beta", "--partner ID (--enable FEATURE,... | --disable FEATURE,...)", parsePartnerBeta},
 	{"key create", "--partner ID --mode test|live [--scopes SCOPE,...]", parseKeyCreate},
 	{"key revoke", "KEY_ID", parseKeyRevoke},
 	{"key list", "--partner ID", parseKeyList},
 }
 
-// errHelp asks for the usage text: `opctl help`, no arguments, or -h.
+// errHelp asks for the usage text: `opctl help`, -h or --help, alone or
+// after a command. It is not a usage error: exit status 0.
 var errHelp = errors.New("help requested")
+
+// errNoCommand is an empty command line: the usage, exit status 2.
+var errNoCommand = errors.New("no command given; see opctl help")
 
 // usageError is a mistake on the command line: exit status 2.
 type usageError struct{ msg string }
@@ -56,11 +61,12 @@ func usagef(fs *flag.FlagSet, format string, args ...any) error {
 }
 
 // parse finds the command named by the first two words of args and parses
-// the rest. It returns errHelp, an unknownCommandError or a usageError on
-// bad input, and reads nothing from the table.
+// the rest. It returns errHelp when help is asked for, and errNoCommand, an
+// unknownCommandError or a usageError on bad input; it reads nothing from
+// the table.
 func parse(args []string) (action, error) {
 	if len(args) == 0 {
-		return nil, errHelp
+		return nil, errNoCommand
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":

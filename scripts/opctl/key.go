@@ -17,9 +17,9 @@ import (
 
 // keyCreated is the output of key create: the only place the key appears.
 type keyCreated struct {
-	KeyID  string        `json:"key_id"`
-	Key    string        `json:"key"`
-	Mode   auth.Mode     `json:"mode"`
+	KeyID  string           `json:"key_id"`
+	Key    string           `json:"key"`
+	Mode   auth.Mode        `json:"mode"`
 	Scopes []manifest.Scope `json:"scopes"`
 }
 
@@ -39,11 +39,11 @@ type keyList struct {
 // keyView is a key record as key list shows it: never the key, never its
 // digest. RevokedAt is null for a live key.
 type keyView struct {
-	KeyID     string        `json:"key_id"`
-	Mode      auth.Mode     `json:"mode"`
+	KeyID     string           `json:"key_id"`
+	Mode      auth.Mode        `json:"mode"`
 	Scopes    []manifest.Scope `json:"scopes"`
-	CreatedAt string        `json:"created_at"`
-	RevokedAt *string       `json:"revoked_at"`
+	CreatedAt string           `json:"created_at"`
+	RevokedAt *string          `json:"revoked_at"`
 }
 
 func parseKeyCreate(fs *flag.FlagSet, args []string) (action, error) {

@@ -1,19 +1,31 @@
 // Command opctl is the operator's tool for partners and their API keys: it
-// creates partners, edits their rate cards, and creates, revokes and lists
-// keys, writing straight to the service's DynamoDB table through package
-// dynamo (the same store code the API uses).
+// creates partners, edits their rate cards and beta features, and creates,
+// revokes and lists keys, writing straight to the service's DynamoDB table
+// through package dynamo (the same store code the API uses). `make opctl`
+// builds it as ./opctl in the repository root (git-ignored).
 //
-//	go run ./scripts/opctl partner create --name NAME [--currency usd]
-//	go run ./scripts/opctl partner rate-card --partner ID [--hourly-cents N] [--crew N] [--travel-cents-per-mile N] [--minimum-cents N]
-//	go run ./scripts/opctl key create --partner ID --mode test|live [--scopes leads:read,leads:write,...]
-//	go run ./scripts/opctl key revoke KEY_ID
-//	go run ./scripts/opctl key list --partner ID
+//	opctl partner create --name NAME [--currency usd]
+//	opctl partner rate-card --partner ID [--hourly-cents N] [--crew N] [--travel-cents-per-mile N] [--minimum-cents N]
+//	opctl partner beta --partner ID (--enable FEATURE,... | --disable FEATURE,...)
+//	opctl key create --partner ID --mode test|live [--scopes leads:read,leads:write,...]
+//	opctl key revoke KEY_ID
+//	opctl key list --partner ID
+//	opctl help
 //
 // # Configuration
 //
-// TABLE_NAME names the table and is required. Everything else comes from
-// the AWS SDK's standard configuration (config.LoadDefaultConfig): region,
-// credentials, and AWS_ENDPOINT_URL_DYNAMODB for DynamoDB Local.
+// Run anywhere inside the repository while `make dev` runs, opctl uses the
+// variables in <repo root>/.local/dev.json (TABLE_NAME, the DynamoDB Local
+// endpoint, region, dummy credentials), and they win over the same
+// variables in the environment, which may be left over from an earlier
+// make dev on another port. dev.json counts as running when its pid is a
+// live process and its endpoint answers; otherwise, and outside the
+// repository, opctl uses its environment: TABLE_NAME (required) and the AWS
+// SDK's standard configuration (region, credentials, and
+// AWS_ENDPOINT_URL_DYNAMODB). Either way one line on stderr says which
+// table, endpoint and origin it uses:
+//
+//	opctl: using table partner-api at http://127.0.0.1:41234, from .local/dev.json of make dev (pid 4242)
 //
 // # Output and exit status
 //
@@ -23,24 +35,31 @@
 //
 //	partner create     {"partner_id": "ptn_<16 hex>"}
 //	partner rate-card  {"currency", "hourly_cents", "crew", "travel_cents_per_mile", "minimum_cents"}
+//	partner beta       {"partner_id", "beta": [FEATURE, ...]}  (the features on after the change)
 //	key create         {"key_id", "key", "mode", "scopes"}  (the only time the key is shown)
 //	key revoke         {"key_id", "revoked": true, "revoked_at"}
 //	key list           {"partner_id", "keys": [{"key_id", "mode", "scopes", "created_at", "revoked_at"}]}
 //
 // In key list, revoked_at is null for a key in use; a revoked key keeps the
 // time of its first revocation. Scopes are listed in the order of
-// route.AllScopes, without repeats.
+// manifest.AllScopes, without repeats. A rate card lives on the partner
+// record only; the API reads it from there (nothing is copied onto keys).
+//
+// `opctl help`, -h and --help (also after a command) print the usage on
+// stdout and exit 0: asking for help is not a mistake.
 //
 // Exit status 2 means the command line is wrong and nothing was read or
-// written: an unknown command, flag or positional argument, a missing or
-// invalid flag value, or rate-card values that fail RateCard.Validate.
-// `opctl help`, no arguments, -h and an unknown command print the usage on
+// written: no command, an unknown command, flag or positional argument, a
+// missing or invalid flag value, an unknown beta feature, both or neither
+// of --enable and --disable, or rate-card values that fail
+// RateCard.Validate. No command and an unknown command print the usage on
 // stderr (an unknown command preceded by one error line); every other
 // usage error prints one line.
 //
 // Exit status 1 means the command could not be carried out: TABLE_NAME
 // unset, an unknown partner or key, a stored rate card that would still be
-// invalid after the change, or a DynamoDB failure. It prints one line.
+// invalid after the change, or a DynamoDB failure. It prints one line
+// (after the line naming the table, once one was chosen).
 //
 // Every error line has the form "opctl: <message>"; stdout is then empty.
 package main
@@ -49,11 +68,14 @@ import (
 	"context"
 	"os"
 	"os/signal"
+
+	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	resolve := func(ctx context.Context) devfile.Choice { return devfile.Choose(ctx, os.Getenv) }
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, resolve)
 	stop()
 	os.Exit(code)
 }

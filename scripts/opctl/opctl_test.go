@@ -15,10 +15,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 	"github.com/moveleads/partnerapi/shared/apitest"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 func TestMain(m *testing.M) { apitest.Main(m) }
@@ -43,14 +45,26 @@ func newStore(t *testing.T) *dynamo.Store {
 	return dynamo.New(db, name)
 }
 
-// result is one run of opctl.
+// result is one run of opctl. using is the line naming the table ("" when
+// none was printed); stderr is the rest of stderr.
 type result struct {
-	args           []string
-	code           int
-	stdout, stderr string
+	args                  []string
+	code                  int
+	stdout, stderr, using string
 }
 
-// opctl runs the CLI in-process against table (TABLE_NAME unset when "").
+// split separates the line naming the table from the rest of stderr.
+func split(args []string, code int, stdout, stderr string) result {
+	r := result{args: args, code: code, stdout: stdout, stderr: stderr}
+	if strings.HasPrefix(stderr, usingPrefix) {
+		line, rest, _ := strings.Cut(stderr, "\n")
+		r.using, r.stderr = line, rest
+	}
+	return r
+}
+
+// opctl runs the CLI in-process against table (TABLE_NAME unset when ""),
+// with the rest of the AWS configuration from the process environment.
 func opctl(t *testing.T, table string, args ...string) result {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
@@ -60,16 +74,17 @@ func opctl(t *testing.T, table string, args ...string) result {
 		}
 		return ""
 	}
-	code := run(context.Background(), args, &stdout, &stderr, env)
-	return result{args: args, code: code, stdout: stdout.String(), stderr: stderr.String()}
+	resolve := func(context.Context) devfile.Choice { return devfile.Choice{Getenv: env} }
+	code := run(context.Background(), args, &stdout, &stderr, resolve)
+	return split(args, code, stdout.String(), stderr.String())
 }
 
-// ok asserts that r succeeded with a JSON object on stdout and nothing on
-// stderr, and decodes stdout into a T.
+// ok asserts that r succeeded with a JSON object on stdout and only the
+// line naming the table on stderr, and decodes stdout into a T.
 func ok[T any](t *testing.T, r result) T {
 	t.Helper()
-	if r.code != 0 || r.stderr != "" {
-		t.Fatalf("opctl %q: exit %d, stderr %q; want exit 0 and no stderr", r.args, r.code, r.stderr)
+	if r.code != 0 || r.stderr != "" || r.using == "" {
+		t.Fatalf("opctl %q: exit %d, stderr %q after %q; want exit 0 and only the line naming the table", r.args, r.code, r.stderr, r.using)
 	}
 	var v T
 	dec := json.NewDecoder(strings.NewReader(r.stdout))
@@ -126,39 +141,54 @@ func TestHelp(t *testing.T) {
 	tests := []struct {
 		name      string
 		args      []string
-		firstLine string // "" when stderr starts with the usage
+		wantCode  int
+		toStdout  bool   // the usage goes to stdout (help asked for) or stderr
+		firstLine string // an error line before the usage on stderr
 	}{
-		{"no arguments", nil, ""},
-		{"help", []string{"help"}, ""},
-		{"-h", []string{"-h"}, ""},
-		{"--help", []string{"--help"}, ""},
-		{"subcommand -h", []string{"key", "create", "-h"}, ""},
-		{"unknown command", []string{"lead", "delete"}, `opctl: unknown command "lead delete"; see opctl help`},
-		{"group only", []string{"partner"}, `opctl: unknown command "partner"; see opctl help`},
-		{"unknown verb", []string{"key", "rotate", "--partner", "ptn_x"}, `opctl: unknown command "key rotate"; see opctl help`},
+		{"help", []string{"help"}, exitOK, true, ""},
+		{"-h", []string{"-h"}, exitOK, true, ""},
+		{"--help", []string{"--help"}, exitOK, true, ""},
+		{"-help", []string{"-help"}, exitOK, true, ""},
+		{"subcommand -h", []string{"key", "create", "-h"}, exitOK, true, ""},
+		{"subcommand --help", []string{"partner", "beta", "--help"}, exitOK, true, ""},
+		{"no arguments", nil, exitUsage, false, ""},
+		{"unknown command", []string{"lead", "delete"}, exitUsage, false, `opctl: unknown command "lead delete"; see opctl help`},
+		{"group only", []string{"partner"}, exitUsage, false, `opctl: unknown command "partner"; see opctl help`},
+		{"unknown verb", []string{"key", "rotate", "--partner", "ptn_x"}, exitUsage, false, `opctl: unknown command "key rotate"; see opctl help`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			r := opctl(t, "", tt.args...)
-			if r.code != exitUsage {
-				t.Errorf("opctl %q: exit %d; want %d", tt.args, r.code, exitUsage)
+			if r.code != tt.wantCode {
+				t.Errorf("opctl %q: exit %d; want %d", tt.args, r.code, tt.wantCode)
 			}
-			if r.stdout != "" {
-				t.Errorf("opctl %q: stdout %q; want none", tt.args, r.stdout)
+			wantOut, wantErr := "", usage()
+			if tt.toStdout {
+				wantOut, wantErr = usage(), ""
 			}
-			want := usage()
 			if tt.firstLine != "" {
-				want = tt.firstLine + "\n" + want
+				wantErr = tt.firstLine + "\n" + wantErr
 			}
-			if r.stderr != want {
-				t.Errorf("opctl %q: stderr %q; want %q", tt.args, r.stderr, want)
+			if r.stdout != wantOut {
+				t.Errorf("opctl %q: stdout %q; want %q", tt.args, r.stdout, wantOut)
+			}
+			if r.stderr != wantErr {
+				t.Errorf("opctl %q: stderr %q; want %q", tt.args, r.stderr, wantErr)
+			}
+			if r.using != "" {
+				t.Errorf("opctl %q named a table (%q); want none without a command", tt.args, r.using)
 			}
 		})
 	}
 	for _, c := range commands {
 		if !strings.Contains(usage(), c.name+" ") {
 			t.Errorf("usage does not list %q", c.name)
+		}
+	}
+	for _, f := range manifest.Features {
+		if !strings.Contains(usage(), string(f)) {
+			t.Errorf("usage does not list beta feature %q", f)
 		}
 	}
 }
@@ -221,6 +251,7 @@ func FuzzParse(f *testing.F) {
 		"key\x00create\x00--partner\x00p\x00--mode\x00live\x00--scopes\x00leads:read,,x",
 		"key\x00revoke\x00key_1\x00key_2",
 		"key\x00list\x00-h",
+		"partner\x00beta\x00--partner\x00p\x00--enable\x00deposits,,x\x00--disable\x00deposits",
 		"",
 	} {
 		f.Add(s)

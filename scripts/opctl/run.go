@@ -10,8 +10,11 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
+	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/manifest"
@@ -25,27 +28,36 @@ const (
 	exitUsage   = 2 // the command line is wrong; nothing was read or written
 )
 
-// run carries out the command in args (without the program name), reading
-// TABLE_NAME through env and the AWS configuration from the process
-// environment. It writes the JSON result to stdout, or one error line (or,
-// when help is asked for or the command is unknown, the usage) to stderr,
-// and returns the exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer, env func(string) string) int {
+// run carries out the command in args (without the program name). Only a
+// command that needs the table calls resolve, which says where the table is
+// (.local/dev.json of a running make dev, or the environment); run then
+// prints one line on stderr naming the table, its endpoint and that origin.
+// It writes the JSON result to stdout, or one error line (or, when the
+// command is unknown or missing, the usage) to stderr, and returns the exit
+// status. Asked for help, it prints the usage on stdout and returns 0.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve func(context.Context) devfile.Choice) int {
 	act, err := parse(args)
-	if err != nil {
-		if !errors.Is(err, errHelp) {
-			fmt.Fprintln(stderr, errorLine(err))
-		}
-		if errors.Is(err, errHelp) || errors.As(err, new(unknownCommandError)) {
+	switch {
+	case errors.Is(err, errHelp):
+		fmt.Fprint(stdout, usage())
+		return exitOK
+	case errors.Is(err, errNoCommand):
+		fmt.Fprint(stderr, usage())
+		return exitUsage
+	case err != nil:
+		fmt.Fprintln(stderr, errorLine(err))
+		if errors.As(err, new(unknownCommandError)) {
 			fmt.Fprint(stderr, usage())
 		}
 		return exitUsage
 	}
-	store, err := openStore(ctx, env)
+	env := resolve(ctx)
+	store, where, err := openStore(ctx, env)
 	if err != nil {
 		fmt.Fprintln(stderr, errorLine(err))
 		return exitFailure
 	}
+	fmt.Fprintln(stderr, where)
 	out, err := act(ctx, store, time.Now())
 	if err != nil {
 		fmt.Fprintln(stderr, errorLine(err))
@@ -63,18 +75,49 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, env func(
 	return exitOK
 }
 
-// openStore returns a Store over the table named by TABLE_NAME, configured
-// the way the Lambda functions are.
-func openStore(ctx context.Context, env func(string) string) (*dynamo.Store, error) {
-	name := strings.TrimSpace(env(settings.Table))
+// usingPrefix starts the line that names the table opctl uses.
+const usingPrefix = "opctl: using table "
+
+// openStore returns a Store over the table named by TABLE_NAME in env, with
+// the region, credentials and DynamoDB endpoint env gives (each falling
+// back to the AWS SDK's default configuration when unset), and the line
+// "opctl: using table T at ENDPOINT, ORIGIN". It fails when TABLE_NAME is
+// unset or the AWS configuration cannot be loaded.
+func openStore(ctx context.Context, env devfile.Choice) (*dynamo.Store, string, error) {
+	get := env.Getenv
+	name := strings.TrimSpace(get(settings.Table))
 	if name == "" {
-		return nil, errors.New(settings.Table + " is not set; it must name the DynamoDB table")
+		msg := settings.Table + " is not set; it must name the DynamoDB table"
+		switch {
+		case env.FromFile:
+			msg += " (" + devfile.RelPath + " names none)"
+		case env.Skipped != "":
+			msg += " (make dev: " + env.Skipped + ")"
+		}
+		return nil, "", errors.New(msg)
 	}
-	cfg, err := config.LoadDefaultConfig(ctx)
+	var opts []func(*config.LoadOptions) error
+	if r := get("AWS_REGION"); r != "" {
+		opts = append(opts, config.WithRegion(r))
+	}
+	if id, secret := get("AWS_ACCESS_KEY_ID"), get("AWS_SECRET_ACCESS_KEY"); id != "" && secret != "" {
+		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(id, secret, get("AWS_SESSION_TOKEN"))))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("load AWS config: %w", err)
+		return nil, "", fmt.Errorf("load AWS config: %w", err)
 	}
-	return dynamo.New(dynamodb.NewFromConfig(cfg), name), nil
+	endpoint := awsenv.Endpoint(get, "DYNAMODB")
+	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
+		if endpoint != nil {
+			o.BaseEndpoint = endpoint
+		}
+	})
+	at := "the AWS endpoint of " + cfg.Region
+	if endpoint != nil {
+		at = *endpoint
+	}
+	return dynamo.New(db, name), fmt.Sprintf("%s%s at %s, %s", usingPrefix, name, at, env.Origin()), nil
 }
 
 // errorLine renders err as the single line "opctl: <message>". An
@@ -102,7 +145,7 @@ func errorLine(err error) string {
 // usage returns the help text, built from the command table.
 func usage() string {
 	var b strings.Builder
-	b.WriteString("usage: opctl <command> [flags]\n\nCommands:\n")
+	b.WriteString("usage: opctl <command> [flags]   (make opctl builds ./opctl)\n\nCommands:\n")
 	for _, c := range commands {
 		fmt.Fprintf(&b, "  %-17s %s\n", c.name, c.synopsis)
 	}
@@ -112,8 +155,16 @@ func usage() string {
 		scopes[i] = string(s)
 	}
 	fmt.Fprintf(&b, "\nScopes (default: all): %s\n", strings.Join(scopes, ","))
-	b.WriteString("\nEnvironment: " + settings.Table + " (required) and the AWS SDK's standard variables\n" +
-		"(AWS_REGION, credentials, AWS_ENDPOINT_URL_DYNAMODB).\n" +
-		"Output: one JSON object on stdout. Exit status: 0 done, 1 failed, 2 usage error.\n")
+	features := make([]string, len(manifest.Features))
+	for i, f := range manifest.Features {
+		features[i] = string(f)
+	}
+	fmt.Fprintf(&b, "Beta features: %s\n", strings.Join(features, ","))
+	b.WriteString("\nEnvironment: inside the repository, while make dev runs, the variables of its\n" +
+		devfile.RelPath + " (they win over stale ones in the environment); otherwise\n" +
+		settings.Table + " (required) and the AWS SDK's standard variables (AWS_REGION,\n" +
+		"credentials, AWS_ENDPOINT_URL_DYNAMODB). One line on stderr names the table used.\n" +
+		"Output: one JSON object on stdout. Exit status: 0 done (and for help),\n" +
+		"1 failed, 2 usage error.\n")
 	return b.String()
 }

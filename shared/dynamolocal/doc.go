@@ -15,7 +15,23 @@
 // reach the server through the standard AWS SDK variables that [Env] and
 // [SetEnv] provide, never through test-only code paths.
 //
-// DynamoDB Local has no option to choose its listen address: it listens on
-// every interface, on a port picked free on 127.0.0.1, and [Server.Endpoint]
-// always names 127.0.0.1.
+// # Loopback only
+//
+// DynamoDB Local has no option to choose its listen address: `java -jar
+// DynamoDBLocal.jar -help` offers -port, -inMemory, -sharedDb, -dbPath,
+// -cors, -delayTransientStatuses, -disableTelemetry,
+// -optimizeDbBeforeStartup and -version, and its DynamoDBProxyServer builds
+// Jetty with `new Server(port)`, whose one connector has no host and binds
+// the wildcard address; no system property changes that. Reachable from
+// the network, it would serve anyone its tables (it checks no signature).
+// So [Start] runs it through a launcher class,
+// launcher/LoopbackServerRunner.java, which asks DynamoDB Local's own
+// ServerRunner for the server, sets the Jetty connector's host to
+// 127.0.0.1 and starts it: same options, same behaviour, loopback only.
+// The launcher is compiled once with the JDK's javac into
+// <install dir>/launcher-<hash of the source>/. Without a javac (a Java
+// runtime alone) Start falls back to DynamoDB Local's own main class, which
+// listens on every interface, and says so in [Server.Warning]
+// ([Server.Loopback] is false). Either way the port is picked free on
+// 127.0.0.1 and [Server.Endpoint] names 127.0.0.1.
 package dynamolocal

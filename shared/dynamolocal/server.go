@@ -40,6 +40,15 @@ var pickPort = freePort
 type Server struct {
 	// Endpoint is the server's base URL, http://127.0.0.1:PORT.
 	Endpoint string
+	// Loopback reports whether the server listens on 127.0.0.1 only. It is
+	// false only when no Java compiler was found to build the launcher
+	// that binds it there (see the package documentation); the server
+	// then listens on every interface and Warning says so.
+	Loopback bool
+	// Warning is empty when Loopback is true, else one line for the
+	// operator saying that the server is reachable from other machines
+	// and how to fix that.
+	Warning string
 
 	cmd      *exec.Cmd
 	logs     *tail.Buffer
@@ -50,11 +59,15 @@ type Server struct {
 }
 
 // Start installs DynamoDB Local if needed (see [Install]) and starts it in
-// memory on a free port, in its own process group. It returns once the
-// server answers HTTP, or fails when ctx ends, after about a minute, or when
-// the process exits first; the error then carries the process's output and
-// no process is left behind. On Linux the process is killed if the calling
-// process dies, so it never outlives a killed test binary.
+// memory on a free port of 127.0.0.1, in its own process group, listening
+// on loopback only (through the launcher class this package compiles on
+// first use; without a Java compiler it falls back to DynamoDB Local's own
+// main class, which listens on every interface, and says so in
+// [Server.Warning]). It returns once the server answers HTTP, or fails when
+// ctx ends, after about a minute, when the launcher does not compile, or
+// when the process exits first; the error then carries the process's
+// output and no process is left behind. On Linux the process is killed if
+// the calling process dies, so it never outlives a killed test binary.
 func Start(ctx context.Context) (*Server, error) {
 	dir, err := Install(ctx)
 	if err != nil {
@@ -66,8 +79,17 @@ func Start(ctx context.Context) (*Server, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
+	main := mainClass{classPath: filepath.Join(dir, jarName), name: defaultMainClass}
+	switch classes, err := launcher(ctx, java, dir); {
+	case err == nil:
+		main = mainClass{classPath: classPath(classes, filepath.Join(dir, jarName)), name: launcherClass, loopback: true}
+	case errors.Is(err, errNoJavac):
+		main.warning = "DynamoDB Local listens on every interface, not only 127.0.0.1: " + err.Error()
+	default:
+		return nil, fmt.Errorf("start dynamodb local: %w", err)
+	}
 	for attempt := 1; ; attempt++ {
-		s, err := start(ctx, java, dir)
+		s, err := start(ctx, java, dir, main)
 		if err == nil {
 			return s, nil
 		}
@@ -77,8 +99,21 @@ func Start(ctx context.Context) (*Server, error) {
 	}
 }
 
+// defaultMainClass is DynamoDB Local's own main class (the jar's
+// Main-Class), which listens on every interface.
+const defaultMainClass = "software.amazon.dynamodb.services.local.main.ServerRunner"
+
+// mainClass is what start runs: the loopback launcher, or DynamoDB Local's
+// own main class when the launcher cannot be compiled.
+type mainClass struct {
+	classPath string // the jar first or after the launcher's directory; its manifest adds the libraries
+	name      string
+	loopback  bool
+	warning   string // set when !loopback
+}
+
 // start runs one attempt on one free port.
-func start(ctx context.Context, java, dir string) (*Server, error) {
+func start(ctx context.Context, java, dir string, main mainClass) (*Server, error) {
 	port, err := pickPort()
 	if err != nil {
 		return nil, err
@@ -86,7 +121,7 @@ func start(ctx context.Context, java, dir string) (*Server, error) {
 	cmd := exec.Command(java,
 		"-Xmx512m",
 		"-Djava.library.path="+filepath.Join(dir, libDirName),
-		"-jar", filepath.Join(dir, jarName),
+		"-cp", main.classPath, main.name,
 		"-inMemory",
 		// One database whatever the caller's access key and region, so that
 		// every local client (tests, make dev, SAM containers) sees the same.
@@ -108,6 +143,8 @@ func start(ctx context.Context, java, dir string) (*Server, error) {
 	}
 	s := &Server{
 		Endpoint: "http://127.0.0.1:" + strconv.Itoa(port),
+		Loopback: main.loopback,
+		Warning:  main.warning,
 		cmd:      cmd,
 		logs:     logs,
 		done:     make(chan struct{}),

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
+	"github.com/moveleads/partnerapi/shared/dynamolocal"
+	"github.com/moveleads/partnerapi/shared/repo"
+)
+
+// syncBuffer is a bytes.Buffer safe for the process's writer and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestSignalStopsCleanly runs the devstack binary as `make dev` does and
+// stops it with SIGINT (Ctrl-C) or SIGTERM: it must exit 0 with nothing on
+// stderr, remove its files and stop DynamoDB Local. It runs in a scratch
+// repository root, so a developer's running make dev is not disturbed.
+func TestSignalStopsCleanly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and starts DynamoDB Local")
+	}
+	dbDir, err := dynamolocal.Install(context.Background())
+	if err != nil {
+		t.Fatalf("install DynamoDB Local: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "devstack")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			root := t.TempDir()
+			if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module "+repo.ModulePath+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin)
+			cmd.Dir = root
+			cmd.Env = append(os.Environ(), "PORT=0", "DYNAMODB_LOCAL_DIR="+dbDir)
+			var stdout, stderr syncBuffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			t.Cleanup(func() { _ = cmd.Process.Kill() })
+
+			devPath := filepath.Join(root, filepath.FromSlash(devfile.RelPath))
+			var dev devfile.File
+			for deadline := time.Now().Add(2 * time.Minute); ; {
+				if dev, err = devfile.Read(devPath); err == nil {
+					break
+				}
+				select {
+				case err := <-done:
+					t.Fatalf("devstack exited early: %v\nstdout %s\nstderr %s", err, stdout.String(), stderr.String())
+				case <-time.After(100 * time.Millisecond):
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("dev.json never appeared")
+				}
+			}
+			endpoint := dev.Env["AWS_ENDPOINT_URL_DYNAMODB"]
+
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("devstack after %v: %v; want exit 0 (stderr %q)", sig, err, stderr.String())
+				}
+			case <-time.After(time.Minute):
+				t.Fatalf("devstack did not stop after %v", sig)
+			}
+			if stderr.String() != "" {
+				t.Errorf("stderr %q; want nothing on a signal-initiated stop", stderr.String())
+			}
+			if !strings.Contains(stdout.String(), "Stopping") {
+				t.Errorf("stdout %q; want it to say it is stopping", stdout.String())
+			}
+			if _, err := os.Stat(devPath); !os.IsNotExist(err) {
+				t.Errorf("dev.json left behind: %v", err)
+			}
+			client := &http.Client{Timeout: 2 * time.Second}
+			if resp, err := client.Post(endpoint, "application/x-amz-json-1.0", strings.NewReader("{}")); err == nil {
+				resp.Body.Close()
+				t.Errorf("DynamoDB Local at %s still answers after the stop", endpoint)
+			}
+		})
+	}
+}

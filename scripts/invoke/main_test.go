@@ -1,0 +1,270 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/moveleads/partnerapi/events/sample"
+	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
+	"github.com/moveleads/partnerapi/shared/dynamo"
+	"github.com/moveleads/partnerapi/shared/dynamolocal"
+	"github.com/moveleads/partnerapi/shared/settings"
+)
+
+// fixtureTable is a table on the test's DynamoDB Local holding the sample
+// events' fixtures (sample.Seed), as make dev seeds them.
+var fixtureTable string
+
+func TestMain(m *testing.M) {
+	if err := setUp(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	stopDB()
+	os.Exit(code)
+}
+
+var stopDB = func() {}
+
+func setUp() error {
+	endpoint, stop, err := dynamolocal.ForTests()
+	if err != nil {
+		return err
+	}
+	stopDB = stop
+	dynamolocal.SetEnv(endpoint)
+	ctx := context.Background()
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		return err
+	}
+	db := dynamodb.NewFromConfig(cfg)
+	fixtureTable = fmt.Sprintf("invoke-%d", time.Now().UnixNano())
+	if err := dynamo.CreateTable(ctx, db, fixtureTable); err != nil {
+		return err
+	}
+	if err := sample.Seed(ctx, dynamo.New(db, fixtureTable)); err != nil {
+		return err
+	}
+	os.Setenv(settings.Table, fixtureTable)
+	os.Setenv(settings.CursorSecret, strings.Repeat("ab", 32))
+	return nil
+}
+
+// fromEnvironment resolves to the process environment, never to a
+// developer's .local/dev.json.
+func fromEnvironment(context.Context) devfile.Choice { return devfile.Choice{Getenv: os.Getenv} }
+
+// invocation is one run of invoke.
+type invocation struct {
+	code           int
+	stdout, stderr string
+	resp           events.APIGatewayV2HTTPResponse
+}
+
+func invoke(t *testing.T, resolve func(context.Context) devfile.Choice, build func(string) (any, error), args ...string) invocation {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, &stdout, &stderr, resolve, build)
+	inv := invocation{code: code, stdout: stdout.String(), stderr: stderr.String()}
+	if stdout.Len() > 0 {
+		if err := json.Unmarshal(stdout.Bytes(), &inv.resp); err != nil {
+			t.Fatalf("invoke %q: stdout %q is not a response event: %v", args, stdout.String(), err)
+		}
+	}
+	return inv
+}
+
+// eventFiles returns the sample events, by path.
+func eventFiles(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "..", "events", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no sample events in events/: %v", err)
+	}
+	return files
+}
+
+// TestSamplesAnswerAsNamed invokes every sample event as the README shows,
+// with no extra flag: each must answer the status its name ends in (the
+// 401 samples carry no or an unknown key, the getLead samples the
+// fixture's), and invoke must exit 0 for all of them (none is a 5xx).
+func TestSamplesAnswerAsNamed(t *testing.T) {
+	for _, path := range eventFiles(t) {
+		name := filepath.Base(path)
+		t.Run(name, func(t *testing.T) {
+			slug, _, status, err := sample.ParseFileName(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inv := invoke(t, fromEnvironment, buildHandler, "-function", slug, "-event", path)
+			if inv.resp.StatusCode != status {
+				t.Errorf("status %d; want %d (body %s)", inv.resp.StatusCode, status, inv.resp.Body)
+			}
+			if inv.code != exitOK {
+				t.Errorf("exit %d; want 0 (stderr %q)", inv.code, inv.stderr)
+			}
+			if !strings.HasPrefix(inv.stderr, "invoke: using table "+fixtureTable+" at ") {
+				t.Errorf("stderr %q; want it to start by naming table %s", inv.stderr, fixtureTable)
+			}
+		})
+	}
+}
+
+// TestRelativeToWorkingDirectory runs invoke from events/ with a bare file
+// name.
+func TestRelativeToWorkingDirectory(t *testing.T) {
+	t.Chdir(filepath.Join("..", "..", "events"))
+	inv := invoke(t, fromEnvironment, buildHandler, "-function", "v1-lead-get", "-event", "v1-lead-get.valid.200.json")
+	if inv.code != exitOK || inv.resp.StatusCode != 200 {
+		t.Errorf("exit %d, status %d (stderr %q); want 0 and 200", inv.code, inv.resp.StatusCode, inv.stderr)
+	}
+}
+
+func TestKeyFlag(t *testing.T) {
+	event := filepath.Join("..", "..", "events", "v1-lead-get.valid.200.json")
+	t.Run("explicit key replaces the event's", func(t *testing.T) {
+		inv := invoke(t, fromEnvironment, buildHandler, "-function", "v1-lead-get", "-event", event, "-key", sample.UnknownAPIKey)
+		if inv.resp.StatusCode != 401 || inv.code != exitOK {
+			t.Errorf("status %d, exit %d; want 401 and exit 0", inv.resp.StatusCode, inv.code)
+		}
+	})
+	t.Run("dev key without make dev", func(t *testing.T) {
+		inv := invoke(t, func(context.Context) devfile.Choice {
+			return devfile.Choice{Getenv: os.Getenv, Skipped: "no .local/dev.json"}
+		}, buildHandler, "-function", "v1-lead-get", "-event", event, "-key", "dev")
+		if inv.code != exitFailure || !strings.Contains(inv.stderr, "-key dev needs a running make dev: no .local/dev.json") {
+			t.Errorf("exit %d, stderr %q; want 1 and a message that make dev is not running", inv.code, inv.stderr)
+		}
+	})
+}
+
+func TestWithKey(t *testing.T) {
+	tests := []struct {
+		name    string
+		headers map[string]string
+	}{
+		{"no headers", nil},
+		{"lower case", map[string]string{"authorization": "Bearer old"}},
+		{"other spelling", map[string]string{"Authorization": "Bearer old", "x-other": "1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in, _ := json.Marshal(events.APIGatewayV2HTTPRequest{Headers: tt.headers})
+			out, err := withKey(in, "mk_test_new")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ev events.APIGatewayV2HTTPRequest
+			if err := json.Unmarshal(out, &ev); err != nil {
+				t.Fatal(err)
+			}
+			auth := 0
+			for k, v := range ev.Headers {
+				if strings.EqualFold(k, "authorization") {
+					auth++
+					if v != "Bearer mk_test_new" {
+						t.Errorf("%s = %q; want Bearer mk_test_new", k, v)
+					}
+				}
+			}
+			if auth != 1 {
+				t.Errorf("headers %v; want exactly one Authorization", ev.Headers)
+			}
+		})
+	}
+	if _, err := withKey([]byte("[1]"), "k"); err == nil {
+		t.Error("withKey of a non-object succeeded; want an error")
+	}
+}
+
+// TestServerErrorExitsNonZero points the function at a table that does not
+// exist: DynamoDB fails, the function answers 5xx, and invoke still prints
+// the response but exits 1.
+func TestServerErrorExitsNonZero(t *testing.T) {
+	t.Setenv(settings.Table, "invoke-no-such-table")
+	event := filepath.Join("..", "..", "events", "v1-lead-get.valid.200.json")
+	inv := invoke(t, fromEnvironment, buildHandler, "-function", "v1-lead-get", "-event", event)
+	if inv.resp.StatusCode < 500 {
+		t.Fatalf("status %d; want a 5xx from a missing table (stderr %q)", inv.resp.StatusCode, inv.stderr)
+	}
+	if inv.code != exitFailure || !strings.Contains(inv.stderr, fmt.Sprintf("invoke: function v1-lead-get answered %d", inv.resp.StatusCode)) {
+		t.Errorf("exit %d, stderr %q; want 1 and a line naming the status", inv.code, inv.stderr)
+	}
+}
+
+func TestHandlerErrorExitsNonZero(t *testing.T) {
+	failing := func(string) (any, error) {
+		return func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+			return events.APIGatewayV2HTTPResponse{}, errors.New("boom")
+		}, nil
+	}
+	event := filepath.Join("..", "..", "events", "v1-lead-get.valid.200.json")
+	inv := invoke(t, fromEnvironment, failing, "-function", "v1-lead-get", "-event", event)
+	if inv.code != exitFailure || !strings.Contains(inv.stderr, "invoke: function v1-lead-get failed: ") || inv.stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1, no response and the handler's error", inv.code, inv.stdout, inv.stderr)
+	}
+}
+
+func TestUsageAndSetupErrors(t *testing.T) {
+	event := filepath.Join("..", "..", "events", "v1-lead-get.valid.200.json")
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     string
+	}{
+		{"no flags", nil, exitUsage, "-function and -event are required"},
+		{"no event", []string{"-function", "v1-lead-get"}, exitUsage, "-function and -event are required"},
+		{"positional", []string{"-function", "v1-lead-get", "-event", event, "extra"}, exitUsage, `unexpected argument "extra"`},
+		{"unknown flag", []string{"-fn", "x"}, exitUsage, "flag provided but not defined"},
+		{"help", []string{"-h"}, exitOK, "-function"},
+		{"missing event file", []string{"-function", "v1-lead-get", "-event", "no-such.json"}, exitFailure, "invoke: read event:"},
+		{"unknown function", []string{"-function", "v9-nothing", "-event", event}, exitFailure, `no function "v9-nothing" in the manifest (HTTP functions: `},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			inv := invoke(t, fromEnvironment, buildHandler, tt.args...)
+			if inv.code != tt.wantCode || !strings.Contains(inv.stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", inv.code, inv.stderr, tt.wantCode, tt.want)
+			}
+		})
+	}
+}
+
+// TestDevFileWins checks that a running make dev's variables replace stale
+// ones in the process environment before the function is built, and that
+// the line on stderr says so.
+func TestDevFileWins(t *testing.T) {
+	t.Setenv(settings.Table, "stale-table")
+	endpoint := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
+	choice := devfile.Choice{
+		Getenv:   os.Getenv,
+		FromFile: true,
+		File:     devfile.File{PID: 4242, Env: map[string]string{settings.Table: fixtureTable, "AWS_ENDPOINT_URL_DYNAMODB": endpoint}},
+	}
+	// The choice's Getenv reads the process environment, which run sets
+	// from the file.
+	event := filepath.Join("..", "..", "events", "v1-lead-get.valid.200.json")
+	inv := invoke(t, func(context.Context) devfile.Choice { return choice }, buildHandler, "-function", "v1-lead-get", "-event", event)
+	if inv.code != exitOK || inv.resp.StatusCode != 200 {
+		t.Errorf("exit %d, status %d (stderr %q); want 0 and 200 from dev.json's table", inv.code, inv.resp.StatusCode, inv.stderr)
+	}
+	want := "invoke: using table " + fixtureTable + " at " + endpoint + ", from .local/dev.json of make dev (pid 4242)\n"
+	if !strings.HasPrefix(inv.stderr, want) {
+		t.Errorf("stderr %q; want it to start %q", inv.stderr, want)
+	}
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/dynamo"
+	"github.com/moveleads/partnerapi/shared/manifest"
+)
+
+// partnerBeta is the output of partner beta: the partner's beta features
+// after the change, in the order of manifest.Features (names the store
+// holds that this version does not know follow, sorted).
+type partnerBeta struct {
+	PartnerID string             `json:"partner_id"`
+	Beta      []manifest.Feature `json:"beta"`
+}
+
+func parsePartnerBeta(fs *flag.FlagSet, args []string) (action, error) {
+	id := fs.String("partner", "", "partner id (required)")
+	enableList := fs.String("enable", "", "comma-separated beta features to turn on")
+	disableList := fs.String("disable", "", "comma-separated beta features to turn off")
+	if err := parseNoArgs(fs, args); err != nil {
+		return nil, err
+	}
+	partnerID, err := requiredID(fs, "partner", *id)
+	if err != nil {
+		return nil, err
+	}
+	set := setFlags(fs)
+	var enable, disable []manifest.Feature
+	switch {
+	case set["enable"] && set["disable"]:
+		return nil, usagef(fs, "give --enable or --disable, not both")
+	case set["enable"]:
+		if enable, err = parseFeatures(*enableList); err != nil {
+			return nil, usagef(fs, "--enable: %v", err)
+		}
+	case set["disable"]:
+		if disable, err = parseFeatures(*disableList); err != nil {
+			return nil, usagef(fs, "--disable: %v", err)
+		}
+	default:
+		return nil, usagef(fs, "give --enable FEATURE,... or --disable FEATURE,...")
+	}
+	return func(ctx context.Context, s *dynamo.Store, _ time.Time) (any, error) {
+		p, err := s.SetBeta(ctx, partnerID, enable, disable)
+		if err != nil {
+			return nil, partnerErr(partnerID, err)
+		}
+		return partnerBeta{PartnerID: p.ID, Beta: orderFeatures(p.Beta)}, nil
+	}, nil
+}
+
+// parseFeatures reads a comma-separated list of beta features with
+// manifest.ParseFeature, ignoring blanks and repeats. It fails on an
+// unknown feature and on a list that names none.
+func parseFeatures(list string) ([]manifest.Feature, error) {
+	var out []manifest.Feature
+	for part := range strings.SplitSeq(list, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		f, err := manifest.ParseFeature(part)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("name at least one feature")
+	}
+	return out, nil
+}
+
+// orderFeatures returns fs in the order of manifest.Features, then any
+// unknown names sorted; never nil, so the output shows [] for none.
+func orderFeatures(fs []manifest.Feature) []manifest.Feature {
+	out := []manifest.Feature{}
+	for _, f := range manifest.Features {
+		if slices.Contains(fs, f) {
+			out = append(out, f)
+		}
+	}
+	var unknown []manifest.Feature
+	for _, f := range fs {
+		if !slices.Contains(manifest.Features, f) && !slices.Contains(unknown, f) {
+			unknown = append(unknown, f)
+		}
+	}
+	slices.Sort(unknown)
+	return append(out, unknown...)
+}
