@@ -346,7 +346,8 @@ func TestTableGrantsDeriveFromManifest(t *testing.T) {
 // the variable the functions read it from (settings.SecretVar + "_ARN").
 func TestSecretEnvIsWhatFunctionsRead(t *testing.T) {
 	for _, name := range manifest.Secrets {
-		v, ok := settings.SecretVar[name]
+		v := settings.SecretVar(name)
+		ok := v != ""
 		if !ok {
 			t.Errorf("secret %q has no settings.SecretVar", name)
 			continue

@@ -27,7 +27,7 @@ import (
 
 func main() {
 	out := flag.String("out", "docs/BENCHMARKS.md", "where to write the table")
-	runs := flag.Int("coldstarts", 25, "cold starts per function")
+	runs := flag.Int("coldstarts", 60, "cold starts per function")
 	loadFor := flag.Duration("load", 20*time.Second, "length of each load run")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)

@@ -80,8 +80,8 @@ func (e *Env) Secret(name string) func(context.Context) ([]byte, error) {
 	if e.secret != nil {
 		return e.secret(name)
 	}
-	envName, ok := settings.SecretVar[name]
-	if !ok {
+	envName := settings.SecretVar(name)
+	if envName == "" {
 		return failing(fmt.Errorf("secret %q has no environment variable (settings.SecretVar)", name))
 	}
 	if arn := e.getenv(envName + "_ARN"); arn != "" {

@@ -38,7 +38,7 @@ func TestFunctionsInvariants(t *testing.T) {
 				if !slices.Contains(Secrets, sec) {
 					t.Errorf("unknown secret %q", sec)
 				}
-				if settings.SecretVar[sec] == "" {
+				if settings.SecretVar(sec) == "" {
 					t.Errorf("secret %q has no environment variable in settings.SecretVar", sec)
 				}
 			}

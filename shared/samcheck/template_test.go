@@ -41,7 +41,7 @@ const (
 // each secret as a value (settings.SecretVar; the deployment passes an ARN
 // in <variable>_ARN instead). A function listing a secret missing there
 // fails the test.
-var localSecretEnv = settings.SecretVar
+func localSecretEnv(name string) string { return settings.SecretVar(name) }
 
 // function is one function of the template as SAM sees it: its own
 // properties with the template's Globals.Function merged in.
@@ -260,11 +260,12 @@ func checkEnvironment(t *testing.T, fn function, f manifest.Function) {
 		t.Errorf("AWS_ENDPOINT_URL_DYNAMODB = %q (set: %v); want it declared, empty by default (real DynamoDB)", v, ok)
 	}
 	for _, s := range f.Secrets {
-		if _, known := localSecretEnv[s]; !known {
+		if localSecretEnv(s) == "" {
 			t.Errorf("function lists secret %q, which has no local variable in settings.SecretVar", s)
 		}
 	}
-	for secret, name := range localSecretEnv {
+	for _, secret := range manifest.Secrets {
+		name := localSecretEnv(secret)
 		if _, ok := fn.env[name+"_ARN"]; ok {
 			t.Errorf("%s_ARN is set; locally the secret is passed by value (%s)", name, name)
 		}
@@ -327,8 +328,8 @@ func TestFunctionsStartWithTheTemplateEnvironment(t *testing.T) {
 		settings.Table:              table.DefaultName,
 		"AWS_ENDPOINT_URL_DYNAMODB": "http://127.0.0.1:1",
 	}
-	for _, name := range settings.SecretVar {
-		local[name] = strings.Repeat("ab", 32)
+	for _, sec := range manifest.Secrets {
+		local[settings.SecretVar(sec)] = strings.Repeat("ab", 32)
 	}
 	for _, f := range manifest.Functions {
 		id := lambdafn.LogicalID(f.Slug)
@@ -344,7 +345,8 @@ func TestFunctionsStartWithTheTemplateEnvironment(t *testing.T) {
 			for _, name := range []string{settings.Table, "AWS_ENDPOINT_URL_DYNAMODB"} {
 				t.Setenv(name, "")
 			}
-			for _, name := range settings.SecretVar {
+			for _, sec := range manifest.Secrets {
+				name := settings.SecretVar(sec)
 				t.Setenv(name, "")
 				t.Setenv(name+"_ARN", "")
 			}

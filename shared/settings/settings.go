@@ -15,10 +15,16 @@ const (
 	CursorSecretARN = "CURSOR_SECRET_ARN"
 )
 
-// SecretVar maps each secret named in the manifest (manifest.Secrets) to
-// the environment variable a function reads it from: locally the variable
-// holds the value (hex); in AWS <variable>_ARN holds the Secrets Manager
-// ARN. A test checks every manifest secret has one.
-var SecretVar = map[string]string{
-	"cursor-signing-key": CursorSecret,
+// SecretVar returns the environment variable a function reads the secret
+// named name (manifest.Secrets) from: locally the variable holds the value
+// (hex); in AWS <variable>_ARN holds the Secrets Manager ARN. It returns ""
+// for a name it does not know; a test checks every manifest secret has one.
+// (A switch, not a map: a package-level map is built at every function's
+// init.)
+func SecretVar(name string) string {
+	switch name {
+	case "cursor-signing-key":
+		return CursorSecret
+	}
+	return ""
 }
