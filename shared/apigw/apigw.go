@@ -11,6 +11,7 @@ package apigw
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -53,11 +54,34 @@ func (h *Handler) Serve(ep api.Endpoint) LambdaFunc {
 	return func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
 		start := time.Now()
 		req := decode(rt, &ev)
-		res := h.p.Run(ctx, ep, req)
+		var res api.Result
+		if !servesRouteKey(rt, ev.RouteKey) {
+			// API Gateway sent another route's request to this function: a
+			// wiring error (a main serving the wrong endpoint, or a stack
+			// out of step with the manifest), never the client's fault.
+			res.Err = fmt.Errorf("event for route %q reached the function of %s", ev.RouteKey, rt.Operation)
+			res.Status, res.Body = api.Render(res.Err)
+		} else {
+			res = h.p.Run(ctx, ep, req)
+		}
 		out := encode(req.RequestID, res, h.now())
 		h.logLine(ctx, rt, &ev, req.RequestID, res, start)
 		return out, nil
 	}
+}
+
+// servesRouteKey reports whether an event with routeKey belongs to rt. An
+// event without one (a hand-made test event) is accepted.
+func servesRouteKey(rt manifest.Route, routeKey string) bool {
+	if routeKey == "" {
+		return true
+	}
+	for _, p := range rt.Paths() {
+		if routeKey == rt.Method+" "+p {
+			return true
+		}
+	}
+	return false
 }
 
 // NotFound returns the handler of the $default route: API Gateway sends it

@@ -185,3 +185,23 @@ func TestTokenPathsAreRedactedInLogs(t *testing.T) {
 }
 
 func escape(s string) string { return url.QueryEscape(s) }
+
+// TestEventOfAnotherRouteIs500: a function whose main serves the wrong
+// endpoint (or a stack out of step with the manifest) answers 500 to every
+// request, so the cold-start test, which runs each built binary on its own
+// route's event, fails instead of a wrong operation answering 200.
+func TestEventOfAnotherRouteIs500(t *testing.T) {
+	env := apitest.New(t)
+	p := newPartner(t, env)
+	h := env.Stack.Route(manifest.ListLeads)
+	ev := events.APIGatewayV2HTTPRequest{RouteKey: "GET /v1-lead-get/{lead_id}", RawPath: "/v1-lead-get/x",
+		Headers: map[string]string{"authorization": "Bearer " + p.key}}
+	resp, err := h(context.Background(), ev)
+	if err != nil || resp.StatusCode != 500 {
+		t.Fatalf("getLead's event at listLeads: %d, %v; want 500", resp.StatusCode, err)
+	}
+	ev.RouteKey, ev.RawPath = "GET /v1/leads", "/v1/leads"
+	if resp, _ := h(context.Background(), ev); resp.StatusCode != 200 {
+		t.Errorf("its own event: %d %s; want 200", resp.StatusCode, resp.Body)
+	}
+}

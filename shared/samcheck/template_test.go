@@ -2,10 +2,7 @@ package samcheck
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -379,28 +376,3 @@ func keys(m map[string]string) []string {
 	return k
 }
 
-// TestMainsServeTheirOwnOperations checks each HTTP function's main
-// against the manifest: it names the endpoint of each of its partner
-// operations (e.g. catalog.CreateLead for createLead), so the binary links
-// only that code. (That a main reads exactly the secrets its entry lists is checked
-// when it starts, by awsenv.Env.Check; that only those binaries link the
-// Secrets Manager client, by scripts/build/lambdafn.)
-func TestMainsServeTheirOwnOperations(t *testing.T) {
-	for _, f := range manifest.Functions {
-		b, err := os.ReadFile(filepath.Join(repoRoot, "functions", f.Slug, "main.go"))
-		if err != nil {
-			t.Errorf("%s: %v", f.Slug, err)
-			continue
-		}
-		src := string(b)
-		for _, r := range f.HTTP {
-			if r.IsDefault() {
-				continue
-			}
-			name := strings.ToUpper(string(r.Operation[:1])) + string(r.Operation[1:])
-			if !regexp.MustCompile(`\.` + name + `\b`).MatchString(src) {
-				t.Errorf("functions/%s/main.go does not serve %s (no .%s)", f.Slug, r.Operation, name)
-			}
-		}
-	}
-}
