@@ -15,7 +15,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -253,14 +252,4 @@ func randomHex(n int) string {
 // Main runs a test binary's tests against DynamoDB Local: the developer's
 // running one when AWS_ENDPOINT_URL_DYNAMODB is set, else one it starts and
 // stops. Call it from TestMain.
-func Main(m *testing.M) {
-	endpoint, stop, err := dynamolocal.ForTests()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	dynamolocal.SetEnv(endpoint)
-	code := m.Run()
-	stop()
-	os.Exit(code)
-}
+func Main(m *testing.M) { dynamolocal.RunTests(m) }

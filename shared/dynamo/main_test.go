@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -24,17 +23,7 @@ import (
 // TestMain runs the package's tests against DynamoDB Local: the
 // developer's running one when AWS_ENDPOINT_URL_DYNAMODB is set, else one
 // started for this test binary.
-func TestMain(m *testing.M) {
-	endpoint, stop, err := dynamolocal.ForTests()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	dynamolocal.SetEnv(endpoint)
-	code := m.Run()
-	stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { dynamolocal.RunTests(m) }
 
 var tableSeq atomic.Int64
 

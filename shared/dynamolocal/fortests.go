@@ -51,3 +51,18 @@ func ForTests() (endpoint string, stop func(), err error) {
 	srv := shared.srv
 	return srv.Endpoint, func() { _ = srv.Stop() }, nil
 }
+
+// RunTests runs a test binary's tests (m.Run) against the DynamoDB Local of
+// ForTests, with the process environment pointing the SDK at it, and exits
+// with their code. Call it from TestMain.
+func RunTests(m interface{ Run() int }) {
+	endpoint, stop, err := ForTests()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	SetEnv(endpoint)
+	code := m.Run()
+	stop()
+	os.Exit(code)
+}
