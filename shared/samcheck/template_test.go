@@ -375,4 +375,3 @@ func keys(m map[string]string) []string {
 	sort.Strings(k)
 	return k
 }
-
