@@ -145,11 +145,10 @@ func (p *Pipeline) admit(ctx context.Context, c *Call, res *Result) error {
 	if !ok {
 		return errcode.New(errcode.InvalidAPIKey, "The API key is malformed; keys start with mk_test_ or mk_live_.")
 	}
-	limit := auth.RateLimit
 	if c.Route.RateLimit != manifest.PerKey {
 		return fmt.Errorf("route %s: partner-key routes are counted per key, not %q", c.Route.Operation, c.Route.RateLimit)
 	}
-	pr, u, err := p.d.Store.Admit(ctx, digest, c.Now, limit)
+	pr, u, err := p.d.Store.Admit(ctx, digest, c.Now, auth.RateLimit)
 	if err != nil {
 		return err
 	}

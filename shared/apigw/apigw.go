@@ -65,7 +65,7 @@ func (h *Handler) Serve(ep api.Endpoint) LambdaFunc {
 			res = h.p.Run(ctx, ep, req)
 		}
 		out := encode(req.RequestID, res, h.now())
-		h.logLine(ctx, rt, &ev, req.RequestID, res, start)
+		logLine(ctx, h.log, rt, &ev, req.RequestID, res, start)
 		return out, nil
 	}
 }
@@ -108,8 +108,7 @@ func NotFound(log *slog.Logger) LambdaFunc {
 		}
 		res.Status, res.Body = api.Render(res.Err)
 		out := encode(id, res, time.Now())
-		log2 := &Handler{log: log}
-		log2.logLine(ctx, rt, &ev, id, res, start)
+		logLine(ctx, log, rt, &ev, id, res, start)
 		return out, nil
 	}
 }
@@ -148,7 +147,7 @@ func encode(requestID string, res api.Result, now time.Time) events.APIGatewayV2
 // logLine writes the request's one log line. It never logs a header (keys,
 // Idempotency-Keys) nor a token: a route whose path carries a token logs
 // its template, and unknown paths are logged with long segments redacted.
-func (h *Handler) logLine(ctx context.Context, rt manifest.Route, ev *events.APIGatewayV2HTTPRequest, id string, res api.Result, start time.Time) {
+func logLine(ctx context.Context, log *slog.Logger, rt manifest.Route, ev *events.APIGatewayV2HTTPRequest, id string, res api.Result, start time.Time) {
 	attrs := []slog.Attr{
 		slog.String("request_id", id),
 		slog.String("operation", string(rt.Operation)),
@@ -174,7 +173,7 @@ func (h *Handler) logLine(ctx context.Context, rt manifest.Route, ev *events.API
 			attrs = append(attrs, slog.String("error", res.Err.Error()))
 		}
 	}
-	h.log.LogAttrs(ctx, level, "request", attrs...)
+	log.LogAttrs(ctx, level, "request", attrs...)
 }
 
 // LogPath is the path a log line may show for ev on rt: the raw path,
