@@ -19,3 +19,4 @@ if ((${#missing[@]})); then
   fi
 fi
 scripts/install-dynamodb-local.sh >/dev/null
+scripts/install-minio.sh >/dev/null

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/repo"
+
+	"github.com/moveleads/partnerapi/shared/childproc"
 )
 
 const (
@@ -85,8 +87,8 @@ func runInstaller(ctx context.Context, script, dir string) error {
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
-	setGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	childproc.SetGroup(cmd)
+	cmd.Cancel = func() error { return childproc.KillGroup(cmd.Process) }
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Run(); err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/moveleads/partnerapi/shared/childproc"
 )
 
 // helperEnv makes the test binary act as a parent that starts a server and
@@ -132,14 +134,14 @@ func TestOwnsListener(t *testing.T) {
 		_ = other.Wait()
 	}()
 
-	if !ownsListener(os.Getpid(), port) {
-		t.Errorf("ownsListener(self, %d) = false while listening; want true", port)
+	if !childproc.OwnsListener(os.Getpid(), port) {
+		t.Errorf("childproc.OwnsListener(self, %d) = false while listening; want true", port)
 	}
-	if ownsListener(other.Process.Pid, port) {
-		t.Errorf("ownsListener(other process, %d) = true; want false", port)
+	if childproc.OwnsListener(other.Process.Pid, port) {
+		t.Errorf("childproc.OwnsListener(other process, %d) = true; want false", port)
 	}
 	l.Close()
-	if ownsListener(os.Getpid(), port) {
-		t.Errorf("ownsListener(self, %d) = true after Close; want false", port)
+	if childproc.OwnsListener(os.Getpid(), port) {
+		t.Errorf("childproc.OwnsListener(self, %d) = true after Close; want false", port)
 	}
 }

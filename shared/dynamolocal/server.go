@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/tail"
+
+	"github.com/moveleads/partnerapi/shared/childproc"
 )
 
 const (
@@ -135,8 +137,8 @@ func start(ctx context.Context, java, dir string, main mainClass) (*Server, erro
 	logs := tail.New(logLimit)
 	cmd.Stdout = logs
 	cmd.Stderr = logs
-	setGroup(cmd)
-	setParentDeathSignal(cmd)
+	childproc.SetGroup(cmd)
+	childproc.SetParentDeathSignal(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("run %s: %w", java, err)
@@ -182,7 +184,7 @@ func (s *Server) waitReady(ctx context.Context, port int) error {
 	ticker := time.NewTicker(pollInterval)
 	defer ticker.Stop()
 	for {
-		if ownsListener(s.cmd.Process.Pid, port) && answers(ctx, client, s.Endpoint) {
+		if childproc.OwnsListener(s.cmd.Process.Pid, port) && answers(ctx, client, s.Endpoint) {
 			return nil
 		}
 		// The JVM may linger after its main thread failed to bind.
@@ -246,7 +248,7 @@ func (s *Server) Stop() error {
 // kill sends SIGKILL to the process group and waits for the process. The
 // server keeps nothing worth a graceful shutdown: its data is in memory.
 func (s *Server) kill() error {
-	err := killGroup(s.cmd.Process)
+	err := childproc.KillGroup(s.cmd.Process)
 	<-s.done
 	if errors.Is(err, os.ErrProcessDone) {
 		return nil

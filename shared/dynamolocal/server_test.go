@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/moveleads/partnerapi/shared/childproc"
 )
 
 // startServer starts a server for one test and stops it at the end.
@@ -102,7 +104,7 @@ func TestStartAnswersLikeDynamoDBAndStopCloses(t *testing.T) {
 
 func TestStopReportsServerThatDiedFirst(t *testing.T) {
 	s := startServer(t)
-	if err := killGroup(s.cmd.Process); err != nil {
+	if err := childproc.KillGroup(s.cmd.Process); err != nil {
 		t.Fatalf("kill: %v", err)
 	}
 	<-s.done

@@ -1,6 +1,6 @@
 //go:build unix
 
-package dynamolocal
+package childproc
 
 import (
 	"errors"
@@ -9,18 +9,18 @@ import (
 	"syscall"
 )
 
-// setGroup puts the command in a process group of its own, so that
-// killGroup reaches everything it starts.
-func setGroup(cmd *exec.Cmd) {
+// SetGroup puts the command in a process group of its own, so that
+// KillGroup reaches everything it starts.
+func SetGroup(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
 }
 
-// killGroup sends SIGKILL to p's process group (p leads it, see setGroup).
+// KillGroup sends SIGKILL to p's process group (p leads it, see SetGroup).
 // It returns os.ErrProcessDone when the group is already gone.
-func killGroup(p *os.Process) error {
+func KillGroup(p *os.Process) error {
 	err := syscall.Kill(-p.Pid, syscall.SIGKILL)
 	if errors.Is(err, syscall.ESRCH) {
 		return os.ErrProcessDone

@@ -1,4 +1,4 @@
-package dynamolocal
+package childproc
 
 import (
 	"bufio"
@@ -9,21 +9,21 @@ import (
 	"syscall"
 )
 
-// setParentDeathSignal has the kernel SIGKILL the child when the thread
-// that started it dies, so a killed test binary leaves no JVM behind. Go
+// SetParentDeathSignal has the kernel SIGKILL the child when the thread
+// that started it dies, so a killed test binary leaves no server (JVM, MinIO) behind. Go
 // keeps its threads for the life of the process unless a goroutine exits
 // while locked to one, which this package never does.
-func setParentDeathSignal(cmd *exec.Cmd) {
+func SetParentDeathSignal(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 }
 
-// ownsListener reports whether process pid holds a TCP socket listening on
+// OwnsListener reports whether process pid holds a TCP socket listening on
 // port. When /proc cannot be read it answers true and leaves the verdict to
 // the HTTP probe.
-func ownsListener(pid, port int) bool {
+func OwnsListener(pid, port int) bool {
 	proc := "/proc/" + strconv.Itoa(pid)
 	inodes := make(map[string]bool)
 	readable := false

@@ -1,0 +1,107 @@
+package s3local
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/repo"
+
+	"github.com/moveleads/partnerapi/shared/childproc"
+)
+
+const (
+	// dirEnv overrides the install directory.
+	dirEnv = "S3LOCAL_DIR"
+	// installScript is the installer, relative to the repository root.
+	installScript = "scripts/install-minio.sh"
+	// binaryName is the installed server binary, inside the install directory.
+	binaryName = "minio"
+	// installTimeout bounds an install that the caller's context does not
+	// bound sooner: a cold build takes 2-12 minutes here.
+	installTimeout = 20 * time.Minute
+)
+
+// Dir returns the install directory: $S3LOCAL_DIR when set, else
+// <repo root>/.cache/minio. The repository root is the nearest directory at
+// or above the working directory whose go.mod sits beside .git or declares
+// module github.com/moveleads/partnerapi. Dir fails when S3LOCAL_DIR is unset
+// and no such directory exists; it does not check that anything is
+// installed.
+func Dir() (string, error) {
+	if dir := os.Getenv(dirEnv); dir != "" {
+		return filepath.Abs(dir)
+	}
+	root, err := repo.Root()
+	if err != nil {
+		return "", fmt.Errorf("%w; set %s", err, dirEnv)
+	}
+	return filepath.Join(root, ".cache", "minio"), nil
+}
+
+// Install makes sure the pinned MinIO is installed and returns the path of
+// its binary. It runs scripts/install-minio.sh, the one place that knows
+// the version: in a few milliseconds when that version is installed (its
+// marker file names it), else by building MinIO with `go install` through
+// the Go module proxy (2-12 minutes on a cold cache; needs go on PATH),
+// replacing a binary of another version. The run is bounded by ctx and by
+// 20 minutes. Outside the repository, where there is no script, an
+// installed binary is used as it is. A failed install leaves nothing
+// half-written and the error carries the script's output.
+func Install(ctx context.Context) (string, error) {
+	dir, err := Dir()
+	if err != nil {
+		return "", fmt.Errorf("install minio: %w", err)
+	}
+	bin := filepath.Join(dir, binaryName)
+	root, err := repo.Root()
+	if err != nil {
+		if installed(bin) {
+			return bin, nil
+		}
+		return "", fmt.Errorf("install minio: %s is not in %s, and the installer cannot be found: %w", binaryName, dir, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, installTimeout)
+	defer cancel()
+	script := filepath.Join(root, filepath.FromSlash(installScript))
+	if err := runInstaller(ctx, script, dir); err != nil {
+		return "", fmt.Errorf("install minio into %s: %w", dir, err)
+	}
+	if !installed(bin) {
+		return "", fmt.Errorf("install minio: %s succeeded but %s is not in %s", installScript, binaryName, dir)
+	}
+	return bin, nil
+}
+
+// installed reports whether bin is an executable regular file.
+func installed(bin string) bool {
+	fi, err := os.Stat(bin)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+}
+
+// runInstaller runs the install script for dir in its own process group, so
+// that cancelling ctx also stops the go command and the compilers it
+// started.
+func runInstaller(ctx context.Context, script, dir string) error {
+	cmd := exec.CommandContext(ctx, "bash", script)
+	cmd.Env = append(os.Environ(), dirEnv+"="+dir)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	childproc.SetGroup(cmd)
+	cmd.Cancel = func() error { return childproc.KillGroup(cmd.Process) }
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Run(); err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			err = errors.Join(err, ctxErr)
+		}
+		return fmt.Errorf("%s: %w\n%s", script, err, strings.TrimSpace(out.String()))
+	}
+	return nil
+}

@@ -1,0 +1,269 @@
+package s3local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/moveleads/partnerapi/shared/childproc"
+)
+
+// startServer starts a server for one test and stops it at the end.
+func startServer(t *testing.T, opts ...Option) *Server {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts MinIO")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
+	defer cancel()
+	began := time.Now()
+	s, err := Start(ctx, opts...)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Logf("MinIO ready at %s after %v", s.Endpoint, time.Since(began))
+	t.Cleanup(func() { _ = s.Stop() })
+	return s
+}
+
+// status sends an unsigned GET to url and returns the status code.
+func status(t *testing.T, url string) int {
+	t.Helper()
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := client.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// refused reports whether nothing accepts TCP connections at endpoint.
+func refused(endpoint string) bool {
+	conn, err := net.DialTimeout("tcp", strings.TrimPrefix(endpoint, "http://"), time.Second)
+	if err != nil {
+		return true
+	}
+	conn.Close()
+	return false
+}
+
+func TestStartServesS3AndStopCloses(t *testing.T) {
+	s := startServer(t)
+	if !strings.HasPrefix(s.Endpoint, "http://127.0.0.1:") {
+		t.Errorf("Endpoint = %q; want http://127.0.0.1:PORT", s.Endpoint)
+	}
+	ctx := context.Background()
+
+	t.Run("health check answers 200", func(t *testing.T) {
+		if got := status(t, s.Endpoint+healthPath); got != http.StatusOK {
+			t.Errorf("GET %s = %d; want 200", healthPath, got)
+		}
+	})
+	t.Run("unsigned request is refused", func(t *testing.T) {
+		if got := status(t, s.Endpoint+"/"); got != http.StatusForbidden {
+			t.Errorf("unsigned ListBuckets = %d; want 403", got)
+		}
+	})
+	t.Run("wrong secret is refused", func(t *testing.T) {
+		c := s.Client(func(o *s3.Options) {
+			o.Credentials = credentials.NewStaticCredentialsProvider(s.AccessKey, "not-the-secret", "")
+		})
+		if _, err := c.ListBuckets(ctx, &s3.ListBucketsInput{}); err == nil || !strings.Contains(err.Error(), "SignatureDoesNotMatch") {
+			t.Errorf("ListBuckets with a wrong secret = %v; want SignatureDoesNotMatch", err)
+		}
+	})
+	t.Run("signed requests create and list a bucket", func(t *testing.T) {
+		c := s.Client()
+		if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String("first")}); err != nil {
+			t.Fatalf("CreateBucket: %v", err)
+		}
+		out, err := c.ListBuckets(ctx, &s3.ListBucketsInput{})
+		if err != nil {
+			t.Fatalf("ListBuckets: %v", err)
+		}
+		if len(out.Buckets) != 1 || aws.ToString(out.Buckets[0].Name) != "first" {
+			t.Errorf("ListBuckets = %d buckets; want just \"first\"", len(out.Buckets))
+		}
+	})
+
+	if err := s.Stop(); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if !refused(s.Endpoint) {
+		t.Errorf("dial %s after Stop succeeded; want connection refused", s.Endpoint)
+	}
+	if _, err := os.Stat(s.dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("data directory %s after Stop: %v; want it removed", s.dir, err)
+	}
+	if err := s.Stop(); err != nil {
+		t.Errorf("second Stop = %v; want nil", err)
+	}
+}
+
+func TestStopReportsServerThatDiedFirst(t *testing.T) {
+	s := startServer(t)
+	if err := childproc.KillGroup(s.cmd.Process); err != nil {
+		t.Fatalf("kill: %v", err)
+	}
+	<-s.done
+	if err := s.Stop(); err == nil {
+		t.Error("Stop after the server died = nil; want an error")
+	}
+	if _, err := os.Stat(s.dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("data directory %s after Stop: %v; want it removed", s.dir, err)
+	}
+}
+
+func TestStartHonoursCanceledContext(t *testing.T) {
+	if testing.Short() {
+		t.Skip("may install MinIO")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
+	defer cancel()
+	if _, err := Install(ctx); err != nil {
+		t.Fatalf("Install: %v", err)
+	}
+	canceled, cancelNow := context.WithCancel(context.Background())
+	cancelNow()
+	s, err := Start(canceled)
+	if err == nil {
+		_ = s.Stop()
+		t.Fatal("Start(canceled ctx) = nil error; want context.Canceled")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Start(canceled ctx) = %v; want context.Canceled", err)
+	}
+}
+
+// TestStartRefusesInvalidOptions needs no MinIO: options are checked first.
+func TestStartRefusesInvalidOptions(t *testing.T) {
+	ok := Webhook{ID: "clips", Endpoint: "http://127.0.0.1:9/events"}
+	tests := []struct {
+		name string
+		opts []Option
+		want string
+	}{
+		{"webhook without ID", []Option{WithWebhooks(Webhook{Endpoint: ok.Endpoint})}, "no ID"},
+		{"webhook ID with a dash", []Option{WithWebhooks(Webhook{ID: "a-b", Endpoint: ok.Endpoint})}, "underscores"},
+		{"webhook ID with a space", []Option{WithWebhooks(Webhook{ID: "a b", Endpoint: ok.Endpoint})}, "underscores"},
+		{"relative endpoint", []Option{WithWebhooks(Webhook{ID: "x", Endpoint: "/events"})}, "absolute"},
+		{"ftp endpoint", []Option{WithWebhooks(Webhook{ID: "x", Endpoint: "ftp://127.0.0.1/x"})}, "absolute"},
+		{"unparsable endpoint", []Option{WithWebhooks(Webhook{ID: "x", Endpoint: "http://[::1"})}, "endpoint"},
+		{"auth token of three words", []Option{WithWebhooks(Webhook{ID: "x", Endpoint: ok.Endpoint, AuthToken: "a b c"})}, "auth token"},
+		{"auth token of blanks", []Option{WithWebhooks(Webhook{ID: "x", Endpoint: ok.Endpoint, AuthToken: " "})}, "auth token"},
+		{"repeated ID", []Option{WithWebhooks(ok), WithWebhooks(ok)}, "twice"},
+		{"empty origin", []Option{WithCORSOrigins("")}, "CORS origin"},
+		{"origin list in one", []Option{WithCORSOrigins("http://a,http://b")}, "CORS origin"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Start(context.Background(), tt.opts...)
+			if err == nil {
+				_ = s.Stop()
+				t.Fatalf("Start = nil error; want one mentioning %q", tt.want)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Start = %v; want an error mentioning %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestForTestsPrefersRunningServer(t *testing.T) {
+	tests := []struct {
+		name              string
+		key, secret       string
+		wantKey, wantSecr string
+	}{
+		{"credentials from the environment", "dev-key", "dev-secret", "dev-key", "dev-secret"},
+		{"default credentials", "", "", rootUser, rootPassword},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			const endpoint = "http://127.0.0.1:1"
+			t.Setenv("AWS_ENDPOINT_URL_S3", endpoint)
+			t.Setenv("AWS_ACCESS_KEY_ID", tt.key)
+			t.Setenv("AWS_SECRET_ACCESS_KEY", tt.secret)
+			srv, stop, err := ForTests()
+			if err != nil {
+				t.Fatalf("ForTests: %v", err)
+			}
+			defer stop()
+			if srv.Endpoint != endpoint || srv.AccessKey != tt.wantKey || srv.SecretKey != tt.wantSecr {
+				t.Errorf("ForTests() = {%q %q %q}; want {%q %q %q}", srv.Endpoint, srv.AccessKey, srv.SecretKey, endpoint, tt.wantKey, tt.wantSecr)
+			}
+			if err := srv.Stop(); err != nil {
+				t.Errorf("Stop of a running server = %v; want nil", err)
+			}
+		})
+	}
+}
+
+func TestForTestsSharesOneServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts MinIO")
+	}
+	t.Setenv("AWS_ENDPOINT_URL_S3", "")
+	first, stop, err := ForTests()
+	if err != nil {
+		t.Fatalf("ForTests: %v", err)
+	}
+	second, _, err := ForTests()
+	if err != nil || second != first {
+		t.Errorf("second ForTests() = %p, %v; want the first server %p, nil", second, err, first)
+	}
+	if got := status(t, first.Endpoint+healthPath); got != http.StatusOK {
+		t.Errorf("GET %s = %d; want 200", healthPath, got)
+	}
+	stop()
+	if !refused(first.Endpoint) {
+		t.Errorf("dial %s after stop succeeded; want connection refused", first.Endpoint)
+	}
+}
+
+// TestStartRetriesWhenPortIsTaken gives the first attempt an API port that
+// another listener holds: MinIO cannot bind it, and the listener, which
+// accepts connections but never answers, must not pass for the server.
+func TestStartRetriesWhenPortIsTaken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts MinIO")
+	}
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	takenPort := taken.Addr().(*net.TCPAddr).Port
+	calls := 0
+	pickPorts = func() (int, int, error) {
+		calls++
+		api, console, err := freePorts()
+		if calls == 1 {
+			api = takenPort
+		}
+		return api, console, err
+	}
+	t.Cleanup(func() { pickPorts = freePorts })
+
+	s := startServer(t)
+	if calls != 2 {
+		t.Errorf("Start picked ports %d times; want 2", calls)
+	}
+	if taken := fmt.Sprintf("http://127.0.0.1:%d", takenPort); s.Endpoint == taken {
+		t.Errorf("Endpoint = %q, the taken port", s.Endpoint)
+	}
+	if got := status(t, s.Endpoint+healthPath); got != http.StatusOK {
+		t.Errorf("GET %s = %d; want 200", healthPath, got)
+	}
+}
