@@ -11,7 +11,7 @@ help:
 	@echo "make test    go vet and every test (DynamoDB Local is started by the tests)"
 	@echo "make docs    regenerate README tables and docs/API.md from their sources of truth"
 	@echo "make opctl   build the operator CLI as ./opctl (git-ignored)"
-	@echo "make fuzz    run each fuzz target for FUZZTIME (default 30s): targets x FUZZTIME, ~9 min for 18"
+	@echo "make fuzz    run each fuzz target for FUZZTIME (default 30s): targets x FUZZTIME, ~12 min for 24"
 	@echo "make build   cross-compile every function for Lambda (linux/arm64) into build/"
 	@echo "make synth   build, then write the CloudFormation template to infra/cdk.out (CDK_ENV=dev|prod)"
 	@echo "make bench   benchmarks: cold start, DynamoDB cost, load, handler overhead -> docs/BENCHMARKS.md"
@@ -75,8 +75,8 @@ bench: deps
 	$(GO) run ./scripts/bench
 
 ## fuzz: every fuzz target for FUZZTIME each, one after another, so it
-## takes (number of targets) x FUZZTIME plus a build per target: 18 targets
-## at the default 30s is 9 minutes of fuzzing (count them with
+## takes (number of targets) x FUZZTIME plus a build per target: 24 targets
+## at the default 30s is 12 minutes of fuzzing (count them with
 ## `go test -list '^Fuzz' ./...`). FUZZTIME=5s for a quick pass.
 FUZZTIME ?= 30s
 fuzz: deps
@@ -86,5 +86,5 @@ fuzz: deps
 	echo "== $$(echo "$$targets" | grep -c .) fuzz targets x $(FUZZTIME) each"; \
 	while read -r pkg f; do \
 	  [ -n "$$f" ] || continue; \
-	  echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s $$pkg || exit 1; \
 	done <<< "$$targets"

@@ -49,7 +49,7 @@ func TestPlainGoLayersImportNoInfrastructure(t *testing.T) {
 	plain := []string{
 		"shared/auth", "shared/lead", "shared/estimate", "shared/cursor", "shared/idempotency",
 		"shared/errcode", "shared/manifest", "shared/table", "shared/settings",
-		"shared/api", "shared/leads", "shared/survey", "shared/inventory",
+		"shared/api", "shared/leads", "shared/survey", "shared/inventory", "shared/clip",
 	}
 	for _, name := range plain {
 		t.Run(name, func(t *testing.T) {

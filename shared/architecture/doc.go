@@ -2,7 +2,7 @@
 // docs/ARCHITECTURE.md, which says which packages may import which.
 //
 //   - Domain packages (auth, lead, estimate, cursor, idempotency, errcode,
-//     manifest, table, settings, survey, inventory) depend on no AWS, HTTP, Lambda or Stripe
+//     manifest, table, settings, survey, inventory, clip) depend on no AWS, HTTP, Lambda or Stripe
 //     package, directly or through another package.
 //   - The pipeline (api) and the feature services (leads, ...) depend on
 //     none of those either: they are plain Go over domain types.
