@@ -1,0 +1,65 @@
+package s3store
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+)
+
+func TestHead(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	data := numbered(1234)
+	etag := put(t, s, "clips/a.mp4", "video/mp4", data)
+
+	got, err := s.Head(ctx, "clips/a.mp4")
+	if err != nil {
+		t.Fatalf("Head: %v", err)
+	}
+	want := Object{Size: 1234, ContentType: "video/mp4", ETag: strings.Trim(etag, `"`)}
+	if got != want || want.ETag == "" || strings.Contains(got.ETag, `"`) {
+		t.Errorf("Head = %+v; want %+v (PutObject's ETag %s, unquoted)", got, want, etag)
+	}
+}
+
+func TestHeadErrors(t *testing.T) {
+	s := newStore(t)
+	put(t, s, "k", "video/mp4", []byte("x"))
+	// Credentials MinIO does not know: S3 answers 403, not 404.
+	stranger := New(s3.New(s.client.Options(), func(o *s3.Options) {
+		o.Credentials = credentials.NewStaticCredentialsProvider("stranger", "not-a-secret", "")
+	}), s.bucket)
+	tests := []struct {
+		name         string
+		store        *Store
+		key          string
+		wantNotFound bool
+		wantInvalid  bool
+	}{
+		{"missing key", s, "clips/missing.mp4", true, false},
+		{"missing bucket", New(s.client, s.bucket+"-gone"), "k", true, false},
+		{"empty key", s, "", false, true},
+		{"refused", stranger, "k", false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			obj, err := tt.store.Head(context.Background(), tt.key)
+			if err == nil {
+				t.Fatalf("Head(%q) = %+v, nil; want an error", tt.key, obj)
+			}
+			if got := errors.Is(err, ErrNotFound); got != tt.wantNotFound {
+				t.Errorf("Head(%q) = %v; errors.Is ErrNotFound = %v, want %v", tt.key, err, got, tt.wantNotFound)
+			}
+			if got := errors.Is(err, ErrInvalid); got != tt.wantInvalid {
+				t.Errorf("Head(%q) = %v; errors.Is ErrInvalid = %v, want %v", tt.key, err, got, tt.wantInvalid)
+			}
+			if tt.key != "" && !strings.Contains(err.Error(), tt.key) {
+				t.Errorf("Head(%q) = %v; want the key in the error", tt.key, err)
+			}
+		})
+	}
+}
