@@ -6,6 +6,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/idempotency"
+	"github.com/moveleads/partnerapi/shared/survey"
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
@@ -76,10 +77,16 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 	type key struct {
 		name, pk string
 	}
-	var leads, idems, auths, others []key
+	var leads, idems, auths, surveys, captures, others []key
 	for _, tn := range tenants {
 		pk, _ := leadKey(tn, "lead_0123456789abcdef")
 		leads = append(leads, key{"lead of " + string(tn.Mode), pk})
+		for _, id := range []string{"0b9f1f4e-7c5a-4a43-9d55-0a8d2a0c3e11", "srv_1"} {
+			pk, _ = surveyKey(tn, id)
+			surveys = append(surveys, key{"survey of " + string(tn.Mode), pk})
+			pk, _ = clipKey(tn, id, "clip_1")
+			surveys = append(surveys, key{"clip of " + string(tn.Mode), pk})
+		}
 		for _, op := range []string{"createLead", "getSurveyLink", "x"} {
 			for _, k := range []string{"k", "LEAD#x", strings.Repeat("é", 100)} {
 				pk, _ := idempotencyKey(idempotency.Scope{PartnerID: tn.PartnerID, Mode: string(tn.Mode), Operation: op, Key: k})
@@ -97,6 +104,10 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 	auths = append(auths, key{"key authentication record", pk})
 	pk, _ = apiKeyIDKey("key_0123456789abcdef")
 	others = append(others, key{"key id record", pk})
+	for _, tok := range []string{strings.Repeat("A", 43), "abc"} {
+		pk, _ = captureTokenKey(survey.TokenHash(tok))
+		captures = append(captures, key{"capture token record", pk})
+	}
 
 	groups := []struct {
 		pattern, name string
@@ -105,6 +116,8 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 		{table.LeadKeys, "LeadKeys", leads},
 		{table.IdempotencyKeys, "IdempotencyKeys", idems},
 		{table.AuthKeys, "AuthKeys", auths},
+		{table.SurveyKeys, "SurveyKeys", surveys},
+		{table.CaptureTokenKeys, "CaptureTokenKeys", captures},
 	}
 	for _, g := range groups {
 		for _, other := range groups {

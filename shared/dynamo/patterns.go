@@ -38,6 +38,19 @@ func AccessPatterns() []AccessPattern {
 	add("list leads by (updated_at, lead_id), delta sync", "Query (keyed range; continued past the 1 MB page cap to limit+1)", table.GSI1.Name, pk, sk)
 	pk, sk = idempotencyKey(idempotency.Scope{PartnerID: "<partner_id>", Mode: "<mode>", Operation: "<operation>", Key: ""})
 	add("claim / replay an Idempotency-Key", "PutItem (conditional; holds the response) / GetItem / UpdateItem (take over, release)", "", replaceHash(pk), sk)
+	pk, sk = surveyKey(t, "<survey_id>")
+	add("start a survey: survey + capture token record + lead (survey id and status, new → surveying, updated_at)",
+		"TransactWriteItems (conditional: lead exists, its survey closed or none)", "", pk, sk)
+	add("read a survey; save its checklist", "GetItem (strongly consistent) / UpdateItem (conditional: open)", "", pk, sk)
+	add("move a survey's state, with its lead's survey status, recommended estimate and updated_at",
+		"TransactWriteItems (conditional: survey status as read)", "", pk, sk)
+	pk, sk = captureTokenKey("<sha256(token)>")
+	add("find a survey by capture token (then GetItem the survey); mint another link",
+		"GetItem (strongly consistent; expires_at checked) / TransactWriteItems (token record + survey's token list)", "", pk, sk)
+	pk, sk = clipKey(t, "<survey_id>", "<clip_id>")
+	add("announce a clip (with the survey's clip count, at most 20) / read / advance one clip",
+		"TransactWriteItems (conditional) / GetItem / UpdateItem (conditional: status as read)", "", pk, sk)
+	add("list a survey's clips", "Query (strongly consistent; sort key begins_with CLIP#)", "", pk, sk)
 	return ps
 }
 

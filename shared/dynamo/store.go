@@ -18,6 +18,14 @@
 //	leads by (updated_at, lead_id)    Query gsi1  PARTNER#<id>#MODE#<m>#LEADS / <updated_at>#<lead_id>
 //	                                  (continued past the 1 MB page cap until limit+1 items)
 //	idempotency key                   PutItem/GetItem/UpdateItem PARTNER#<id>#MODE#<m>#IDEM#<op>#<sha256(key)> / IDEM
+//	survey (+ lead, one transaction)  TransactWriteItems / GetItem PARTNER#<id>#MODE#<m>#SURVEY#<survey_id> / SURVEY
+//	survey's clips                    TransactWriteItems / UpdateItem / Query  ... #SURVEY#<survey_id> / CLIP#<clip_id>
+//	capture token (hash) → survey     TransactWriteItems / GetItem CAPTURE#<sha256(token)> / CAPTURE
+//
+// The survey items are the next release's (the video survey): stored and
+// tested here, not yet used by an endpoint. The lead item carries its latest
+// survey's id and status and the recommended estimate, so getLead stays one
+// GetItem (GetLeadWithSurvey).
 //
 // Partner settings live on the partner record only: key records carry no
 // copy, so a change is one write and every key sees it on its next read.

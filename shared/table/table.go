@@ -43,6 +43,11 @@ const TTLAttribute = "expires_at"
 // restrict that update to partition keys with this prefix.
 const AuthKeyPrefix = "APIKEY#"
 
+// CaptureTokenPrefix starts the partition key of every capture token's
+// lookup record ("CAPTURE#<sha256 of the token>"): the capture page finds
+// its survey from the token alone, before it knows the tenant.
+const CaptureTokenPrefix = "CAPTURE#"
+
 // DefaultName is the table name used when TABLE_NAME is not set locally.
 const DefaultName = "partner-api"
 
@@ -57,4 +62,10 @@ const (
 	// IdempotencyKeys matches Idempotency-Key records:
 	// PARTNER#<partner>#MODE#<mode>#IDEM#<operation>#<sha256>.
 	IdempotencyKeys = "PARTNER#*#MODE#*#IDEM#*"
+	// SurveyKeys matches video surveys and their clips, which share the
+	// survey's partition: PARTNER#<partner>#MODE#<mode>#SURVEY#<survey_id>.
+	SurveyKeys = "PARTNER#*#MODE#*#SURVEY#*"
+	// CaptureTokenKeys matches capture tokens' lookup records:
+	// CAPTURE#<sha256 of the token>.
+	CaptureTokenKeys = CaptureTokenPrefix + "*"
 )

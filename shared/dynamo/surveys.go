@@ -1,0 +1,317 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/errcode"
+	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/inventory"
+	"github.com/moveleads/partnerapi/shared/lead"
+	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/table"
+)
+
+// The lead item carries its latest survey's id and status and the
+// recommended estimate, so that getLead stays one GetItem. Every write
+// that changes a survey's state writes them in the same transaction, and
+// moves the lead's updated_at and listing position as SetLeadStatus does,
+// so that delta sync sees every survey transition.
+const (
+	attrSurveyID     = "survey_id"
+	attrSurveyStatus = "survey_status"
+	attrRecommended  = "recommended_estimate"
+)
+
+// surveyItem is a video survey. Its clips share its partition (clips.go).
+type surveyItem struct {
+	PK             string               `dynamodbav:"pk"`
+	SK             string               `dynamodbav:"sk"`
+	Type           string               `dynamodbav:"type"`
+	SurveyID       string               `dynamodbav:"survey_id"`
+	LeadID         string               `dynamodbav:"lead_id"`
+	Status         string               `dynamodbav:"status"`
+	FailureReason  string               `dynamodbav:"failure_reason,omitempty"`
+	CreatedAt      string               `dynamodbav:"created_at"`
+	UpdatedAt      string               `dynamodbav:"updated_at"`
+	TokenExpiresAt string               `dynamodbav:"token_expires_at"`
+	Tokens         []tokenEntry         `dynamodbav:"tokens"`
+	ClipCount      int                  `dynamodbav:"clip_count"`
+	Checklist      *inventory.Checklist `dynamodbav:"checklist,omitempty"`
+	Inventory      *inventory.Inventory `dynamodbav:"inventory,omitempty"`
+	Recommended    *estimate.Estimate   `dynamodbav:"recommended_estimate,omitempty"`
+}
+
+// tokenEntry is one capture token of a survey: its hash, never the token.
+type tokenEntry struct {
+	Hash      string `dynamodbav:"hash"`
+	IssuedAt  string `dynamodbav:"issued_at"`
+	ExpiresAt string `dynamodbav:"expires_at"`
+}
+
+// SurveyRecord is a stored survey: its state, and what the store keeps
+// beside it.
+type SurveyRecord struct {
+	survey.Survey
+	Checklist inventory.Checklist // as the customer last saved it
+	// Inventory and Recommended are set when the survey reached
+	// inventory_ready (Recommended stays nil when no estimate could be
+	// priced).
+	Inventory   *inventory.Inventory
+	Recommended *estimate.Estimate
+}
+
+// LeadSurvey is what a lead item says about its latest survey, for getLead.
+type LeadSurvey struct {
+	SurveyID    string        // "" when the lead never had a survey
+	Status      survey.Status // survey.None when the lead never had a survey
+	Recommended *estimate.Estimate
+}
+
+// LiveSurveyError is the cause of StartSurvey's conflict error when the
+// lead already has a survey that is not closed: the caller returns that
+// survey (with a fresh token, see AddSurveyToken) instead.
+type LiveSurveyError struct {
+	LeadID, SurveyID string
+	Status           survey.Status
+}
+
+// Error implements error; it names ids and a status, never a token.
+func (e *LiveSurveyError) Error() string {
+	return fmt.Sprintf("lead %s has the live survey %s (%s)", e.LeadID, e.SurveyID, e.Status)
+}
+
+// surveyClosed is the conflict error for a write that a finished survey
+// refuses.
+func surveyClosed(id string) error {
+	e := errcode.New(errcode.Conflict, "The survey is finished; nothing was written.")
+	e.Cause = fmt.Errorf("survey %s: %w", id, survey.ErrClosed)
+	return e
+}
+
+func newSurveyItem(t auth.Tenant, sv survey.Survey) surveyItem {
+	pk, sk := surveyKey(t, sv.ID)
+	return surveyItem{
+		PK: pk, SK: sk, Type: "survey", SurveyID: sv.ID, LeadID: sv.LeadID, Status: string(sv.Status),
+		FailureReason: sv.FailureReason, CreatedAt: lead.FormatTime(sv.CreatedAt), UpdatedAt: lead.FormatTime(sv.UpdatedAt),
+		TokenExpiresAt: lead.FormatTime(sv.TokenExpiresAt), Tokens: tokenEntries(sv.Tokens), ClipCount: sv.ClipCount,
+	}
+}
+
+func tokenEntries(ts []survey.StoredToken) []tokenEntry {
+	out := make([]tokenEntry, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, tokenEntry{Hash: t.Hash, IssuedAt: lead.FormatTime(t.IssuedAt), ExpiresAt: lead.FormatTime(t.ExpiresAt)})
+	}
+	return out
+}
+
+// record returns the stored survey; a stored time that does not parse is
+// an error naming the item.
+func (it surveyItem) record() (SurveyRecord, error) {
+	var err error
+	parse := func(attr, v string) time.Time {
+		if err != nil {
+			return time.Time{}
+		}
+		var tm time.Time
+		tm, err = parseTime(it.PK, attr, v)
+		return tm
+	}
+	sv := survey.Survey{ID: it.SurveyID, LeadID: it.LeadID, Status: survey.Status(it.Status),
+		FailureReason: it.FailureReason, ClipCount: it.ClipCount, Tokens: []survey.StoredToken{},
+		CreatedAt: parse("created_at", it.CreatedAt), UpdatedAt: parse("updated_at", it.UpdatedAt),
+		TokenExpiresAt: parse("token_expires_at", it.TokenExpiresAt)}
+	for _, tok := range it.Tokens {
+		sv.Tokens = append(sv.Tokens, survey.StoredToken{Hash: tok.Hash,
+			IssuedAt: parse("tokens.issued_at", tok.IssuedAt), ExpiresAt: parse("tokens.expires_at", tok.ExpiresAt)})
+	}
+	if err != nil {
+		return SurveyRecord{}, err
+	}
+	rec := SurveyRecord{Survey: sv, Inventory: it.Inventory, Recommended: it.Recommended}
+	if it.Checklist != nil {
+		rec.Checklist = *it.Checklist
+	}
+	return rec, nil
+}
+
+// leadAfterSurveyChange sets on a lead item what a survey transition
+// changes: its survey's id and status, updated_at and the listing position.
+func leadAfterSurveyChange(t auth.Tenant, leadID, surveyID string, status survey.Status, at time.Time) expression.UpdateBuilder {
+	updated := lead.FormatTime(at)
+	_, g1sk := leadListIndex(t, updated, leadID)
+	return expression.Set(expression.Name(attrSurveyID), expression.Value(surveyID)).
+		Set(expression.Name(attrSurveyStatus), expression.Value(string(status))).
+		Set(expression.Name("updated_at"), expression.Value(updated)).
+		Set(expression.Name(table.GSI1.SK), expression.Value(g1sk))
+}
+
+// GetSurvey returns tenant t's survey id (strongly consistent), or
+// not_found (also for another tenant's survey). A failed read is
+// upstream_failed.
+func (s *Store) GetSurvey(ctx context.Context, t auth.Tenant, id string) (SurveyRecord, error) {
+	pk, sk := surveyKey(t, id)
+	var it surveyItem
+	if err := s.getItem(ctx, pk, sk, "survey", &it); err != nil {
+		return SurveyRecord{}, err
+	}
+	return it.record()
+}
+
+// leadWithSurvey is a lead item read with the survey attributes it carries.
+type leadWithSurvey struct {
+	leadItem
+	SurveyID     string             `dynamodbav:"survey_id"`
+	SurveyStatus string             `dynamodbav:"survey_status"`
+	Recommended  *estimate.Estimate `dynamodbav:"recommended_estimate"`
+}
+
+// GetLeadWithSurvey returns tenant t's lead id with its latest survey and
+// recommended estimate, in one strongly consistent GetItem (getLead's one
+// read). A lead that never had a survey has survey.None. Unknown lead (or
+// another tenant's) → not_found; a failed read is upstream_failed.
+func (s *Store) GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string) (lead.Lead, LeadSurvey, error) {
+	pk, sk := leadKey(t, id)
+	var it leadWithSurvey
+	if err := s.getItem(ctx, pk, sk, "lead", &it); err != nil {
+		return lead.Lead{}, LeadSurvey{}, err
+	}
+	l, err := it.lead()
+	if err != nil {
+		return lead.Lead{}, LeadSurvey{}, err
+	}
+	ls := LeadSurvey{SurveyID: it.SurveyID, Status: survey.Status(it.SurveyStatus), Recommended: it.Recommended}
+	if ls.SurveyID == "" {
+		ls.Status = survey.None
+	}
+	return l, ls, nil
+}
+
+// StartSurvey stores sv, a new survey of tenant t's lead sv.LeadID made by
+// survey.New, in one TransactWriteItems: the survey (never overwriting), a
+// lookup record per capture token in sv.Tokens (keyed by the token's hash;
+// see SurveyByToken), and the lead, which gets sv's id and status, loses the
+// previous survey's recommended estimate, moves from new to surveying (any
+// other status stays) and gets updated_at = sv.UpdatedAt and the matching
+// listing position. The lead's update is conditional on the lead existing
+// and on its current survey, if any, being closed (inventory_ready or
+// failed).
+//
+// It is one transaction when the lead is new or surveying. DynamoDB cannot
+// set an attribute depending on its own value, so for a lead in another
+// status the first transaction fails, returning the lead, and a second one
+// runs conditioned on that status.
+//
+// Errors: unknown lead (or another tenant's) → not_found; a lead whose
+// survey is still live → conflict whose cause is a *LiveSurveyError naming
+// that survey; a taken survey id or token hash → conflict; a lead that keeps
+// changing concurrently → conflict wrapping ErrChanged; any other failure →
+// upstream_failed. On every error nothing was written.
+func (s *Store) StartSurvey(ctx context.Context, t auth.Tenant, sv survey.Survey) error {
+	if sv.ID == "" || sv.LeadID == "" || sv.Status != survey.Invited || len(sv.Tokens) == 0 {
+		return fmt.Errorf("start survey %q of lead %q: want a survey from survey.New (invited, with a token); got status %q, %d tokens",
+			sv.ID, sv.LeadID, sv.Status, len(sv.Tokens))
+	}
+	items := make([]types.TransactWriteItem, 0, len(sv.Tokens)+2)
+	for _, it := range append([]any{newSurveyItem(t, sv)}, tokenItems(t, sv)...) {
+		put, err := s.putNew(it)
+		if err != nil {
+			return fmt.Errorf("start survey %s: %w", sv.ID, err)
+		}
+		items = append(items, put)
+	}
+	leadAt := len(items)
+	seen := lead.Status("") // "" = first attempt: new or surveying
+	for attempt := 1; ; attempt++ {
+		upd, err := s.startSurveyLeadUpdate(t, sv, seen)
+		if err != nil {
+			return err
+		}
+		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+			TransactItems: append(items[:leadAt:leadAt], upd), ReturnConsumedCapacity: capacity,
+		})
+		if err == nil {
+			return nil
+		}
+		reasons := cancelled(err)
+		if failed, old := failedAt(reasons, leadAt); failed {
+			var cur leadWithSurvey
+			if len(old) == 0 {
+				return notFound("lead")
+			}
+			if err := attributevalue.UnmarshalMap(old, &cur); err != nil {
+				return fmt.Errorf("unmarshal lead %s: %w", cur.PK, err)
+			}
+			if st := survey.Status(cur.SurveyStatus); st != "" && !st.Final() {
+				e := errcode.New(errcode.Conflict, "The lead already has a survey in progress; nothing was written.")
+				e.Cause = &LiveSurveyError{LeadID: sv.LeadID, SurveyID: cur.SurveyID, Status: st}
+				return e
+			}
+			if attempt == 2 {
+				return changed("lead")
+			}
+			seen = lead.Status(cur.Status)
+			continue
+		}
+		for i := range leadAt {
+			if failed, _ := failedAt(reasons, i); failed {
+				return errcode.New(errcode.Conflict, "A survey with id %s or the same capture token already exists; nothing was written.", sv.ID)
+			}
+		}
+		if hasReason(err, "TransactionConflict") {
+			return changed("lead")
+		}
+		return upstream("start survey", err)
+	}
+}
+
+// startSurveyLeadUpdate is StartSurvey's update of the lead: with seen ""
+// it moves a new (or surveying) lead to surveying; otherwise it keeps the
+// status, conditioned on it still being seen.
+func (s *Store) startSurveyLeadUpdate(t auth.Tenant, sv survey.Survey, seen lead.Status) (types.TransactWriteItem, error) {
+	status := expression.Name("status")
+	upd := leadAfterSurveyChange(t, sv.LeadID, sv.ID, sv.Status, sv.UpdatedAt).Remove(expression.Name(attrRecommended))
+	cond := expression.AttributeExists(expression.Name(table.PK)).And(
+		expression.Or(expression.AttributeNotExists(expression.Name(attrSurveyStatus)),
+			expression.Name(attrSurveyStatus).In(expression.Value(string(survey.InventoryReady)), expression.Value(string(survey.Failed)))))
+	if seen == "" {
+		upd = upd.Set(status, expression.Value(string(lead.Surveying)))
+		cond = cond.And(status.In(expression.Value(string(lead.New)), expression.Value(string(lead.Surveying))))
+	} else {
+		cond = cond.And(status.Equal(expression.Value(string(seen))))
+	}
+	expr, err := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
+	if err != nil {
+		return types.TransactWriteItem{}, fmt.Errorf("build start survey lead update: %w", err)
+	}
+	pk, sk := leadKey(t, sv.LeadID)
+	return s.update(pk, sk, expr), nil
+}
+
+// surveyCondFailed explains a failed condition on survey id from the item
+// as it was (old): none → not_found; a state that accepts refuses (nil:
+// none) → conflict wrapping survey.ErrClosed; otherwise it changed since
+// the caller read it → conflict wrapping ErrChanged.
+func surveyCondFailed(id string, old map[string]types.AttributeValue, accepts func(survey.Status) bool) error {
+	if len(old) == 0 {
+		return notFound("survey")
+	}
+	var cur struct {
+		Status string `dynamodbav:"status"`
+	}
+	if err := attributevalue.UnmarshalMap(old, &cur); err != nil {
+		return fmt.Errorf("unmarshal survey %s: %w", id, err)
+	}
+	if accepts != nil && !accepts(survey.Status(cur.Status)) {
+		return surveyClosed(id)
+	}
+	return changed("survey")
+}
