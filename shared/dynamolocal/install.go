@@ -1,15 +1,11 @@
 package dynamolocal
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/moveleads/partnerapi/shared/repo"
 
@@ -32,14 +28,7 @@ const (
 // DYNAMODB_LOCAL_DIR is unset and no such directory exists; it does not check
 // that anything is installed.
 func Dir() (string, error) {
-	if dir := os.Getenv(dirEnv); dir != "" {
-		return filepath.Abs(dir)
-	}
-	root, err := repo.Root()
-	if err != nil {
-		return "", fmt.Errorf("%w; set %s", err, dirEnv)
-	}
-	return filepath.Join(root, ".cache", "dynamodb-local"), nil
+	return childproc.InstallDir(dirEnv, "dynamodb-local")
 }
 
 // Install makes sure DynamoDB Local is installed and returns the directory
@@ -61,7 +50,7 @@ func Install(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("install dynamodb local: %s is not in %s, and the installer cannot be found: %w", jarName, dir, err)
 	}
 	script := filepath.Join(root, filepath.FromSlash(installScript))
-	if err := runInstaller(ctx, script, dir); err != nil {
+	if err := childproc.RunInstaller(ctx, script, dirEnv, dir); err != nil {
 		return "", fmt.Errorf("install dynamodb local into %s: %w", dir, err)
 	}
 	if !installed(dir) {
@@ -77,26 +66,6 @@ func installed(dir string) bool {
 	}
 	lib, err := os.Stat(filepath.Join(dir, libDirName))
 	return err == nil && lib.IsDir()
-}
-
-// runInstaller runs the install script for dir in its own process group, so
-// that cancelling ctx also stops the npm and tar processes it started.
-func runInstaller(ctx context.Context, script, dir string) error {
-	cmd := exec.CommandContext(ctx, "bash", script)
-	cmd.Env = append(os.Environ(), dirEnv+"="+dir)
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &out
-	childproc.SetGroup(cmd)
-	cmd.Cancel = func() error { return childproc.KillGroup(cmd.Process) }
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Run(); err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			err = errors.Join(err, ctxErr)
-		}
-		return fmt.Errorf("%s: %w\n%s", script, err, strings.TrimSpace(out.String()))
-	}
-	return nil
 }
 
 // Env returns the environment variables, as KEY=value, that point an AWS SDK

@@ -41,36 +41,21 @@ func TestSetEnv(t *testing.T) {
 	}
 }
 
+// TestDir checks this package's directory and installer; the lookup
+// itself is childproc.InstallDir's, tested there.
 func TestDir(t *testing.T) {
-	t.Run("from env", func(t *testing.T) {
-		want := t.TempDir()
-		t.Setenv(dirEnv, want)
-		got, err := Dir()
-		if err != nil || got != want {
-			t.Errorf("Dir() = %q, %v; want %q, nil", got, err, want)
-		}
-	})
-	t.Run("in repo", func(t *testing.T) {
-		t.Setenv(dirEnv, "")
-		got, err := Dir()
-		if err != nil {
-			t.Fatalf("Dir() error: %v", err)
-		}
-		root := filepath.Dir(filepath.Dir(got))
-		if filepath.Base(got) != "dynamodb-local" || filepath.Base(filepath.Dir(got)) != ".cache" {
-			t.Errorf("Dir() = %q; want <root>/.cache/dynamodb-local", got)
-		}
-		if _, err := os.Stat(filepath.Join(root, installScript)); err != nil {
-			t.Errorf("Dir() = %q: root %q has no %s: %v", got, root, installScript, err)
-		}
-	})
-	t.Run("outside any repo", func(t *testing.T) {
-		t.Setenv(dirEnv, "")
-		t.Chdir(t.TempDir())
-		if got, err := Dir(); err == nil {
-			t.Errorf("Dir() = %q, nil; want an error", got)
-		}
-	})
+	t.Setenv(dirEnv, "")
+	got, err := Dir()
+	if err != nil {
+		t.Fatalf("Dir() error: %v", err)
+	}
+	if filepath.Base(got) != "dynamodb-local" || filepath.Base(filepath.Dir(got)) != ".cache" {
+		t.Errorf("Dir() = %q; want <root>/.cache/dynamodb-local", got)
+	}
+	root := filepath.Dir(filepath.Dir(got))
+	if _, err := os.Stat(filepath.Join(root, installScript)); err != nil {
+		t.Errorf("Dir() = %q: root %q has no %s: %v", got, root, installScript, err)
+	}
 }
 
 // TestInstallScriptWarm checks the installer's contract once installed: it

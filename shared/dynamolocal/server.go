@@ -4,38 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
-
-	"github.com/moveleads/partnerapi/shared/tail"
 
 	"github.com/moveleads/partnerapi/shared/childproc"
 )
 
-const (
-	// startTimeout bounds one Start after the install, whatever ctx allows.
-	startTimeout = 60 * time.Second
-	// startAttempts is how often Start picks a new port when another
-	// process took the chosen one before the JVM bound it.
-	startAttempts = 3
-	// pollInterval is the pause between readiness probes.
-	pollInterval = 50 * time.Millisecond
-	// logLimit is how much of the child's output is kept for error messages.
-	logLimit = 64 << 10
-)
+// startTimeout bounds one Start after the install, whatever ctx allows.
+const startTimeout = 60 * time.Second
 
-// errPortTaken marks a start that failed because the port was taken.
-var errPortTaken = errors.New("port already in use")
-
-// pickPort chooses the port of each start attempt; tests replace it.
-var pickPort = freePort
+// pickPorts chooses the port of each start attempt; tests replace it.
+var pickPorts = childproc.FreePorts
 
 // Server is a running DynamoDB Local process, in memory: its tables vanish
 // when it stops.
@@ -52,12 +36,7 @@ type Server struct {
 	// and how to fix that.
 	Warning string
 
-	cmd      *exec.Cmd
-	logs     *tail.Buffer
-	done     chan struct{} // closed when the process has exited
-	waitErr  error         // set before done is closed
-	stopOnce sync.Once
-	stopErr  error
+	proc *childproc.Process
 }
 
 // Start installs DynamoDB Local if needed (see [Install]) and starts it in
@@ -90,15 +69,17 @@ func Start(ctx context.Context) (*Server, error) {
 	default:
 		return nil, fmt.Errorf("start dynamodb local: %w", err)
 	}
-	for attempt := 1; ; attempt++ {
-		s, err := start(ctx, java, dir, main)
-		if err == nil {
-			return s, nil
-		}
-		if !errors.Is(err, errPortTaken) || attempt == startAttempts {
-			return nil, fmt.Errorf("start dynamodb local: %w", err)
-		}
+	proc, err := childproc.Start(ctx, childproc.Spec{
+		Ports:      1,
+		PickPorts:  pickPorts,
+		Command:    command(java, dir, main),
+		Ready:      answers,
+		BindFailed: bindFailed,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start dynamodb local: %w", err)
 	}
+	return &Server{Endpoint: proc.Endpoint, Loopback: main.loopback, Warning: main.warning, proc: proc}, nil
 }
 
 // defaultMainClass is DynamoDB Local's own main class (the jar's
@@ -114,93 +95,24 @@ type mainClass struct {
 	warning   string // set when !loopback
 }
 
-// start runs one attempt on one free port.
-func start(ctx context.Context, java, dir string, main mainClass) (*Server, error) {
-	port, err := pickPort()
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(java,
-		"-Xmx512m",
-		"-Djava.library.path="+filepath.Join(dir, libDirName),
-		"-cp", main.classPath, main.name,
-		"-inMemory",
-		// One database whatever the caller's access key and region, so that
-		// every local client (tests, make dev, SAM containers) sees the same.
-		"-sharedDb",
-		// Telemetry would try to reach AWS, which is off this machine.
-		"-disableTelemetry",
-		"-port", strconv.Itoa(port),
-	)
-	// In memory it writes no files; a neutral directory keeps it that way.
-	cmd.Dir = os.TempDir()
-	logs := tail.New(logLimit)
-	cmd.Stdout = logs
-	cmd.Stderr = logs
-	childproc.SetGroup(cmd)
-	childproc.SetParentDeathSignal(cmd)
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("run %s: %w", java, err)
-	}
-	s := &Server{
-		Endpoint: "http://127.0.0.1:" + strconv.Itoa(port),
-		Loopback: main.loopback,
-		Warning:  main.warning,
-		cmd:      cmd,
-		logs:     logs,
-		done:     make(chan struct{}),
-	}
-	go func() {
-		s.waitErr = cmd.Wait()
-		close(s.done)
-	}()
-	if err := s.waitReady(ctx, port); err != nil {
-		_ = s.kill()
-		return nil, fmt.Errorf("%w; output:\n%s", err, logs.String())
-	}
-	return s, nil
-}
-
-// freePort asks the kernel for a free loopback port. Another process may
-// take it before the JVM binds it; start detects that and tries again.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// waitReady polls until this server's own process listens on port and
-// answers an HTTP request, the process exits, or ctx ends. Checking the
-// owner of the listener keeps a stranger on a reused port from passing for
-// the server.
-func (s *Server) waitReady(ctx context.Context, port int) error {
-	transport := &http.Transport{Proxy: nil, DisableKeepAlives: true}
-	defer transport.CloseIdleConnections()
-	client := &http.Client{Transport: transport, Timeout: 2 * time.Second}
-	ticker := time.NewTicker(pollInterval)
-	defer ticker.Stop()
-	for {
-		if childproc.OwnsListener(s.cmd.Process.Pid, port) && answers(ctx, client, s.Endpoint) {
-			return nil
-		}
-		// The JVM may linger after its main thread failed to bind.
-		if bindFailed(s.logs.String()) {
-			return fmt.Errorf("%w: %d", errPortTaken, port)
-		}
-		select {
-		case <-s.done:
-			if bindFailed(s.logs.String()) {
-				return fmt.Errorf("%w: %d", errPortTaken, port)
-			}
-			return fmt.Errorf("exited before it was ready: %v", s.waitErr)
-		case <-ctx.Done():
-			return fmt.Errorf("not ready on port %d: %w", port, ctx.Err())
-		case <-ticker.C:
-		}
+// command builds the java command line of one start attempt.
+func command(java, dir string, main mainClass) func(ports []int) (*exec.Cmd, func() error, error) {
+	return func(ports []int) (*exec.Cmd, func() error, error) {
+		cmd := exec.Command(java,
+			"-Xmx512m",
+			"-Djava.library.path="+filepath.Join(dir, libDirName),
+			"-cp", main.classPath, main.name,
+			"-inMemory",
+			// One database whatever the caller's access key and region, so that
+			// every local client (tests, make dev, SAM containers) sees the same.
+			"-sharedDb",
+			// Telemetry would try to reach AWS, which is off this machine.
+			"-disableTelemetry",
+			"-port", strconv.Itoa(ports[0]),
+		)
+		// In memory it writes no files; a neutral directory keeps it that way.
+		cmd.Dir = os.TempDir()
+		return cmd, nil, nil
 	}
 }
 
@@ -231,27 +143,8 @@ func answers(ctx context.Context, client *http.Client, endpoint string) bool {
 // the server's output when it had already exited by itself. Calling Stop
 // again returns the same result.
 func (s *Server) Stop() error {
-	s.stopOnce.Do(func() {
-		select {
-		case <-s.done:
-			s.stopErr = fmt.Errorf("stop dynamodb local at %s: exited by itself before Stop: %v; output:\n%s", s.Endpoint, s.waitErr, s.logs.String())
-			return
-		default:
-		}
-		if err := s.kill(); err != nil {
-			s.stopErr = fmt.Errorf("stop dynamodb local at %s: %w", s.Endpoint, err)
-		}
-	})
-	return s.stopErr
-}
-
-// kill sends SIGKILL to the process group and waits for the process. The
-// server keeps nothing worth a graceful shutdown: its data is in memory.
-func (s *Server) kill() error {
-	err := childproc.KillGroup(s.cmd.Process)
-	<-s.done
-	if errors.Is(err, os.ErrProcessDone) {
-		return nil
+	if err := s.proc.Stop(); err != nil {
+		return fmt.Errorf("stop dynamodb local at %s: %w", s.Endpoint, err)
 	}
-	return err
+	return nil
 }

@@ -8,11 +8,13 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/childproc"
+	"github.com/moveleads/partnerapi/shared/childproc/childproctest"
 )
 
 // startServer starts a server for one test and stops it at the end.
@@ -104,10 +106,14 @@ func TestStartAnswersLikeDynamoDBAndStopCloses(t *testing.T) {
 
 func TestStopReportsServerThatDiedFirst(t *testing.T) {
 	s := startServer(t)
-	if err := childproc.KillGroup(s.cmd.Process); err != nil {
+	p, err := os.FindProcess(s.proc.Pid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := childproc.KillGroup(p); err != nil {
 		t.Fatalf("kill: %v", err)
 	}
-	<-s.done
+	<-s.proc.Done()
 	if err := s.Stop(); err == nil {
 		t.Error("Stop after the server died = nil; want an error")
 	}
@@ -169,31 +175,19 @@ func TestForTestsSharesOneServer(t *testing.T) {
 }
 
 // TestStartRetriesWhenPortIsTaken gives the first attempt a port that
-// another listener holds: the JVM cannot bind it, and the listener, which
-// accepts connections but never answers, must not pass for the server.
+// another listener holds: the JVM cannot bind it, and the listener must not
+// pass for the server.
 func TestStartRetriesWhenPortIsTaken(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts DynamoDB Local (a JVM)")
 	}
-	taken, err := net.Listen("tcp", ":0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer taken.Close()
-	takenPort := taken.Addr().(*net.TCPAddr).Port
-	calls := 0
-	pickPort = func() (int, error) {
-		calls++
-		if calls == 1 {
-			return takenPort, nil
-		}
-		return freePort()
-	}
-	t.Cleanup(func() { pickPort = freePort })
+	takenPort, pick, calls := childproctest.TakenPortFirst(t)
+	pickPorts = pick
+	t.Cleanup(func() { pickPorts = childproc.FreePorts })
 
 	s := startServer(t)
-	if calls != 2 {
-		t.Errorf("Start picked %d ports; want 2", calls)
+	if *calls != 2 {
+		t.Errorf("Start picked %d ports; want 2", *calls)
 	}
 	if want := fmt.Sprintf("http://127.0.0.1:%d", takenPort); s.Endpoint == want {
 		t.Errorf("Endpoint = %q, the taken port", s.Endpoint)

@@ -1,14 +1,10 @@
 package s3local
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/repo"
@@ -35,14 +31,7 @@ const (
 // and no such directory exists; it does not check that anything is
 // installed.
 func Dir() (string, error) {
-	if dir := os.Getenv(dirEnv); dir != "" {
-		return filepath.Abs(dir)
-	}
-	root, err := repo.Root()
-	if err != nil {
-		return "", fmt.Errorf("%w; set %s", err, dirEnv)
-	}
-	return filepath.Join(root, ".cache", "minio"), nil
+	return childproc.InstallDir(dirEnv, "minio")
 }
 
 // Install makes sure the pinned MinIO is installed and returns the path of
@@ -70,7 +59,7 @@ func Install(ctx context.Context) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, installTimeout)
 	defer cancel()
 	script := filepath.Join(root, filepath.FromSlash(installScript))
-	if err := runInstaller(ctx, script, dir); err != nil {
+	if err := childproc.RunInstaller(ctx, script, dirEnv, dir); err != nil {
 		return "", fmt.Errorf("install minio into %s: %w", dir, err)
 	}
 	if !installed(bin) {
@@ -83,25 +72,4 @@ func Install(ctx context.Context) (string, error) {
 func installed(bin string) bool {
 	fi, err := os.Stat(bin)
 	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
-}
-
-// runInstaller runs the install script for dir in its own process group, so
-// that cancelling ctx also stops the go command and the compilers it
-// started.
-func runInstaller(ctx context.Context, script, dir string) error {
-	cmd := exec.CommandContext(ctx, "bash", script)
-	cmd.Env = append(os.Environ(), dirEnv+"="+dir)
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &out
-	childproc.SetGroup(cmd)
-	cmd.Cancel = func() error { return childproc.KillGroup(cmd.Process) }
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Run(); err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			err = errors.Join(err, ctxErr)
-		}
-		return fmt.Errorf("%s: %w\n%s", script, err, strings.TrimSpace(out.String()))
-	}
-	return nil
 }

@@ -92,7 +92,7 @@ func TestNotificationUnderPrefix(t *testing.T) {
 	case <-rc.got:
 	case <-time.After(15 * time.Second):
 		_, _, errs := rc.snapshot()
-		t.Fatalf("no event within 15 s; receiver errors: %q; server output:\n%s", errs, s.logs.String())
+		t.Fatalf("no event within 15 s; receiver errors: %q; server output:\n%s", errs, s.proc.Output())
 	}
 	// Anything for the first object would have been sent before the
 	// second's event; a moment more catches stragglers.
@@ -168,7 +168,7 @@ func TestNotificationIsNotRetried(t *testing.T) {
 					break
 				}
 				if time.Now().After(deadline) {
-					t.Fatalf("no event within 15 s; server output:\n%s", s.logs.String())
+					t.Fatalf("no event within 15 s; server output:\n%s", s.proc.Output())
 				}
 			}
 		}
@@ -176,7 +176,7 @@ func TestNotificationIsNotRetried(t *testing.T) {
 	select {
 	case <-rc.got:
 	case <-time.After(15 * time.Second):
-		t.Fatalf("no second event within 15 s; server output:\n%s", s.logs.String())
+		t.Fatalf("no second event within 15 s; server output:\n%s", s.proc.Output())
 	}
 	time.Sleep(4 * time.Second) // longer than MinIO's 3 s retry interval
 	records, _, _ := rc.snapshot()

@@ -2,19 +2,14 @@ package s3local
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
-
-	"github.com/moveleads/partnerapi/shared/tail"
 
 	"github.com/moveleads/partnerapi/shared/childproc"
 )
@@ -22,13 +17,6 @@ import (
 const (
 	// startTimeout bounds one Start after the install, whatever ctx allows.
 	startTimeout = 60 * time.Second
-	// startAttempts is how often Start picks new ports when another
-	// process took a chosen one before MinIO bound it.
-	startAttempts = 3
-	// pollInterval is the pause between readiness probes.
-	pollInterval = 50 * time.Millisecond
-	// logLimit is how much of the child's output is kept for error messages.
-	logLimit = 64 << 10
 	// healthPath answers 200 once MinIO serves requests.
 	healthPath = "/minio/health/live"
 
@@ -43,12 +31,9 @@ const (
 	Region = "us-east-1"
 )
 
-// errPortTaken marks a start that failed because a port was taken.
-var errPortTaken = errors.New("port already in use")
-
 // pickPorts chooses the API and console ports of each start attempt;
 // tests replace it.
-var pickPorts = freePorts
+var pickPorts = childproc.FreePorts
 
 // Server is a MinIO server: one that Start runs, with its data in a
 // temporary directory removed by Stop, or a developer's running one that
@@ -60,13 +45,8 @@ type Server struct {
 	AccessKey string
 	SecretKey string
 
-	cmd      *exec.Cmd // nil for a server this package did not start
-	dir      string    // temporary directory of data and certificates
-	logs     *tail.Buffer
-	done     chan struct{} // closed when the process has exited
-	waitErr  error         // set before done is closed
-	stopOnce sync.Once
-	stopErr  error
+	proc *childproc.Process // nil for a server this package did not start
+	dir  string             // temporary directory of data and certificates
 }
 
 // Start installs MinIO if needed (see [Install]) and runs `minio server`
@@ -99,26 +79,36 @@ func Start(ctx context.Context, opts ...Option) (*Server, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	for attempt := 1; ; attempt++ {
-		s, err := start(ctx, bin, o)
-		if err == nil {
-			return s, nil
-		}
-		if !errors.Is(err, errPortTaken) || attempt == startAttempts {
-			return nil, fmt.Errorf("start minio: %w", err)
-		}
+	var dir string // of the latest attempt
+	proc, err := childproc.Start(ctx, childproc.Spec{
+		Ports:     2,
+		PickPorts: pickPorts,
+		Command: func(ports []int) (*exec.Cmd, func() error, error) {
+			cmd, err := command(bin, ports[0], ports[1], o)
+			if err != nil {
+				return nil, nil, err
+			}
+			dir = cmd.Dir
+			return cmd, func() error {
+				if err := os.RemoveAll(cmd.Dir); err != nil {
+					return fmt.Errorf("remove data: %w", err)
+				}
+				return nil
+			}, nil
+		},
+		Ready:      healthy,
+		BindFailed: bindFailed,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start minio: %w", err)
 	}
+	return &Server{Endpoint: proc.Endpoint, AccessKey: rootUser, SecretKey: rootPassword, proc: proc, dir: dir}, nil
 }
 
-// start runs one attempt on one pair of free ports.
-func start(ctx context.Context, bin string, o options) (*Server, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	port, consolePort, err := pickPorts()
-	if err != nil {
-		return nil, err
-	}
+// command builds the `minio server` command line of one start attempt, in
+// a new temporary directory (its cmd.Dir) of data and certificates, which
+// the caller removes.
+func command(bin string, port, consolePort int, o options) (*exec.Cmd, error) {
 	dir, err := os.MkdirTemp("", "s3local-")
 	if err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
@@ -132,34 +122,7 @@ func start(ctx context.Context, bin string, o options) (*Server, error) {
 	)
 	cmd.Dir = dir
 	cmd.Env = serverEnv(os.Environ(), o)
-	logs := tail.New(logLimit)
-	cmd.Stdout = logs
-	cmd.Stderr = logs
-	childproc.SetGroup(cmd)
-	childproc.SetParentDeathSignal(cmd)
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Start(); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("run %s: %w", bin, err)
-	}
-	s := &Server{
-		Endpoint:  "http://127.0.0.1:" + strconv.Itoa(port),
-		AccessKey: rootUser,
-		SecretKey: rootPassword,
-		cmd:       cmd,
-		dir:       dir,
-		logs:      logs,
-		done:      make(chan struct{}),
-	}
-	go func() {
-		s.waitErr = cmd.Wait()
-		close(s.done)
-	}()
-	if err := s.waitReady(ctx, port, consolePort); err != nil {
-		_ = s.kill()
-		return nil, fmt.Errorf("%w; output:\n%s", err, logs.String())
-	}
-	return s, nil
+	return cmd, nil
 }
 
 // serverEnv returns environ without MINIO_* variables (a developer's own
@@ -184,51 +147,6 @@ func serverEnv(environ []string, o options) []string {
 		"MINIO_SYNC_BOOT=on",
 	)
 	return append(env, o.env()...)
-}
-
-// freePorts asks the kernel for two distinct free loopback ports. Another
-// process may take one before MinIO binds it; start detects that and tries
-// again.
-func freePorts() (api, console int, err error) {
-	var ports [2]int
-	for i := range ports {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return 0, 0, fmt.Errorf("find a free port: %w", err)
-		}
-		// Held open until both are chosen, so the two differ.
-		defer l.Close()
-		ports[i] = l.Addr().(*net.TCPAddr).Port
-	}
-	return ports[0], ports[1], nil
-}
-
-// waitReady polls until this server's own process listens on port (the
-// API's; consolePort only names the other port in errors) and
-// answers its health check with 200, the process exits, or ctx ends.
-// Checking the owner of the listener keeps a stranger on a reused port
-// from passing for the server.
-func (s *Server) waitReady(ctx context.Context, port, consolePort int) error {
-	transport := &http.Transport{Proxy: nil, DisableKeepAlives: true}
-	defer transport.CloseIdleConnections()
-	client := &http.Client{Transport: transport, Timeout: 2 * time.Second}
-	ticker := time.NewTicker(pollInterval)
-	defer ticker.Stop()
-	for {
-		if childproc.OwnsListener(s.cmd.Process.Pid, port) && healthy(ctx, client, s.Endpoint) {
-			return nil
-		}
-		select {
-		case <-s.done:
-			if bindFailed(s.logs.String()) {
-				return fmt.Errorf("%w: %d or %d", errPortTaken, port, consolePort)
-			}
-			return fmt.Errorf("exited before it was ready: %v", s.waitErr)
-		case <-ctx.Done():
-			return fmt.Errorf("not ready on port %d: %w", port, ctx.Err())
-		case <-ticker.C:
-		}
-	}
 }
 
 // bindFailed reports whether MinIO's output says that a port was taken.
@@ -256,35 +174,11 @@ func healthy(ctx context.Context, client *http.Client, endpoint string) bool {
 // output when it had already exited by itself or its data could not be
 // removed. Calling Stop again returns the same result.
 func (s *Server) Stop() error {
-	s.stopOnce.Do(func() {
-		if s.cmd == nil {
-			return
-		}
-		select {
-		case <-s.done:
-			s.stopErr = fmt.Errorf("stop minio at %s: exited by itself before Stop: %v; output:\n%s", s.Endpoint, s.waitErr, s.logs.String())
-			_ = os.RemoveAll(s.dir)
-			return
-		default:
-		}
-		if err := s.kill(); err != nil {
-			s.stopErr = fmt.Errorf("stop minio at %s: %w", s.Endpoint, err)
-		}
-	})
-	return s.stopErr
-}
-
-// kill sends SIGKILL to the process group, waits for the process and
-// removes the data directory. The data is throwaway, so there is nothing
-// worth a graceful shutdown.
-func (s *Server) kill() error {
-	err := childproc.KillGroup(s.cmd.Process)
-	<-s.done
-	if errors.Is(err, os.ErrProcessDone) {
-		err = nil
+	if s.proc == nil {
+		return nil
 	}
-	if rmErr := os.RemoveAll(s.dir); rmErr != nil {
-		err = errors.Join(err, fmt.Errorf("remove data: %w", rmErr))
+	if err := s.proc.Stop(); err != nil {
+		return fmt.Errorf("stop minio at %s: %w", s.Endpoint, err)
 	}
-	return err
+	return nil
 }

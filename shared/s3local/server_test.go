@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/moveleads/partnerapi/shared/childproc"
+	"github.com/moveleads/partnerapi/shared/childproc/childproctest"
 )
 
 // startServer starts a server for one test and stops it at the end.
@@ -113,10 +114,14 @@ func TestStartServesS3AndStopCloses(t *testing.T) {
 
 func TestStopReportsServerThatDiedFirst(t *testing.T) {
 	s := startServer(t)
-	if err := childproc.KillGroup(s.cmd.Process); err != nil {
+	p, err := os.FindProcess(s.proc.Pid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := childproc.KillGroup(p); err != nil {
 		t.Fatalf("kill: %v", err)
 	}
-	<-s.done
+	<-s.proc.Done()
 	if err := s.Stop(); err == nil {
 		t.Error("Stop after the server died = nil; want an error")
 	}
@@ -233,32 +238,19 @@ func TestForTestsSharesOneServer(t *testing.T) {
 }
 
 // TestStartRetriesWhenPortIsTaken gives the first attempt an API port that
-// another listener holds: MinIO cannot bind it, and the listener, which
-// accepts connections but never answers, must not pass for the server.
+// another listener holds: MinIO cannot bind it, and the listener must not
+// pass for the server.
 func TestStartRetriesWhenPortIsTaken(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts MinIO")
 	}
-	taken, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer taken.Close()
-	takenPort := taken.Addr().(*net.TCPAddr).Port
-	calls := 0
-	pickPorts = func() (int, int, error) {
-		calls++
-		api, console, err := freePorts()
-		if calls == 1 {
-			api = takenPort
-		}
-		return api, console, err
-	}
-	t.Cleanup(func() { pickPorts = freePorts })
+	takenPort, pick, calls := childproctest.TakenPortFirst(t)
+	pickPorts = pick
+	t.Cleanup(func() { pickPorts = childproc.FreePorts })
 
 	s := startServer(t)
-	if calls != 2 {
-		t.Errorf("Start picked ports %d times; want 2", calls)
+	if *calls != 2 {
+		t.Errorf("Start picked ports %d times; want 2", *calls)
 	}
 	if taken := fmt.Sprintf("http://127.0.0.1:%d", takenPort); s.Endpoint == taken {
 		t.Errorf("Endpoint = %q, the taken port", s.Endpoint)
