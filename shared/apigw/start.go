@@ -8,7 +8,6 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/api"
 	"github.com/moveleads/partnerapi/shared/awsenv"
-	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // Start is every HTTP function's main: it builds the function's wiring
@@ -43,9 +42,5 @@ func Build(load func() (*awsenv.Env, error), build func(*awsenv.Env) api.Endpoin
 
 // StartNotFound is the $default function's main.
 func StartNotFound() {
-	if _, ok := manifest.BySlug("route-not-found"); !ok {
-		fmt.Fprintln(os.Stderr, "init: no route-not-found function in the manifest")
-		os.Exit(1)
-	}
 	lambda.Start(NotFound(awsenv.JSONLog()))
 }

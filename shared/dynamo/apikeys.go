@@ -263,31 +263,12 @@ func (s *Store) ListKeys(ctx context.Context, partnerID string) ([]auth.Key, err
 	if err != nil {
 		return nil, fmt.Errorf("build keys query: %w", err)
 	}
-	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
+	return queryAll(ctx, s, &dynamodb.QueryInput{
 		TableName: &s.table, IndexName: aws.String(table.GSI1.Name),
 		KeyConditionExpression:    expr.KeyCondition(),
 		ExpressionAttributeNames:  expr.Names(),
 		ExpressionAttributeValues: expr.Values(),
-	})
-	var keys []auth.Key
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, upstream("query keys", err)
-		}
-		var items []keyIDItem
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
-			return nil, fmt.Errorf("unmarshal keys: %w", err)
-		}
-		for _, it := range items {
-			k, err := it.key()
-			if err != nil {
-				return nil, err
-			}
-			keys = append(keys, k)
-		}
-	}
-	return keys, nil
+	}, "keys", keyIDItem.key)
 }
 
 func keyAV(pk, sk string) map[string]types.AttributeValue {

@@ -157,30 +157,15 @@ func (s *Store) ListClips(ctx context.Context, t auth.Tenant, surveyID string) (
 	if err != nil {
 		return nil, fmt.Errorf("build clips query: %w", err)
 	}
-	p := dynamodb.NewQueryPaginator(s.db, &dynamodb.QueryInput{
+	clips, err := queryAll(ctx, s, &dynamodb.QueryInput{
 		TableName: &s.table, ConsistentRead: aws.Bool(true),
 		KeyConditionExpression:    expr.KeyCondition(),
 		ExpressionAttributeNames:  expr.Names(),
 		ExpressionAttributeValues: expr.Values(),
 		ReturnConsumedCapacity:    capacity,
-	})
-	clips := []survey.Clip{}
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, upstream("query clips", err)
-		}
-		var items []clipItem
-		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
-			return nil, fmt.Errorf("unmarshal clips: %w", err)
-		}
-		for _, it := range items {
-			c, err := it.clip()
-			if err != nil {
-				return nil, err
-			}
-			clips = append(clips, c)
-		}
+	}, "clips", clipItem.clip)
+	if err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(clips, func(a, b survey.Clip) int { return a.AnnouncedAt.Compare(b.AnnouncedAt) })
 	return clips, nil

@@ -197,7 +197,7 @@ func TestStoredTimeThatDoesNotParse(t *testing.T) {
 				return it
 			},
 			func(s *Store, _ string) error {
-				_, _, err := s.ListLeads(ctx, tenant, ListQuery{Limit: 10})
+				_, _, err := s.ListLeads(ctx, tenant, lead.ListQuery{Limit: 10})
 				return err
 			},
 			func(string) string { pk, _ := leadKey(tenant, "lead_bad"); return pk }},

@@ -123,15 +123,12 @@ func (s *Store) GetLead(ctx context.Context, t auth.Tenant, id string) (lead.Lea
 	return it.lead()
 }
 
-// ListQuery selects a page of a tenant's leads (see lead.ListQuery).
-type ListQuery = lead.ListQuery
-
 // ListLeads returns up to q.Limit leads and whether more follow. It reads
 // q.Limit+1 items at most from gsi1, whatever the tenant's size: usually in
 // one Query, in more when DynamoDB stops a page at its 1 MB cap before
 // that many, so that the answer about more is exact. A failed query is
 // upstream_failed.
-func (s *Store) ListLeads(ctx context.Context, t auth.Tenant, q ListQuery) ([]lead.Lead, bool, error) {
+func (s *Store) ListLeads(ctx context.Context, t auth.Tenant, q lead.ListQuery) ([]lead.Lead, bool, error) {
 	in, err := s.listLeadsInput(t, q)
 	if err != nil {
 		return nil, false, err
@@ -170,7 +167,7 @@ func (s *Store) ListLeads(ctx context.Context, t auth.Tenant, q ListQuery) ([]le
 }
 
 // listLeadsInput is the first Query of a listing (no Limit set).
-func (s *Store) listLeadsInput(t auth.Tenant, q ListQuery) (*dynamodb.QueryInput, error) {
+func (s *Store) listLeadsInput(t auth.Tenant, q lead.ListQuery) (*dynamodb.QueryInput, error) {
 	g1pk, _ := leadListIndex(t, "", "")
 	skName := expression.Key(table.GSI1.SK)
 	kc := expression.Key(table.GSI1.PK).Equal(expression.Value(g1pk))

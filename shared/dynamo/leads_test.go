@@ -177,17 +177,17 @@ func TestListLeadsPastPageCap(t *testing.T) {
 	}
 	tests := []struct {
 		name      string
-		q         ListQuery
+		q         lead.ListQuery
 		wantIDs   []string
 		wantMore  bool
 		minQuerys int // Query calls: more than one proves the cap was hit
 	}{
-		{"full page, more follow", ListQuery{Limit: 100}, ids[:100], true, 2},
-		{"exactly the rest", ListQuery{Limit: 100, After: &lead.Position{
+		{"full page, more follow", lead.ListQuery{Limit: 100}, ids[:100], true, 2},
+		{"exactly the rest", lead.ListQuery{Limit: 100, After: &lead.Position{
 			UpdatedAt: lead.FormatTime(t0.Add(99*time.Millisecond + time.Second)), LeadID: ids[99]}}, ids[100:], false, 1},
-		{"page of all but one", ListQuery{Limit: 99, After: &lead.Position{
+		{"page of all but one", lead.ListQuery{Limit: 99, After: &lead.Position{
 			UpdatedAt: lead.FormatTime(t0.Add(time.Second)), LeadID: ids[0]}}, ids[1:100], true, 2},
-		{"whole tenant on one page", ListQuery{Limit: n}, ids, false, 2},
+		{"whole tenant on one page", lead.ListQuery{Limit: n}, ids, false, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

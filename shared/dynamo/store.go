@@ -106,3 +106,29 @@ func parseTime(pk, attr, v string) (time.Time, error) {
 	}
 	return t, nil
 }
+
+// queryAll runs in through every page and converts each item (unmarshalled
+// as I) with conv; what names the items in errors. A failed query is
+// upstream_failed; the answer is never nil.
+func queryAll[I, T any](ctx context.Context, s *Store, in *dynamodb.QueryInput, what string, conv func(I) (T, error)) ([]T, error) {
+	out := []T{}
+	p := dynamodb.NewQueryPaginator(s.db, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, upstream("query "+what, err)
+		}
+		var items []I
+		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
+			return nil, fmt.Errorf("unmarshal %s: %w", what, err)
+		}
+		for _, it := range items {
+			v, err := conv(it)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}

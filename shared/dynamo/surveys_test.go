@@ -87,7 +87,7 @@ func leadView(t testing.TB, s *Store, tn auth.Tenant, id string) (lead.Lead, Lea
 // (a Query of gsi1 from that position).
 func listedSince(t testing.TB, s *Store, tn auth.Tenant, at time.Time) []string {
 	t.Helper()
-	leads, _, err := s.ListLeads(context.Background(), tn, ListQuery{Since: &at, Limit: 10})
+	leads, _, err := s.ListLeads(context.Background(), tn, lead.ListQuery{Since: &at, Limit: 10})
 	if err != nil {
 		t.Fatalf("ListLeads: %v", err)
 	}

@@ -92,12 +92,7 @@ func (p *parser) checklist() (Checklist, error) {
 	hasRooms := false
 	err = p.object("", func(name, at string) error {
 		if name != "rooms" {
-			p.fields.Add(at, "unknown property; a checklist has only rooms")
-			t, err := p.token()
-			if err != nil {
-				return err
-			}
-			return p.skip(t)
+			return p.unknown(at, "a checklist has only rooms")
 		}
 		hasRooms = true
 		c.Rooms, err = p.rooms(at)
@@ -174,21 +169,13 @@ func (p *parser) room(path string) (ChecklistRoom, bool, error) {
 			}
 			r.Items = items
 		default:
-			p.fields.Add(at, "unknown property; a room has only name and items")
 			valid = false
-			t, err := p.token()
-			if err != nil {
-				return err
-			}
-			return p.skip(t)
+			return p.unknown(at, "a room has only name and items")
 		}
 		return nil
 	})
-	for prop, has := range map[string]bool{"name": hasName, "items": hasItems} {
-		if !has {
-			p.fields.Add(join(path, prop), "is required")
-			valid = false
-		}
+	if !p.required(path, map[string]bool{"name": hasName, "items": hasItems}) {
+		valid = false
 	}
 	return r, valid, err
 }
@@ -261,21 +248,37 @@ func (p *parser) item(path string) (ChecklistItem, bool, error) {
 			}
 			it.Count = n
 		default:
-			p.fields.Add(at, "unknown property; an item has only key and count")
 			valid = false
-			t, err := p.token()
-			if err != nil {
-				return err
-			}
-			return p.skip(t)
+			return p.unknown(at, "an item has only key and count")
 		}
 		return nil
 	})
-	for prop, has := range map[string]bool{"key": hasKey, "count": hasCount} {
-		if !has {
-			p.fields.Add(join(path, prop), "is required")
-			valid = false
-		}
+	if !p.required(path, map[string]bool{"key": hasKey, "count": hasCount}) {
+		valid = false
 	}
 	return it, valid, err
+}
+
+// unknown records the unknown property at (what says which properties the
+// object has) and skips its value.
+func (p *parser) unknown(at, what string) error {
+	p.fields.Add(at, "unknown property; "+what)
+	t, err := p.token()
+	if err != nil {
+		return err
+	}
+	return p.skip(t)
+}
+
+// required records each property of the object at path that was not sent,
+// and reports whether all were.
+func (p *parser) required(path string, sent map[string]bool) bool {
+	ok := true
+	for prop, has := range sent {
+		if !has {
+			p.fields.Add(join(path, prop), "is required")
+			ok = false
+		}
+	}
+	return ok
 }

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -235,19 +236,10 @@ func Resolve(routes []Route, method, path string) (r Route, template, name, valu
 			if rt.Method == method {
 				return rt, t, n, v, nil, true
 			}
-			if !contains(allowed, rt.Method) {
+			if !slices.Contains(allowed, rt.Method) {
 				allowed = append(allowed, rt.Method)
 			}
 		}
 	}
 	return Route{}, "", "", "", allowed, false
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
