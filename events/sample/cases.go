@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,12 +17,15 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
-// Case is one sample event.
+// Case is one sample API Gateway (HTTP API, payload 2.0) event.
 type Case struct {
 	Slug string // the function it is for (manifest.Functions)
 	Name string // what it shows, e.g. "valid" or "bad-limit"; no dots
 	// Status is the status the function answers with.
 	Status int
+	// Operation selects the route of a function with several (v1-capture);
+	// "" selects the function's first route.
+	Operation manifest.Operation
 	// Logical selects the route's logical path; else its pilot path.
 	Logical bool
 	// Param is the path parameter's value, for routes that have one.
@@ -44,15 +48,39 @@ const createBody = `{"customer_name":"Ada Lovelace","email":"ada@example.com","p
 	`"from_address":"1 Main St, New York, NY 10001","to_address":"9 Oak Ave, Boston, MA 02108",` +
 	`"home_size":"2 bedroom","move_date":"2027-01-15","special_items":["piano"],"source":"web-form"}`
 
-// Cases returns every sample event. Each partner route and path form has
-// at least one 2xx case; the $default route has a 404 and a 405. Cases do not depend on one another or on their order, and
-// running one again answers the same status (creates with an
-// Idempotency-Key replay the first response).
+// A clip upload request of the capture page (POST /v1-capture/{token}/clips).
+const clipBody = `{"clip_id":"` + AnnouncedClipID + `","room":"Living room","size":7340032,"content_type":"video/webm;codecs=vp8,opus"}`
+
+// A checklist of the capture page (PUT /v1-capture/{token}/checklist).
+const checklistBody = `{"rooms":[{"name":"Living room","items":[{"key":"sofa_3_seat","count":1},{"key":"armchair","count":2}]}]}`
+
+// phoneAgent is the User-Agent of a phone's browser.
+const phoneAgent = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
+
+// phoneBrowser returns the headers of a phone's browser opening a capture
+// link.
+func phoneBrowser() map[string]string {
+	return map[string]string{
+		"user-agent":      phoneAgent,
+		"accept":          "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+		"accept-language": "en-US,en;q=0.9",
+	}
+}
+
+// Cases returns every sample API Gateway event. Each route and path form
+// has at least one 2xx case; the $default route has a 404 and a 405. Cases
+// do not depend on one another or on their order, and running one again
+// answers the same status (creates with an Idempotency-Key replay the first
+// response; getSurveyLink answers the lead's survey with a fresh link; the
+// capture calls are idempotent and finishing again answers the survey's
+// state).
 func Cases() []Case {
 	jsonBody := map[string]string{"content-type": "application/json"}
 	withIdem := func(key string) map[string]string {
 		return map[string]string{"content-type": "application/json", "idempotency-key": key}
 	}
+	// The capture page's own calls: fetch from the page, same origin.
+	fromPage := map[string]string{"content-type": "application/json", "origin": "http://" + eventHost, "user-agent": phoneAgent}
 	return []Case{
 		{Slug: "v1-leads", Name: "valid", Status: 200, Key: APIKey, Headers: withIdem("sample-create-1"), Body: createBody},
 		{Slug: "v1-leads", Name: "logical-path", Status: 200, Logical: true, Key: APIKey, Headers: withIdem("sample-create-2"), Body: createBody},
@@ -76,6 +104,21 @@ func Cases() []Case {
 		{Slug: "v1-lead-get", Name: "not-a-uuid", Status: 404, Logical: true, Key: APIKey, Param: "lead-42"},
 		{Slug: "v1-lead-get", Name: "missing-key", Status: 401, Param: LeadID},
 
+		{Slug: "v1-lead-survey", Name: "valid", Status: 200, Key: APIKey, Param: LeadID, Headers: withIdem("sample-survey-1"), Body: `{"delivery":"link"}`},
+		{Slug: "v1-lead-survey", Name: "logical-path", Status: 200, Logical: true, Key: APIKey, Param: LeadID, Headers: jsonBody, Body: `{"delivery":"link"}`},
+		{Slug: "v1-lead-survey", Name: "no-body", Status: 200, Key: APIKey, Param: LeadID},
+		{Slug: "v1-lead-survey", Name: "bad-body", Status: 422, Key: APIKey, Param: LeadID, Headers: jsonBody, Body: `{"delivery":"sms"}`},
+		{Slug: "v1-lead-survey", Name: "unknown-lead", Status: 404, Key: APIKey, Param: UnknownLeadID},
+		{Slug: "v1-lead-survey", Name: "not-a-uuid", Status: 404, Logical: true, Key: APIKey, Param: "lead-42"},
+		{Slug: "v1-lead-survey", Name: "missing-key", Status: 401, Param: LeadID},
+
+		{Slug: "v1-capture", Name: "page", Status: 200, Operation: manifest.CapturePage, Param: CaptureToken, Headers: phoneBrowser()},
+		{Slug: "v1-capture", Name: "unknown-token", Status: 404, Operation: manifest.CapturePage, Param: UnknownCaptureToken, Headers: phoneBrowser()},
+		{Slug: "v1-capture", Name: "clip", Status: 200, Operation: manifest.CaptureClip, Param: CaptureToken, Headers: fromPage, Body: clipBody},
+		{Slug: "v1-capture", Name: "clip-unknown-token", Status: 404, Operation: manifest.CaptureClip, Param: UnknownCaptureToken, Headers: fromPage, Body: clipBody},
+		{Slug: "v1-capture", Name: "checklist", Status: 200, Operation: manifest.CaptureChecklist, Param: CaptureToken, Headers: fromPage, Body: checklistBody},
+		{Slug: "v1-capture", Name: "finish", Status: 200, Operation: manifest.CaptureFinish, Param: FinishToken, Headers: fromPage, Body: `{}`},
+
 		{Slug: "route-not-found", Name: "unknown-path", Status: 404, Method: "GET", Path: "/v1/quotes", Key: APIKey},
 		{Slug: "route-not-found", Name: "wrong-method", Status: 405, Method: "DELETE", Path: "/v1/leads/" + LeadID, Key: APIKey},
 	}
@@ -85,11 +128,29 @@ func Cases() []Case {
 func (c Case) FileName() string { return fmt.Sprintf("%s.%s.%d.json", c.Slug, c.Name, c.Status) }
 
 // ParseFileName splits an events/ file name into the function's slug, the
-// case name and the expected status.
+// case name and the expected status: <slug>.<case>.<status>.json for a
+// function API Gateway starts, <slug>.<case>.json (status 0) for one
+// another trigger starts (S3), which answers no status. It fails for any
+// other form, for a slug that is not a function of the manifest, and for
+// a form that does not fit the function's trigger.
 func ParseFileName(name string) (slug, caseName string, status int, err error) {
-	parts := strings.Split(strings.TrimSuffix(name, ".json"), ".")
-	if !strings.HasSuffix(name, ".json") || len(parts) != 3 {
-		return "", "", 0, fmt.Errorf("event file %q: want <slug>.<case>.<status>.json", name)
+	base, ok := strings.CutSuffix(name, ".json")
+	parts := strings.Split(base, ".")
+	if !ok || len(parts) < 2 || len(parts) > 3 || slices.Contains(parts, "") {
+		return "", "", 0, fmt.Errorf("event file %q: want <slug>.<case>.<status>.json (HTTP) or <slug>.<case>.json (S3)", name)
+	}
+	f, ok := manifest.BySlug(parts[0])
+	if !ok {
+		return "", "", 0, fmt.Errorf("event file %q: no function %q in the manifest", name, parts[0])
+	}
+	isHTTP := f.Trigger() == manifest.TriggerHTTP
+	switch {
+	case isHTTP && len(parts) != 3:
+		return "", "", 0, fmt.Errorf("event file %q: function %s is started by API Gateway; want <slug>.<case>.<status>.json", name, f.Slug)
+	case !isHTTP && len(parts) != 2:
+		return "", "", 0, fmt.Errorf("event file %q: function %s is started by %s, which answers no status; want <slug>.<case>.json", name, f.Slug, f.Trigger())
+	case !isHTTP:
+		return parts[0], parts[1], 0, nil
 	}
 	status, err = strconv.Atoi(parts[2])
 	if err != nil || status < 100 || status > 599 {
@@ -107,13 +168,21 @@ var (
 	eventAgent = "curl/8.5.0"
 )
 
-// Route returns the route c is for: the first HTTP route of its function.
+// Route returns the route c is for: its function's route of c.Operation,
+// or the function's first route when c names none.
 func (c Case) Route() (manifest.Route, error) {
 	f, ok := manifest.BySlug(c.Slug)
 	if !ok || len(f.HTTP) == 0 {
 		return manifest.Route{}, fmt.Errorf("case %s: no HTTP function %q in the manifest", c.FileName(), c.Slug)
 	}
-	rt := f.HTTP[0]
+	i := 0
+	if c.Operation != "" {
+		i = slices.IndexFunc(f.HTTP, func(r manifest.Route) bool { return r.Operation == c.Operation })
+		if i < 0 {
+			return manifest.Route{}, fmt.Errorf("case %s: function %s has no route %s", c.FileName(), c.Slug, c.Operation)
+		}
+	}
+	rt := f.HTTP[i]
 	rt.Slug = f.Slug
 	return rt, nil
 }
@@ -164,25 +233,37 @@ func (c Case) Event() (events.APIGatewayV2HTTPRequest, error) {
 	return ev, nil
 }
 
-// Files returns every case's file name and content.
+// Files returns every case's file name and content: the API Gateway
+// events of Cases and the S3 events of S3Cases.
 func Files() (map[string][]byte, error) {
 	files := map[string][]byte{}
-	for _, c := range Cases() {
-		ev, err := c.Event()
-		if err != nil {
-			return nil, err
-		}
+	add := func(name string, ev any) error {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(ev); err != nil {
-			return nil, fmt.Errorf("%s: %w", c.FileName(), err)
+			return fmt.Errorf("%s: %w", name, err)
 		}
-		if _, dup := files[c.FileName()]; dup {
-			return nil, fmt.Errorf("two cases are named %s", c.FileName())
+		if _, dup := files[name]; dup {
+			return fmt.Errorf("two cases are named %s", name)
 		}
-		files[c.FileName()] = buf.Bytes()
+		files[name] = buf.Bytes()
+		return nil
+	}
+	for _, c := range Cases() {
+		ev, err := c.Event()
+		if err != nil {
+			return nil, err
+		}
+		if err := add(c.FileName(), ev); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range S3Cases() {
+		if err := add(c.FileName(), c.event()); err != nil {
+			return nil, err
+		}
 	}
 	return files, nil
 }

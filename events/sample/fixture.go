@@ -8,17 +8,23 @@ import (
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
 )
 
 // The fixtures the sample events refer to. Seed creates them in a local
-// table; `make dev` and the tests call it.
+// table (and PutClipObject the one clip object in a local bucket); `make
+// dev` and the tests call it.
 //
-// APIKey is NOT a secret and must never grant anything real: it is printed
-// in this file and in every authenticated event under events/, it is a
-// test-mode key (it can only ever see test-mode data), and only local
-// tooling creates it, in DynamoDB Local tables. Never seed a deployed table.
+// APIKey and the capture tokens are NOT secrets and must never grant
+// anything real: they are printed in this file and in the events under
+// events/, the key is a test-mode key (it can only ever see test-mode
+// data) and the tokens open test-mode surveys of the fixture partner, and
+// only local tooling creates them, in DynamoDB Local tables. Never seed a
+// deployed table.
 const (
 	// APIKey is the fixture partner's test-mode key, with all scopes.
 	APIKey = "mk_test_0000000000000000000000000000000000000000000000000000000000000001"
@@ -28,22 +34,60 @@ const (
 	PartnerID = "ptn_0000000000000001"
 	// PartnerName is the fixture partner's name.
 	PartnerName = "Sample Movers (local fixture)"
-	// LeadID is the fixture partner's one test-mode lead.
+	// LeadID is the fixture partner's test-mode lead that the getLead and
+	// getSurveyLink events name. It has no survey until a getSurveyLink
+	// event starts one.
 	LeadID = "00000000-0000-4000-8000-000000000001"
 
 	// UnknownAPIKey is well formed but never created: it answers 401.
 	UnknownAPIKey = "mk_test_0000000000000000000000000000000000000000000000000000000000000002"
 	// UnknownLeadID is a UUID no lead has: it answers 404.
 	UnknownLeadID = "00000000-0000-4000-8000-000000000002"
+
+	// CaptureLeadID is a lead whose video survey CaptureSurveyID the
+	// customer has not finished (invited; the clip event makes it
+	// recording): its capture page answers 200.
+	CaptureLeadID = "00000000-0000-4000-8000-000000000003"
+	// CaptureSurveyID is CaptureLeadID's survey.
+	CaptureSurveyID = "00000000-0000-4000-8000-000000000103"
+	// CaptureToken is the capture token of CaptureSurveyID: the page, clip
+	// and checklist events use it. A capture token is 43 base64url
+	// characters; only its SHA-256 is stored.
+	CaptureToken = "sample_capture_token_page_local_only_000000"
+	// AnnouncedClipID is the clip the clip event asks an upload for; it
+	// is never uploaded.
+	AnnouncedClipID = "00000000-0000-4000-8000-000000000203"
+
+	// FinishLeadID is a lead whose survey FinishSurveyID is recording, with
+	// one clip (ClipID, its object PutClipObject's) and a checklist: the
+	// finish event finishes it, the clip-processor event decides its clip,
+	// and the two together (in either order) make it inventory_ready with
+	// a recommended estimate.
+	FinishLeadID = "00000000-0000-4000-8000-000000000004"
+	// FinishSurveyID is FinishLeadID's survey.
+	FinishSurveyID = "00000000-0000-4000-8000-000000000104"
+	// FinishToken is the capture token of FinishSurveyID.
+	FinishToken = "sample_capture_token_finish_local_only_0000"
+	// ClipID is FinishSurveyID's clip.
+	ClipID = "00000000-0000-4000-8000-000000000204"
+
+	// UnknownCaptureToken has the form of a capture token but was never
+	// issued: it answers 404.
+	UnknownCaptureToken = "sample_capture_token_unknown_local_only_000"
 )
 
 // SeededAt is when the fixture records say they were created.
 var SeededAt = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
-// Seed creates the fixture partner, its key APIKey and its lead LeadID in
-// store's table, through the same store code the operator CLI and the API
-// use. It fails, having written part of them, when any already exists:
-// seed a fresh table.
+// Seed creates the fixture partner, its key APIKey, its leads LeadID,
+// CaptureLeadID and FinishLeadID, and the two surveys with their capture
+// tokens, FinishSurveyID's clip record and its checklist, in store's
+// table, through the same store code the operator CLI and the API use.
+// The capture tokens expire survey.MaxTokenLifetime after the call, and
+// the clip counts as announced at the call (so a finish does not take it
+// for never uploaded). The clip's object is not in any bucket until
+// PutClipObject puts it there. Seed fails, having written part of them,
+// when any already exists: seed a fresh table.
 func Seed(ctx context.Context, store *dynamo.Store) error {
 	rc := estimate.DefaultRateCard("usd")
 	err := store.CreatePartner(ctx, auth.Partner{ID: PartnerID, Name: PartnerName, RateCard: rc, CreatedAt: SeededAt})
@@ -57,13 +101,70 @@ func Seed(ctx context.Context, store *dynamo.Store) error {
 	if err != nil {
 		return fmt.Errorf("seed key %s: %w", KeyID, err)
 	}
-	l := lead.Build(LeadID, lead.CreateInput{
-		CustomerName: "Grace Hopper", Email: "grace@example.com", Phone: "+15555550100",
-		FromAddress: "1 Main St, New York, NY 10001", ToAddress: "9 Oak Ave, Boston, MA 02108",
-		HomeSize: "2 bedroom", MoveDate: "2027-01-15", Source: "sample-fixture",
-	}, rc, SeededAt)
-	if err := store.PutLead(ctx, auth.Tenant{PartnerID: PartnerID, Mode: auth.Test}, l, false); err != nil {
-		return fmt.Errorf("seed lead %s: %w", LeadID, err)
+	t := auth.Tenant{PartnerID: PartnerID, Mode: auth.Test}
+	for _, id := range []string{LeadID, CaptureLeadID, FinishLeadID} {
+		l := lead.Build(id, lead.CreateInput{
+			CustomerName: "Grace Hopper", Email: "grace@example.com", Phone: "+15555550100",
+			FromAddress: "1 Main St, New York, NY 10001", ToAddress: "9 Oak Ave, Boston, MA 02108",
+			HomeSize: "2 bedroom", MoveDate: "2027-01-15", Source: "sample-fixture",
+		}, rc, SeededAt)
+		if err := store.PutLead(ctx, t, l, false); err != nil {
+			return fmt.Errorf("seed lead %s: %w", id, err)
+		}
+	}
+	now := time.Now().UTC()
+	if err := seedSurvey(ctx, store, t, CaptureLeadID, CaptureSurveyID, CaptureToken, now); err != nil {
+		return err
+	}
+	return seedFinishSurvey(ctx, store, t, now)
+}
+
+// seedSurvey starts survey id of lead leadID, invited, with the one capture
+// token token, valid for survey.MaxTokenLifetime from now. survey.New
+// draws its token at random; the fixture's is fixed, so the survey is
+// built here with the token's hash, as survey.New would store it.
+func seedSurvey(ctx context.Context, store *dynamo.Store, t auth.Tenant, leadID, id, token string, now time.Time) error {
+	hash, err := survey.ParseToken(token)
+	if err != nil {
+		return fmt.Errorf("seed survey %s: token %q: %w", id, token, err)
+	}
+	exp := now.Add(survey.MaxTokenLifetime)
+	sv := survey.Survey{
+		ID: id, LeadID: leadID, Status: survey.Invited, CreatedAt: SeededAt, UpdatedAt: SeededAt,
+		TokenExpiresAt: exp, Tokens: []survey.StoredToken{{Hash: hash, IssuedAt: SeededAt, ExpiresAt: exp}},
+	}
+	if err := store.StartSurvey(ctx, t, sv); err != nil {
+		return fmt.Errorf("seed survey %s: %w", id, err)
+	}
+	return nil
+}
+
+// seedFinishSurvey seeds FinishSurveyID as the capture page would leave it
+// just before the customer presses Finish: recording, with the clip ClipID
+// announced (its upload requested) and a checklist saved.
+func seedFinishSurvey(ctx context.Context, store *dynamo.Store, t auth.Tenant, now time.Time) error {
+	if err := seedSurvey(ctx, store, t, FinishLeadID, FinishSurveyID, FinishToken, now); err != nil {
+		return err
+	}
+	c, err := survey.NewClip(ClipID, "Living room", int64(len(clipObject)), clipContentType, 0, now)
+	if err != nil {
+		return fmt.Errorf("seed clip %s: %w", ClipID, err)
+	}
+	if err := store.PutClip(ctx, t, FinishSurveyID, c); err != nil {
+		return fmt.Errorf("seed clip %s: %w", ClipID, err)
+	}
+	err = store.AdvanceSurvey(ctx, t, surveyrec.Transition{
+		LeadID: FinishLeadID, SurveyID: FinishSurveyID, From: survey.Invited, To: survey.Recording, At: SeededAt,
+	})
+	if err != nil {
+		return fmt.Errorf("seed survey %s recording: %w", FinishSurveyID, err)
+	}
+	checklist := inventory.Checklist{Rooms: []inventory.ChecklistRoom{
+		{Name: "Living room", Items: []inventory.ChecklistItem{{Key: "sofa_3_seat", Count: 1}, {Key: "armchair", Count: 2}}},
+		{Name: "Bedroom", Items: []inventory.ChecklistItem{{Key: "bed_queen", Count: 1}}},
+	}}
+	if err := store.SetChecklist(ctx, t, FinishSurveyID, checklist); err != nil {
+		return fmt.Errorf("seed checklist of survey %s: %w", FinishSurveyID, err)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -22,8 +23,6 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
 )
-
-func TestMain(m *testing.M) { apitest.Main(m) }
 
 // eventsDir is events/, the folder of the files.
 const eventsDir = ".."
@@ -70,11 +69,16 @@ func TestFilesAreCurrent(t *testing.T) {
 }
 
 // TestEveryEventAnswersItsStatus runs every file in events/ through the
-// handler of the function its route key selects, as Lambda would (the
-// file's bytes through aws-lambda-go's handler wrapper), against a fresh
-// table seeded with the fixtures, and checks the status in the file's name
-// and the response against the API description. It runs them all twice, as
-// a developer repeating invocations against `make dev` would.
+// handler of its function, as Lambda would (the file's bytes through
+// aws-lambda-go's handler wrapper), against a fresh table seeded with the
+// fixtures. An API Gateway event goes to the handler its route key
+// selects and must answer the status in the file's name, with a response
+// the API description (partner routes) or the capture page's contract
+// (token routes) allows; an S3 event goes to the function's processor
+// built as its main builds it (s3event.Build) and must succeed. It runs
+// them all twice, as a developer repeating invocations against `make dev`
+// would, and then checks what the events did together: the fixture clip
+// decided playable and its finished survey inventory_ready.
 func TestEveryEventAnswersItsStatus(t *testing.T) {
 	env := apitest.New(t)
 	ctx := context.Background()
@@ -82,6 +86,7 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec := openapitest.New(t)
+	processor, logs := clipProcessor(t, env)
 	paths := eventFiles(t)
 
 	succeeded := map[string]bool{} // "METHOD template" with a 2xx event
@@ -98,36 +103,16 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ev := decodeEvent(t, payload)
-				rt, template := routeOf(t, ev)
-				if rt.Slug != slug {
-					t.Fatalf("route key %q is served by %s; the file name says %s", ev.RouteKey, rt.Slug, slug)
+				if f, _ := manifest.BySlug(slug); f.S3 != nil {
+					checkS3Event(t, f, payload)
+					if _, err := lambda.NewHandler(processor).Invoke(ctx, payload); err != nil {
+						t.Fatalf("invoke: %v (log %s)", err, logs)
+					}
+					return
 				}
-				out, err := lambda.NewHandler(env.Stack.Route(rt.Operation)).Invoke(ctx, payload)
-				if err != nil {
-					t.Fatalf("invoke: %v", err)
-				}
-				var resp events.APIGatewayV2HTTPResponse
-				if err := json.Unmarshal(out, &resp); err != nil {
-					t.Fatalf("decode response %s: %v", out, err)
-				}
-				if resp.StatusCode != want {
-					t.Fatalf("status %d; want %d (body %s)", resp.StatusCode, want, resp.Body)
-				}
-				header := http.Header{}
-				for k, v := range resp.Headers {
-					header.Set(k, v)
-				}
-				if rt.IsDefault() {
-					// The API description documents operations only; an
-					// unmatched request gets the spec's error body.
-					checkDefaultAnswer(t, ev, resp.StatusCode, header, []byte(resp.Body))
-				} else {
-					req := httptest.NewRequest(ev.RequestContext.HTTP.Method, ev.RawPath+"?"+ev.RawQueryString, nil)
-					spec.Check(t, req, resp.StatusCode, header, []byte(resp.Body))
-				}
+				key := answersAsNamed(t, env, spec, slug, want, payload)
 				if want/100 == 2 {
-					succeeded[rt.Method+" "+template] = true
+					succeeded[key] = true
 				}
 				if pass == 1 {
 					statuses[want]++
@@ -136,7 +121,10 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 		}
 	}
 
-	for _, r := range manifest.PartnerRoutes() {
+	for _, r := range manifest.Routes() {
+		if r.IsDefault() {
+			continue
+		}
 		for _, p := range r.Paths() {
 			if !succeeded[r.Method+" "+p] {
 				t.Errorf("%s %s (%s): no event in events/ succeeds (2xx)", r.Method, p, r.Slug)
@@ -148,12 +136,103 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 			t.Errorf("no event in events/ answers %d", s)
 		}
 	}
+	checkFixtureClipSettled(t, env)
+	if strings.Contains(logs.String(), `"level":"WARN"`) || strings.Contains(logs.String(), `"level":"ERROR"`) {
+		t.Errorf("clip processor logged a warning or an error: %s", logs)
+	}
+}
+
+// answersAsNamed invokes the API Gateway event payload of function slug
+// and checks that it answers status want, and that the answer is one its
+// route allows. It returns the route key ("METHOD template") it served.
+func answersAsNamed(t *testing.T, env *apitest.Env, spec *openapitest.Validator, slug string, want int, payload []byte) string {
+	t.Helper()
+	ev := decodeEvent(t, payload)
+	rt, template := routeOf(t, ev)
+	if rt.Slug != slug {
+		t.Fatalf("route key %q is served by %s; the file name says %s", ev.RouteKey, rt.Slug, slug)
+	}
+	out, err := lambda.NewHandler(env.Stack.Route(rt.Operation)).Invoke(context.Background(), payload)
+	if err != nil {
+		t.Fatalf("invoke: %v", err)
+	}
+	var resp events.APIGatewayV2HTTPResponse
+	if err := json.Unmarshal(out, &resp); err != nil {
+		t.Fatalf("decode response %s: %v", out, err)
+	}
+	if resp.StatusCode != want {
+		t.Fatalf("status %d; want %d (body %s)", resp.StatusCode, want, resp.Body)
+	}
+	header := http.Header{}
+	for k, v := range resp.Headers {
+		header.Set(k, v)
+	}
+	switch {
+	case rt.IsDefault():
+		// The API description documents operations only; an unmatched
+		// request gets the spec's error body.
+		checkDefaultAnswer(t, ev, resp.StatusCode, header, []byte(resp.Body))
+	case rt.Auth.TokenInPath():
+		// Not partner API (docs/CAPTURE.md): no OpenAPI operation.
+		checkTokenRouteAnswer(t, rt, resp.StatusCode, header, []byte(resp.Body))
+	default:
+		req := httptest.NewRequest(ev.RequestContext.HTTP.Method, ev.RawPath+"?"+ev.RawQueryString, nil)
+		spec.Check(t, req, resp.StatusCode, header, []byte(resp.Body))
+	}
+	return rt.Method + " " + template
+}
+
+// checkTokenRouteAnswer checks an answer of a route authenticated by a
+// token in its path (the capture page and its calls, docs/CAPTURE.md): the
+// route's content type, never cached; an HTML document for the page,
+// whatever the status; the API's error body, with the code of that status,
+// for a call that failed.
+func checkTokenRouteAnswer(t *testing.T, rt manifest.Route, status int, header http.Header, body []byte) {
+	t.Helper()
+	got, _, err := mime.ParseMediaType(header.Get("Content-Type"))
+	want, _, _ := mime.ParseMediaType(string(rt.Response))
+	if err != nil || got != want {
+		t.Errorf("Content-Type %q; want %s", header.Get("Content-Type"), want)
+	}
+	if rt.Response == manifest.HTML {
+		if !bytes.HasPrefix(bytes.ToLower(bytes.TrimSpace(body)), []byte("<!doctype html>")) {
+			t.Errorf("body %.80q...; want an HTML document", body)
+		}
+		if cc := header.Get("Cache-Control"); cc != "no-store" {
+			t.Errorf("Cache-Control %q; want no-store", cc)
+		}
+		return
+	}
+	if status/100 != 2 {
+		if code := errorCode(t, body); errcode.Status(code) != status {
+			t.Errorf("status %d with code %s (%d)", status, code, errcode.Status(code))
+		}
+	}
 }
 
 // checkDefaultAnswer checks the $default route's answer to ev: the spec's
 // error body, route_not_found for a 404, method_not_allowed for a 405 with
 // Allow listing exactly the methods the path has.
 func checkDefaultAnswer(t *testing.T, ev events.APIGatewayV2HTTPRequest, status int, header http.Header, body []byte) {
+	t.Helper()
+	code := errorCode(t, body)
+	_, _, _, _, allowed, _ := manifest.Resolve(manifest.PartnerRoutes(), ev.RequestContext.HTTP.Method, ev.RawPath)
+	want, wantAllow := errcode.RouteNotFound, ""
+	if len(allowed) > 0 {
+		want, wantAllow = errcode.MethodNotAllowed, strings.Join(allowed, ", ")
+	}
+	if code != want || errcode.Status(want) != status {
+		t.Errorf("status %d code %s; want %d %s", status, code, errcode.Status(want), want)
+	}
+	if got := header.Get("Allow"); got != wantAllow {
+		t.Errorf("Allow %q; want %q", got, wantAllow)
+	}
+}
+
+// errorCode decodes the API's error body strictly,
+// {"error":{"code","message","details"}} with details an object, and
+// returns its code.
+func errorCode(t *testing.T, body []byte) errcode.Code {
 	t.Helper()
 	var e struct {
 		Error struct {
@@ -167,17 +246,7 @@ func checkDefaultAnswer(t *testing.T, ev events.APIGatewayV2HTTPRequest, status 
 	if err := dec.Decode(&e); err != nil || e.Error.Message == "" || e.Error.Details == nil {
 		t.Fatalf("body %s: want {\"error\":{\"code\",\"message\",\"details\"}} (%v)", body, err)
 	}
-	_, _, _, _, allowed, _ := manifest.Resolve(manifest.PartnerRoutes(), ev.RequestContext.HTTP.Method, ev.RawPath)
-	want, wantAllow := errcode.RouteNotFound, ""
-	if len(allowed) > 0 {
-		want, wantAllow = errcode.MethodNotAllowed, strings.Join(allowed, ", ")
-	}
-	if e.Error.Code != want || errcode.Status(want) != status {
-		t.Errorf("status %d code %s; want %d %s", status, e.Error.Code, errcode.Status(want), want)
-	}
-	if got := header.Get("Allow"); got != wantAllow {
-		t.Errorf("Allow %q; want %q", got, wantAllow)
-	}
+	return e.Error.Code
 }
 
 // decodeEvent decodes a payload-2.0 event strictly: a misspelt field would
@@ -236,95 +305,4 @@ func routeOf(t *testing.T, ev events.APIGatewayV2HTTPRequest) (manifest.Route, s
 	}
 	t.Fatalf("route key %q is not in the manifest (%s)", ev.RouteKey, strings.Join(keys, ", "))
 	return manifest.Route{}, ""
-}
-
-// TestDefaultRouteEventsMatchNoRoute: a $default event is only realistic
-// when API Gateway would not have matched its method and path to a
-// partner route.
-func TestDefaultRouteEventsMatchNoRoute(t *testing.T) {
-	n := 0
-	for _, c := range sample.Cases() {
-		rt, err := c.Route()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !rt.IsDefault() {
-			continue
-		}
-		n++
-		if r, _, _, _, _, ok := manifest.Resolve(manifest.PartnerRoutes(), c.Method, c.Path); ok {
-			t.Errorf("%s: %s %s is served by %s, so API Gateway would never send it to $default", c.FileName(), c.Method, c.Path, r.Operation)
-		}
-	}
-	if n == 0 {
-		t.Error("no case for the $default route")
-	}
-}
-
-func TestParseFileName(t *testing.T) {
-	tests := []struct {
-		name           string
-		slug, caseName string
-		status         int
-		wantErr        bool
-	}{
-		{name: "v1-leads.valid.200.json", slug: "v1-leads", caseName: "valid", status: 200},
-		{name: "v1-lead-get.not-a-uuid.404.json", slug: "v1-lead-get", caseName: "not-a-uuid", status: 404},
-		{name: "v1-leads.json", wantErr: true},
-		{name: "v1-leads.valid.ok.json", wantErr: true},
-		{name: "v1-leads.valid.2000.json", wantErr: true},
-		{name: "v1-leads.a.b.200.json", wantErr: true},
-		{name: "v1-leads.valid.200.yaml", wantErr: true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			slug, c, status, err := sample.ParseFileName(tt.name)
-			if tt.wantErr {
-				if err == nil {
-					t.Errorf("ParseFileName(%q) = %q, %q, %d; want an error", tt.name, slug, c, status)
-				}
-				return
-			}
-			if err != nil || slug != tt.slug || c != tt.caseName || status != tt.status {
-				t.Errorf("ParseFileName(%q) = %q, %q, %d, %v; want %q, %q, %d", tt.name, slug, c, status, err, tt.slug, tt.caseName, tt.status)
-			}
-		})
-	}
-}
-
-// TestCasesAreWellFormed checks what the file names promise: each case is
-// for a known HTTP function, has a name without dots, sets a path
-// parameter exactly when its route has one, and sets its own method and
-// path exactly for the $default route.
-func TestCasesAreWellFormed(t *testing.T) {
-	for _, c := range sample.Cases() {
-		rt, err := c.Route()
-		if err != nil {
-			t.Error(err)
-			continue
-		}
-		if c.Name == "" || strings.ContainsAny(c.Name, "./ ") {
-			t.Errorf("%s: case name %q must be non-empty, without dots, slashes or spaces", c.FileName(), c.Name)
-		}
-		if hasParam := manifest.ParamName(rt.PilotPath) != ""; hasParam != (c.Param != "") {
-			t.Errorf("%s: path parameter %q for a route with parameter=%v", c.FileName(), c.Param, hasParam)
-		}
-		if own := c.Method != "" || c.Path != ""; own != rt.IsDefault() || (own && (c.Method == "" || c.Path == "")) {
-			t.Errorf("%s: method %q path %q; want both exactly for the $default route", c.FileName(), c.Method, c.Path)
-		}
-	}
-}
-
-// TestEveryHTTPFunctionHasEvents: each HTTP function of the manifest has
-// at least one sample event.
-func TestEveryHTTPFunctionHasEvents(t *testing.T) {
-	has := map[string]bool{}
-	for _, c := range sample.Cases() {
-		has[c.Slug] = true
-	}
-	for _, f := range manifest.Functions {
-		if f.Trigger() == manifest.TriggerHTTP && !has[f.Slug] {
-			t.Errorf("function %s has no sample event", f.Slug)
-		}
-	}
 }

@@ -123,6 +123,10 @@ func suppressAuth(route awsapigatewayv2.HttpRoute, r manifest.Route) {
 		reason = "The function authenticates the partner's bearer API key against DynamoDB, in the same " +
 			"conditional update that counts the request; a gateway authorizer would add a second lookup per " +
 			"request and a cache that delays revocation."
+	case manifest.AuthCaptureToken:
+		reason = "The capture page and its calls are authenticated by the capture token in the path (256 random bits; " +
+			"only its SHA-256 is stored), which the function looks up in DynamoDB with its expiry, in the same " +
+			"request that counts it against the token's own rate limit. Customers have no account to authorize."
 	case manifest.AuthNone:
 		reason = "Public by design: " + string(r.Operation) + " reads and writes nothing and answers only the " +
 			"API's error body (e.g. 404 route_not_found)."

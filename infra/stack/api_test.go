@@ -3,6 +3,8 @@ package stack
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,8 +106,9 @@ func TestDefaultRouteIsRouteNotFound(t *testing.T) {
 }
 
 // TestNewFunctionFlowsThrough deploys the manifest plus one more HTTP
-// function and checks it gets its function, both paths, its grants and its
-// alarms, with no other change to the stack code.
+// function and one more S3 function and checks they get their function,
+// routes or notification, grants, environment and alarms, with no other
+// change to the stack code.
 func TestNewFunctionFlowsThrough(t *testing.T) {
 	extra := manifest.Function{
 		Slug: "v1-widget-get", Summary: "test-only function",
@@ -116,13 +119,18 @@ func TestNewFunctionFlowsThrough(t *testing.T) {
 		}},
 		Table: manifest.TableAccess{Get: true},
 	}
-	fns := append(append([]manifest.Function{}, manifest.Functions...), extra)
+	exports := manifest.Function{
+		Slug: "export-indexer", Summary: "test-only function",
+		S3:     &manifest.S3Trigger{Prefix: "exports/", Suffix: ".json"},
+		Bucket: manifest.BucketAccess{Read: []string{"exports/"}},
+	}
+	fns := append(append([]manifest.Function{}, manifest.Functions...), extra, exports)
 	s := synth(t, "extra", Props{Env: Dev, Functions: fns})
 
 	want := wantRouteKeys(fns)
-	assert(t, "function count", func() {
-		s.template.ResourceCountIs(jsii.String("AWS::Lambda::Function"), jsii.Number(len(fns)))
-	})
+	if got := len(s.functionIDs(t)); got != len(fns) {
+		t.Errorf("got %d tagged functions; want %d", got, len(fns))
+	}
 	assert(t, "route count", func() {
 		s.template.ResourceCountIs(jsii.String("AWS::ApiGatewayV2::Route"), jsii.Number(len(want)))
 	})
@@ -144,6 +152,14 @@ func TestNewFunctionFlowsThrough(t *testing.T) {
 	}
 	if !getItem {
 		t.Errorf("%s (Table.Get) has no dynamodb:GetItem", extra.Slug)
+	}
+
+	notes := s.lambdaNotifications(t)
+	if got, want := notes[s.functionIDs(t)[exports.Slug]], []string{"prefix=exports/ suffix=.json"}; !slices.Equal(got, want) {
+		t.Errorf("%s notifications %q; want %q", exports.Slug, got, want)
+	}
+	if got := s.objectGrants(t, exports.Slug); !reflect.DeepEqual(got, map[string][]string{"s3:GetObject": {"exports/*"}, "s3:ListBucket": {""}}) {
+		t.Errorf("%s object grants %v; want s3:GetObject on exports/*", exports.Slug, got)
 	}
 }
 
@@ -170,33 +186,33 @@ func TestUnsupportedTriggerFailsSynth(t *testing.T) {
 	connectTriggers(wiring{}, []function{{spec: nightly}})
 }
 
+// TestFunctionsAreArmAL2023Bootstrap checks every manifest function (the
+// stack's other function, CDK's bucket-notifications handler, runs only
+// during deployments: TestNotificationsHandlerWritesOnlyItsOwnLogs).
 func TestFunctionsAreArmAL2023Bootstrap(t *testing.T) {
 	s := devStack(t)
-	assert(t, "function count", func() {
-		s.template.ResourceCountIs(jsii.String("AWS::Lambda::Function"), jsii.Number(len(manifest.Functions)))
-	})
-	assert(t, "every function", func() {
-		s.template.AllResourcesProperties(jsii.String("AWS::Lambda::Function"), &map[string]any{
-			"Architectures": []any{"arm64"},
-			"Runtime":       "provided.al2023",
-			"Handler":       "bootstrap",
-			"MemorySize":    memoryMB,
-			"LoggingConfig": assertions.Match_ObjectLike(&map[string]any{"LogFormat": "JSON"}),
-		})
-	})
-	for id, res := range s.resources("AWS::Lambda::Function") {
-		p := props(res)
-		slug := tag(p, functionTag)
+	ids := s.functionIDs(t)
+	if len(ids) != len(manifest.Functions) {
+		t.Errorf("got %d functions %v; want one per manifest entry (%d)", len(ids), sortedKeys(ids), len(manifest.Functions))
+	}
+	for slug, id := range ids {
 		f, ok := manifest.BySlug(slug)
 		if !ok {
 			t.Errorf("function %s: %q is not in manifest.Functions", id, slug)
 			continue
 		}
+		p := props(s.resources("AWS::Lambda::Function")[id])
+		lc, _ := p["LoggingConfig"].(map[string]any)
+		if !reflect.DeepEqual(p["Architectures"], []any{"arm64"}) || p["Runtime"] != "provided.al2023" ||
+			p["Handler"] != "bootstrap" || p["MemorySize"] != float64(memoryMB) || lc["LogFormat"] != "JSON" {
+			t.Errorf("%s: Architectures %v Runtime %v Handler %v MemorySize %v LogFormat %v; want [arm64] provided.al2023 bootstrap %d JSON",
+				slug, p["Architectures"], p["Runtime"], p["Handler"], p["MemorySize"], lc["LogFormat"], memoryMB)
+		}
 		if got, want := p["Timeout"], timeout(f).Seconds(); got != want {
 			t.Errorf("%s: Timeout = %v; want %v", slug, got, want)
 		}
 		// The function's log group is its own and keeps logs for a while.
-		lg := ref(p["LoggingConfig"].(map[string]any)["LogGroup"])
+		lg := ref(lc["LogGroup"])
 		if days := props(s.resources("AWS::Logs::LogGroup")[lg])["RetentionInDays"]; days == nil {
 			t.Errorf("%s: log group %q has no retention", slug, lg)
 		}

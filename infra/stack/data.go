@@ -5,6 +5,8 @@ import (
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/jsii-runtime-go"
@@ -51,8 +53,32 @@ func newTable(s awscdk.Stack, sz sizing) awsdynamodb.Table {
 	return t
 }
 
+// clipRetention is how long a survey clip is kept: 90 days after upload
+// the bucket's lifecycle deletes it. That covers the move itself (leads
+// are typically surveyed weeks ahead of the move date) and then a dispute
+// window in which the carrier can show what the customer filmed (damage
+// and inventory claims are normally raised within 60 days of delivery).
+// After that, the survey's inventory and estimate (in the table) remain;
+// the video does not. Changing it is one constant (README "Deploying").
+const clipRetention = 90
+
+// clipCORSMaxAge is how long, in seconds, a browser may cache the clip
+// bucket's answer to a preflight: long enough for one capture session to
+// upload its clips with one preflight, short enough that a changed rule
+// applies within minutes.
+const clipCORSMaxAge = 600
+
+// clipBucket is the survey-clip bucket and the log group of the handler
+// CDK uses to set its notifications.
+type clipBucket struct {
+	bucket     awss3.Bucket
+	notifyLogs awslogs.LogGroup
+}
+
 // newClipBucket declares the bucket that survey clips are uploaded to
 // through presigned URLs, and the bucket its server access logs go to.
+// origin is the capture page's origin, the API's public base URL: the one
+// origin whose scripts may upload to the bucket (CORS).
 //
 // Both use S3-managed keys: a presigned PUT under SSE-KMS would need
 // kms:GenerateDataKey on the signing role and a KMS request per part,
@@ -60,7 +86,7 @@ func newTable(s awscdk.Stack, sz sizing) awsdynamodb.Table {
 // decide that); S3-managed keys are also what a server-access-log target
 // requires. Versioning is off: clips are written once under fresh
 // keys, and prod keeps the bucket on stack deletion.
-func newClipBucket(s awscdk.Stack, sz sizing, origins []string) awss3.Bucket {
+func newClipBucket(s awscdk.Stack, sz sizing, origin *string) clipBucket {
 	// The log bucket has no access log of its own (that would loop);
 	// cdk-nag's S1 accepts a bucket that is another bucket's log target.
 	logs := awss3.NewBucket(s, jsii.String("ClipAccessLogs"), &awss3.BucketProps{
@@ -74,20 +100,7 @@ func newClipBucket(s awscdk.Stack, sz sizing, origins []string) awss3.Bucket {
 		RemovalPolicy: sz.removal,
 	})
 
-	var cors *[]*awss3.CorsRule
-	if len(origins) > 0 {
-		// Only what the hosted capture page does with presigned URLs: PUT
-		// a clip (single or multipart part) and GET it back for preview.
-		// The browser reads ETag to complete a multipart upload.
-		cors = &[]*awss3.CorsRule{{
-			Id:             jsii.String("capture-page"),
-			AllowedMethods: &[]awss3.HttpMethods{awss3.HttpMethods_PUT, awss3.HttpMethods_GET},
-			AllowedOrigins: jsii.Strings(origins...),
-			AllowedHeaders: jsii.Strings("content-type", "content-md5", "x-amz-*"),
-			ExposedHeaders: jsii.Strings("ETag"),
-			MaxAge:         jsii.Number(3000),
-		}}
-	}
+	notifyLogs, notifyRole := notificationsHandlerRole(s, sz)
 	b := awss3.NewBucket(s, jsii.String("Clips"), &awss3.BucketProps{
 		BlockPublicAccess:      awss3.BlockPublicAccess_BLOCK_ALL(),
 		Encryption:             awss3.BucketEncryption_S3_MANAGED,
@@ -95,19 +108,72 @@ func newClipBucket(s awscdk.Stack, sz sizing, origins []string) awss3.Bucket {
 		ObjectOwnership:        awss3.ObjectOwnership_BUCKET_OWNER_ENFORCED,
 		ServerAccessLogsBucket: logs,
 		ServerAccessLogsPrefix: jsii.String("clips/"),
-		Cors:                   cors,
-		LifecycleRules: &[]*awss3.LifecycleRule{{
-			// An abandoned multipart upload (a customer closing the page
-			// mid-clip) is billed until aborted.
-			Id:                                  jsii.String("abort-incomplete-uploads"),
-			AbortIncompleteMultipartUploadAfter: awscdk.Duration_Days(jsii.Number(3)),
+		// Only what the capture page, served by the API at origin, does
+		// with a presigned URL: PUT a clip with the signed Content-Type.
+		// It never reads clips back (its previews are local), and the
+		// signed Content-Length is set by the browser, not by the script.
+		// ETag is exposed so that the page can confirm what S3 stored.
+		Cors: &[]*awss3.CorsRule{{
+			Id:             jsii.String("capture-page"),
+			AllowedMethods: &[]awss3.HttpMethods{awss3.HttpMethods_PUT},
+			AllowedOrigins: &[]*string{origin},
+			AllowedHeaders: jsii.Strings("Content-Type"),
+			ExposedHeaders: jsii.Strings("ETag"),
+			MaxAge:         jsii.Number(clipCORSMaxAge),
 		}},
-		RemovalPolicy: sz.removal,
+		LifecycleRules: &[]*awss3.LifecycleRule{
+			{
+				// See clipRetention.
+				Id:         jsii.String("expire-clips"),
+				Prefix:     jsii.String(manifest.ClipPrefix),
+				Expiration: awscdk.Duration_Days(jsii.Number(clipRetention)),
+			},
+			{
+				// An incomplete multipart upload is billed until it is
+				// aborted. Uploads are presigned and valid for at most an
+				// hour (s3store.MaxUploadTTL): one still incomplete after
+				// a day has been abandoned.
+				Id:                                  jsii.String("abort-incomplete-uploads"),
+				AbortIncompleteMultipartUploadAfter: awscdk.Duration_Days(jsii.Number(1)),
+			},
+		},
+		NotificationsHandlerRole: notifyRole,
+		RemovalPolicy:            sz.removal,
 	})
 	awscdk.NewCfnOutput(s, jsii.String("ClipBucketName"), &awscdk.CfnOutputProps{
 		Value: b.BucketName(), Description: jsii.String("Bucket for survey clips (presigned uploads)"),
 	})
-	return b
+	return clipBucket{bucket: b, notifyLogs: notifyLogs}
+}
+
+// notificationsHandlerRole declares the role and log group of the function
+// CDK uses to set the clip bucket's notifications (a custom resource that
+// runs only during deployments). CDK would give it a role with the
+// AWSLambdaBasicExecutionRole managed policy, which may write to any log
+// group in the account; like every function of the stack, it gets a role
+// that may write only to its own log group instead. CDK attaches the
+// managed policy to whatever role it is given, so the property is removed
+// from the template; the handler's own grant (s3:PutBucketNotification on
+// the clip bucket) is added by CDK.
+func notificationsHandlerRole(s awscdk.Stack, sz sizing) (awslogs.LogGroup, awsiam.Role) {
+	logs := awslogs.NewLogGroup(s, jsii.String("ClipNotificationsLogs"), &awslogs.LogGroupProps{
+		Retention: sz.logRetention, RemovalPolicy: sz.removal,
+	})
+	role := awsiam.NewRole(s, jsii.String("ClipNotificationsRole"), &awsiam.RoleProps{
+		AssumedBy:   awsiam.NewServicePrincipal(jsii.String("lambda.amazonaws.com"), nil),
+		Description: jsii.String("Execution role of the handler that sets the clip bucket's notifications"),
+	})
+	role.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String("WriteOwnLogs"),
+		Actions:   jsii.Strings("logs:CreateLogStream", "logs:PutLogEvents"),
+		Resources: jsii.Strings(*logs.LogGroupArn()),
+	}))
+	role.Node().DefaultChild().(awsiam.CfnRole).AddPropertyDeletionOverride(jsii.String("ManagedPolicyArns"))
+	suppress(role, "AwsSolutions-IAM4",
+		"CDK attaches AWSLambdaBasicExecutionRole to the bucket-notifications handler's role; the property is deleted "+
+			"from the template (cdk-nag reads it before overrides) and the role may write only to its own log group.",
+		"Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole")
+	return logs, role
 }
 
 // secretEnv maps each secret name a function may list to the environment

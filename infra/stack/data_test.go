@@ -9,6 +9,8 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
 
+	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
@@ -104,20 +106,8 @@ func TestBucketsArePrivateAndTLSOnly(t *testing.T) {
 	}
 
 	clips := s.clipBucket(t)
-	rules := list(props(clips)["LifecycleConfiguration"].(map[string]any)["Rules"])
-	var aborts bool
-	for _, r := range rules {
-		days := r.(map[string]any)["AbortIncompleteMultipartUpload"]
-		aborts = aborts || days != nil
-	}
-	if !aborts {
-		t.Errorf("clip bucket lifecycle %v does not abort incomplete multipart uploads", rules)
-	}
 	if lc := props(clips)["LoggingConfiguration"]; lc == nil {
 		t.Errorf("clip bucket has no server access logging")
-	}
-	if c := props(clips)["CorsConfiguration"]; c != nil {
-		t.Errorf("without capture origins, CORS = %v; want none", c)
 	}
 	assert(t, "ClipBucketName output", func() {
 		s.template.HasOutput(jsii.String("ClipBucketName"), &map[string]any{"Value": map[string]any{"Ref": assertions.Match_AnyValue()}})
@@ -135,19 +125,57 @@ func (s *synthed) clipBucket(t *testing.T) map[string]any {
 	return b
 }
 
-func TestClipCORSOnlyForCaptureOrigins(t *testing.T) {
-	s := prodStack(t)
-	cors, _ := props(s.clipBucket(t))["CorsConfiguration"].(map[string]any)
-	want := []any{map[string]any{
-		"Id":             "capture-page",
-		"AllowedMethods": []any{"PUT", "GET"},
-		"AllowedOrigins": []any{"https://survey.example.com", "http://localhost:5173"},
-		"AllowedHeaders": []any{"content-type", "content-md5", "x-amz-*"},
-		"ExposedHeaders": []any{"ETag"},
-		"MaxAge":         float64(3000),
-	}}
-	if got := cors["CorsRules"]; !reflect.DeepEqual(got, want) {
-		t.Errorf("CorsRules = %v; want %v", got, want)
+// TestClipCORSAllowsOnlyTheAPIOrigin: the only browser origin that may
+// upload clips is the capture page's, which the API serves: the API's
+// endpoint, the same value the functions get as PUBLIC_BASE_URL and the
+// BaseUrl output. Only a PUT with Content-Type; ETag readable; preflights
+// cached briefly.
+func TestClipCORSAllowsOnlyTheAPIOrigin(t *testing.T) {
+	for name, s := range map[string]*synthed{"dev": devStack(t), "prod": prodStack(t)} {
+		t.Run(name, func(t *testing.T) {
+			cors, _ := props(s.clipBucket(t))["CorsConfiguration"].(map[string]any)
+			want := []any{map[string]any{
+				"Id":             "capture-page",
+				"AllowedMethods": []any{"PUT"},
+				"AllowedOrigins": []any{s.apiEndpoint(t)},
+				"AllowedHeaders": []any{"Content-Type"},
+				"ExposedHeaders": []any{"ETag"},
+				"MaxAge":         float64(clipCORSMaxAge),
+			}}
+			if got := cors["CorsRules"]; !reflect.DeepEqual(got, want) {
+				t.Errorf("CorsRules = %v; want %v", got, want)
+			}
+			if clipCORSMaxAge <= 0 || clipCORSMaxAge > 3600 {
+				t.Errorf("MaxAge %d s; want a short preflight cache (at most an hour)", clipCORSMaxAge)
+			}
+			id := s.functionIDs(t)["v1-capture"]
+			env, _ := props(s.resources("AWS::Lambda::Function")[id])["Environment"].(map[string]any)["Variables"].(map[string]any)
+			if got := env[settings.PublicBaseURL]; !reflect.DeepEqual(got, s.apiEndpoint(t)) {
+				t.Errorf("v1-capture %s = %v; want the CORS origin %v", settings.PublicBaseURL, got, s.apiEndpoint(t))
+			}
+		})
+	}
+}
+
+// TestClipLifecycle: clips expire clipRetention (90) days after upload,
+// only under clips/, and incomplete multipart uploads are aborted after a
+// day.
+func TestClipLifecycle(t *testing.T) {
+	if clipRetention != 90 {
+		t.Errorf("clipRetention = %d; README's operator section says 90 days", clipRetention)
+	}
+	for name, s := range map[string]*synthed{"dev": devStack(t), "prod": prodStack(t)} {
+		t.Run(name, func(t *testing.T) {
+			lc, _ := props(s.clipBucket(t))["LifecycleConfiguration"].(map[string]any)
+			want := []any{
+				map[string]any{"Id": "expire-clips", "Prefix": manifest.ClipPrefix, "ExpirationInDays": float64(clipRetention), "Status": "Enabled"},
+				map[string]any{"Id": "abort-incomplete-uploads", "Status": "Enabled",
+					"AbortIncompleteMultipartUpload": map[string]any{"DaysAfterInitiation": float64(1)}},
+			}
+			if got := lc["Rules"]; !reflect.DeepEqual(got, want) {
+				t.Errorf("lifecycle rules = %v; want %v", got, want)
+			}
+		})
 	}
 }
 
@@ -246,7 +274,7 @@ func TestAlarmsNotifyTopic(t *testing.T) {
 	})
 	t.Run("count", func(t *testing.T) {
 		s := devStack(t)
-		fns := len(s.resources("AWS::Lambda::Function"))
+		fns := len(s.functionIDs(t))
 		if got := len(s.resources("AWS::CloudWatch::Alarm")); got != 2+2*fns {
 			t.Errorf("got %d alarms; want %d (5xx rate, p99, and Errors + Throttles per function)", got, 2+2*fns)
 		}

@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsiam"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambda"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssecretsmanager"
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
@@ -60,11 +62,20 @@ type function struct {
 	role awsiam.Role
 }
 
+// resources are what the functions' grants and environment name: the
+// table, the clip bucket, the secrets, and the API's public base URL (its
+// origin, from which capture links are made).
+type resources struct {
+	table   awsdynamodb.Table
+	clips   awss3.Bucket
+	secrets map[string]awssecretsmanager.Secret
+	baseURL *string
+}
+
 // newFunctions declares one function per manifest entry, each with its own
 // role that holds exactly the grants its entry calls for. Triggers are
 // connected separately (connectTriggers).
-func newFunctions(s awscdk.Stack, sz sizing, p Props, tbl awsdynamodb.Table,
-	secrets map[string]awssecretsmanager.Secret) []function {
+func newFunctions(s awscdk.Stack, sz sizing, p Props, res resources) []function {
 	var out []function
 	for _, f := range p.functions() {
 		scope := constructs.NewConstruct(s, jsii.String(f.Slug))
@@ -86,18 +97,21 @@ func newFunctions(s awscdk.Stack, sz sizing, p Props, tbl awsdynamodb.Table,
 			Resources: jsii.Strings(*logs.LogGroupArn()),
 		}))
 
-		env := map[string]*string{settings.Table: tbl.TableName()}
+		env := environment(f, res)
 		for _, name := range f.Secrets {
-			sec := secrets[name]
-			env[secretEnv[name]] = sec.SecretArn()
+			sec := res.secrets[name]
 			role.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 				Actions:   jsii.Strings("secretsmanager:GetSecretValue"),
 				Resources: jsii.Strings(*sec.SecretArn()),
 			}))
 		}
 		for _, g := range tableGrants(f) {
-			role.AddToPrincipalPolicy(g.statement(tbl))
+			role.AddToPrincipalPolicy(g.statement(res.table))
 		}
+		for _, g := range bucketGrants(f) {
+			role.AddToPrincipalPolicy(g.statement(res.clips))
+		}
+		suppressObjectWildcards(s, res.clips, role, f)
 
 		fn := awslambda.NewFunction(scope, jsii.String("Function"), &awslambda.FunctionProps{
 			Description:   jsii.String(description(f)),
@@ -115,6 +129,48 @@ func newFunctions(s awscdk.Stack, sz sizing, p Props, tbl awsdynamodb.Table,
 		out = append(out, function{spec: f, fn: fn, role: role})
 	}
 	return out
+}
+
+// environment is f's environment: the table's name always; each listed
+// secret's ARN (never its value); the clip bucket's name when f touches
+// the bucket (settings.ClipBucket); the API's public base URL when f makes
+// or serves capture links (settings.PublicBaseURL, see needsBaseURL).
+func environment(f manifest.Function, res resources) map[string]*string {
+	env := map[string]*string{settings.Table: res.table.TableName()}
+	for _, name := range f.Secrets {
+		env[secretEnv[name]] = res.secrets[name].SecretArn()
+	}
+	if usesBucket(f) {
+		env[settings.ClipBucket] = res.clips.BucketName()
+	}
+	if needsBaseURL(f) {
+		env[settings.PublicBaseURL] = res.baseURL
+	}
+	return env
+}
+
+// usesBucket reports whether f reads or writes the clip bucket, or is
+// started by it.
+func usesBucket(f manifest.Function) bool {
+	return len(f.Bucket.Read) > 0 || len(f.Bucket.Write) > 0 || f.S3 != nil
+}
+
+// needsBaseURL reports whether f needs the API's public base URL: it mints
+// capture links (it writes capture-token records; getSurveyLink) or serves
+// a page reached through a token in its path (the capture page, whose
+// Content-Security-Policy and calls name its own origin). The manifest has
+// no field for a function's settings yet, so the rule lives here and in
+// shared/samcheck, each pinned by tests to the functions that need it.
+func needsBaseURL(f manifest.Function) bool {
+	if slices.Contains(f.Table.Write, table.CaptureTokenKeys) {
+		return true
+	}
+	for _, r := range f.HTTP {
+		if r.Auth.TokenInPath() {
+			return true
+		}
+	}
+	return false
 }
 
 // description is a function's Lambda description: the operations it
@@ -150,6 +206,9 @@ type grant struct {
 //     (AuthenticateAndCount, limited to table.AuthKeys);
 //   - Table.Get: GetItem on the table (ReadItems);
 //   - Table.Query: Query on the gsi1 index (QueryIndex);
+//   - Table.QueryItems: Query on the table itself (QueryItems), to read
+//     one partition (a survey and its clips). Like GetItem it is not
+//     limited by leading key: it reads nothing GetItem could not;
 //   - Table.Write: PutItem and UpdateItem limited to exactly those leading
 //     key patterns (WriteItems), so createLead may write leads and
 //     idempotency records but never a key record or a partner profile.
@@ -166,6 +225,9 @@ func tableGrants(f manifest.Function) []grant {
 	}
 	if f.Table.Query {
 		gs = append(gs, grant{sid: "QueryIndex", actions: []string{"dynamodb:Query"}, index: true})
+	}
+	if f.Table.QueryItems {
+		gs = append(gs, grant{sid: "QueryItems", actions: []string{"dynamodb:Query"}})
 	}
 	if len(f.Table.Write) > 0 {
 		gs = append(gs, grant{sid: "WriteItems", actions: []string{"dynamodb:PutItem", "dynamodb:UpdateItem"},
@@ -202,4 +264,75 @@ func (g grant) statement(tbl awsdynamodb.Table) awsiam.PolicyStatement {
 		}
 	}
 	return awsiam.NewPolicyStatement(ps)
+}
+
+// bucketGrant is one statement of clip-bucket permissions: actions on the
+// objects under the key prefixes, never on the bucket itself.
+type bucketGrant struct {
+	sid      string
+	action   string
+	prefixes []string
+	// bucket: the action is on the bucket itself, not its objects.
+	bucket bool
+}
+
+// bucketGrants derives a function's bucket permissions from its manifest
+// entry: Bucket.Read is s3:GetObject (which also allows HeadObject and
+// presigned GETs) and Bucket.Write is s3:PutObject (presigned PUTs), each
+// on arn:aws:s3:::<bucket>/<prefix>* of its prefixes only. A reader also
+// gets s3:ListBucket on the bucket: S3 answers a HeadObject of a missing
+// key 403 instead of 404 to a caller without it, and finishing a survey
+// asks which announced clips never arrived (a 403 there would be a
+// failure, not "not uploaded"). The bucket holds only clips, whose keys
+// carry no secret.
+func bucketGrants(f manifest.Function) []bucketGrant {
+	var gs []bucketGrant
+	if len(f.Bucket.Read) > 0 {
+		gs = append(gs, bucketGrant{sid: "ReadObjects", action: "s3:GetObject", prefixes: f.Bucket.Read},
+			bucketGrant{sid: "ListForMissingKeys", action: "s3:ListBucket", bucket: true})
+	}
+	if len(f.Bucket.Write) > 0 {
+		gs = append(gs, bucketGrant{sid: "WriteObjects", action: "s3:PutObject", prefixes: f.Bucket.Write})
+	}
+	return gs
+}
+
+// statement is g as an IAM statement on b's objects.
+func (g bucketGrant) statement(b awss3.IBucket) awsiam.PolicyStatement {
+	if g.bucket {
+		return awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+			Sid: jsii.String(g.sid), Actions: jsii.Strings(g.action), Resources: &[]*string{b.BucketArn()},
+		})
+	}
+	res := make([]*string, len(g.prefixes))
+	for i, p := range g.prefixes {
+		res[i] = b.ArnForObjects(jsii.String(p + "*"))
+	}
+	return awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String(g.sid),
+		Actions:   jsii.Strings(g.action),
+		Resources: &res,
+	})
+}
+
+// suppressObjectWildcards records on role why the object ARNs of f's
+// bucket grants end in a wildcard (cdk-nag AwsSolutions-IAM5, one finding
+// per prefix): object actions name keys, the manifest grants key prefixes
+// (clips/), and clips get fresh keys per upload.
+func suppressObjectWildcards(s awscdk.Stack, clips awss3.Bucket, role awsiam.Role, f manifest.Function) {
+	bucketID := *s.GetLogicalId(clips.Node().DefaultChild().(awscdk.CfnElement))
+	var applies []string
+	for _, g := range bucketGrants(f) {
+		for _, p := range g.prefixes {
+			applies = append(applies, "Resource::<"+bucketID+".Arn>/"+p+"*")
+		}
+	}
+	if len(applies) == 0 {
+		return
+	}
+	slices.Sort(applies)
+	suppress(role, "AwsSolutions-IAM5",
+		"Object-level S3 actions limited to the key prefixes the function manifest grants (survey clips get fresh "+
+			"keys per upload); nothing is granted on the bucket itself.",
+		slices.Compact(applies)...)
 }

@@ -174,7 +174,10 @@ func wantDynamo(f manifest.Function) map[string][]string {
 		w["dynamodb:GetItem"] = []string{"table"}
 	}
 	if f.Table.Query {
-		w["dynamodb:Query"] = []string{"index"}
+		w["dynamodb:Query"] = append(w["dynamodb:Query"], "index")
+	}
+	if f.Table.QueryItems {
+		w["dynamodb:Query"] = append(w["dynamodb:Query"], "table")
 	}
 	if len(f.Table.Write) > 0 {
 		keys := "table:keys=" + strings.Join(slices.Sorted(slices.Values(f.Table.Write)), ",")
@@ -288,13 +291,13 @@ func TestOnlyListReadsCursorSecret(t *testing.T) {
 	if !slices.Equal(readers, fromManifest) {
 		t.Errorf("cursor secret readers = %v; functions listing it = %v", readers, fromManifest)
 	}
-	// Only readers get the secret's ARN, and no function gets more than
-	// the table name and secret ARNs: no value in the environment.
+	// Only readers get the secret's ARN, and no function gets a secret's
+	// value in its environment (TestFunctionEnvironment checks the rest).
 	for slug, fid := range s.functionIDs(t) {
 		vars, _ := props(s.resources("AWS::Lambda::Function")[fid])["Environment"].(map[string]any)["Variables"].(map[string]any)
 		for k, v := range vars {
 			switch k {
-			case settings.Table:
+			case settings.Table, settings.ClipBucket, settings.PublicBaseURL:
 			case settings.CursorSecretARN:
 				if ref(v) != secretID || !slices.Contains(readers, slug) {
 					t.Errorf("%s: %s = %v; want only on readers, as a Ref to the secret", slug, k, v)
@@ -319,6 +322,9 @@ func TestTableGrantsDeriveFromManifest(t *testing.T) {
 		{"partner key only", manifest.Function{HTTP: partnerRoute}, []string{"AuthenticateAndCount"}},
 		{"get", manifest.Function{HTTP: partnerRoute, Table: manifest.TableAccess{Get: true}}, []string{"AuthenticateAndCount", "ReadItems"}},
 		{"query", manifest.Function{HTTP: partnerRoute, Table: manifest.TableAccess{Query: true}}, []string{"AuthenticateAndCount", "QueryIndex"}},
+		{"query items", manifest.Function{S3: &manifest.S3Trigger{Prefix: "clips/"}, Table: manifest.TableAccess{QueryItems: true}}, []string{"QueryItems"}},
+		{"query both", manifest.Function{HTTP: partnerRoute, Table: manifest.TableAccess{Query: true, QueryItems: true}},
+			[]string{"AuthenticateAndCount", "QueryIndex", "QueryItems"}},
 		{"get and write", manifest.Function{HTTP: partnerRoute, Table: manifest.TableAccess{Get: true, Write: []string{table.LeadKeys}}},
 			[]string{"AuthenticateAndCount", "ReadItems", "WriteItems"}},
 		{"write without partner key", manifest.Function{Queue: &manifest.QueueTrigger{Name: "q"}, Table: manifest.TableAccess{Write: []string{table.LeadKeys}}},
@@ -354,6 +360,29 @@ func TestSecretEnvIsWhatFunctionsRead(t *testing.T) {
 		}
 		if got, want := secretEnv[name], v+"_ARN"; got != want {
 			t.Errorf("secretEnv[%q] = %q; want %q", name, got, want)
+		}
+	}
+}
+
+// TestQueryItemsIsOnTheTable: the functions that read a survey's partition
+// (Table.QueryItems) may Query the table itself; the list function only
+// the gsi1 index.
+func TestQueryItemsIsOnTheTable(t *testing.T) {
+	s := devStack(t)
+	for slug, want := range map[string][]string{
+		"v1-capture":     {"table"},
+		"clip-processor": {"table"},
+		"v1-leads-list":  {"index"},
+		"v1-lead-get":    nil,
+	} {
+		var got []string
+		for _, st := range s.functionStatements(t, slug) {
+			if st.effect == "Allow" && slices.Contains(st.actions, "dynamodb:Query") {
+				got = append(got, s.grantOn(t, st))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: dynamodb:Query on %v; want %v", slug, got, want)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/mail"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,10 +49,6 @@ type Props struct {
 	// neither, alarms only change state in CloudWatch.
 	AlarmTopicArn string
 	AlarmEmail    string
-	// CaptureOrigins are the web origins (https://host[:port]) of the
-	// hosted capture page that may PUT and GET survey clips through
-	// presigned URLs. Empty means no browser may (no CORS rule).
-	CaptureOrigins []string
 	// Functions is the manifest the stack deploys; nil means
 	// manifest.Functions. Only tests set it, to show that a new function
 	// flows through.
@@ -63,11 +58,10 @@ type Props struct {
 // Context keys read by FromContext (cdk synth -c key=value, or
 // CDK_CONTEXT_JSON when the app runs without the CDK CLI).
 const (
-	ContextEnv            = "env"
-	ContextAssetDir       = "assetDir"
-	ContextAlarmEmail     = "alarmEmail"
-	ContextAlarmTopicArn  = "alarmTopicArn"
-	ContextCaptureOrigins = "captureOrigins" // comma-separated
+	ContextEnv           = "env"
+	ContextAssetDir      = "assetDir"
+	ContextAlarmEmail    = "alarmEmail"
+	ContextAlarmTopicArn = "alarmTopicArn"
 )
 
 // DefaultAssetDir is where make build leaves the function zips, relative
@@ -97,11 +91,6 @@ func FromContext(app constructs.Construct) (Props, error) {
 	if p.AssetDir == "" {
 		p.AssetDir = DefaultAssetDir
 	}
-	for _, o := range strings.Split(str(ContextCaptureOrigins), ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			p.CaptureOrigins = append(p.CaptureOrigins, o)
-		}
-	}
 	return p, nil
 }
 
@@ -130,27 +119,8 @@ func (p Props) validate() error {
 	if p.AlarmTopicArn != "" && !strings.HasPrefix(p.AlarmTopicArn, "arn:") {
 		errs = append(errs, fmt.Errorf("alarmTopicArn %q is not an ARN", p.AlarmTopicArn))
 	}
-	for _, o := range p.CaptureOrigins {
-		if err := checkOrigin(o); err != nil {
-			errs = append(errs, err)
-		}
-	}
 	errs = append(errs, checkAssets(p.AssetDir, p.functions())...)
 	return errors.Join(errs...)
-}
-
-// checkOrigin accepts a browser origin: https://host[:port], or
-// http://localhost[:port] for a capture page served on a developer's
-// machine. Anything else (a path, a wildcard, plain http) is refused.
-func checkOrigin(o string) error {
-	u, err := url.Parse(o)
-	bad := err != nil || u.Host == "" || u.Path != "" || u.RawQuery != "" || u.Fragment != "" ||
-		u.User != nil || strings.Contains(o, "*")
-	local := u != nil && u.Scheme == "http" && u.Hostname() == "localhost"
-	if bad || (u.Scheme != "https" && !local) {
-		return fmt.Errorf("capture origin %q: want https://host[:port] (or http://localhost[:port])", o)
-	}
-	return nil
 }
 
 // checkAssets reports each function whose zip is missing, so that a synth

@@ -23,30 +23,6 @@ func TestParseEnv(t *testing.T) {
 	}
 }
 
-func TestCheckOrigin(t *testing.T) {
-	for _, tc := range []struct {
-		origin string
-		ok     bool
-	}{
-		{"https://survey.example.com", true},
-		{"https://survey.example.com:8443", true},
-		{"http://localhost:5173", true},
-		{"http://survey.example.com", false},
-		{"https://survey.example.com/", false},
-		{"https://survey.example.com/capture", false},
-		{"https://*.example.com", false},
-		{"*", false},
-		{"survey.example.com", false},
-		{"https://user@survey.example.com", false},
-	} {
-		t.Run(tc.origin, func(t *testing.T) {
-			if err := checkOrigin(tc.origin); (err == nil) != tc.ok {
-				t.Errorf("checkOrigin(%q) error = %v; want ok %v", tc.origin, err, tc.ok)
-			}
-		})
-	}
-}
-
 func TestValidate(t *testing.T) {
 	dir := t.TempDir()
 	writeAssets(t, dir, manifest.Functions)
@@ -61,7 +37,6 @@ func TestValidate(t *testing.T) {
 		{"both alarm targets", func(p *Props) { p.AlarmEmail, p.AlarmTopicArn = "a@example.com", "arn:aws:sns:x" }, "not both"},
 		{"bad email", func(p *Props) { p.AlarmEmail = "Ops <ops@example.com>" }, "alarmEmail"},
 		{"bad topic", func(p *Props) { p.AlarmTopicArn = "ops" }, "alarmTopicArn"},
-		{"bad origin", func(p *Props) { p.CaptureOrigins = []string{"*"} }, "capture origin"},
 		{"missing zips", func(p *Props) { p.AssetDir = t.TempDir() }, "v1-leads.zip is missing (run make build)"},
 		{"new function without zip", func(p *Props) {
 			p.Functions = append(append([]manifest.Function{}, manifest.Functions...), manifest.Function{Slug: "v1-new"})
@@ -105,12 +80,28 @@ func TestCheckFunctions(t *testing.T) {
 		{"two triggers", []manifest.Function{{Slug: "v1-both", HTTP: http("a", "/a").HTTP, Queue: &manifest.QueueTrigger{Name: "q"}}},
 			[]string{"v1-both declares no trigger or more than one"}},
 		{"stream", []manifest.Function{{Slug: "fanout", Stream: &manifest.StreamTrigger{BatchSize: 10}}}, []string{`fanout: trigger "DynamoDB"`}},
-		{"s3", []manifest.Function{{Slug: "clip-probe", S3: &manifest.S3Trigger{Prefix: "clips/"}}}, []string{`clip-probe: trigger "S3"`}},
-		{"bucket access", []manifest.Function{func() manifest.Function {
-			f := http("v1-clip", "/v1-clip")
-			f.Bucket.Write = []string{"clips/"}
-			return f
-		}()}, []string{"v1-clip: bucket access"}},
+		{"queue", []manifest.Function{{Slug: "webhooks", Queue: &manifest.QueueTrigger{Name: "q"}}}, []string{`webhooks: trigger "SQS"`}},
+		{"schedule", []manifest.Function{{Slug: "nightly", Schedule: &manifest.ScheduleTrigger{Expression: "rate(1 day)"}}}, []string{`nightly: trigger "Schedule"`}},
+		{"s3 and bucket access", []manifest.Function{
+			{Slug: "probe", S3: &manifest.S3Trigger{Prefix: "clips/"}, Bucket: manifest.BucketAccess{Read: []string{"clips/"}}},
+			func() manifest.Function {
+				f := http("v1-clip", "/v1-clip")
+				f.Bucket.Write = []string{"clips/"}
+				return f
+			}(),
+		}, nil},
+		{"s3 triggers on disjoint prefixes or suffixes", []manifest.Function{
+			{Slug: "a", S3: &manifest.S3Trigger{Prefix: "clips/"}},
+			{Slug: "b", S3: &manifest.S3Trigger{Prefix: "exports/"}},
+			{Slug: "c", S3: &manifest.S3Trigger{Prefix: "thumbs/", Suffix: ".jpg"}},
+			{Slug: "d", S3: &manifest.S3Trigger{Prefix: "thumbs/", Suffix: ".png"}},
+		}, nil},
+		{"s3 trigger on the whole bucket", []manifest.Function{{Slug: "all", S3: &manifest.S3Trigger{}}},
+			[]string{"all: S3 trigger names neither a Prefix nor a Suffix"}},
+		{"overlapping s3 triggers", []manifest.Function{
+			{Slug: "a", S3: &manifest.S3Trigger{Prefix: "clips/"}},
+			{Slug: "b", S3: &manifest.S3Trigger{Prefix: "clips/ptn_1/", Suffix: ".webm"}},
+		}, []string{"functions a and b: S3 triggers", "overlap"}},
 		{"two defaults", []manifest.Function{http("nf-a", manifest.DefaultPath), http("nf-b", manifest.DefaultPath)},
 			[]string{`"nf-a" "nf-b"`, "$default"}},
 	} {
@@ -133,18 +124,14 @@ func TestCheckFunctions(t *testing.T) {
 
 func TestFromContext(t *testing.T) {
 	app := awscdk.NewApp(&awscdk.AppProps{Context: &map[string]any{
-		ContextEnv:            "prod",
-		ContextAlarmEmail:     "ops@example.com",
-		ContextCaptureOrigins: "https://a.example.com, https://b.example.com",
+		ContextEnv:        "prod",
+		ContextAlarmEmail: "ops@example.com",
 	}})
 	got, err := FromContext(app)
 	if err != nil {
 		t.Fatalf("FromContext() error = %v", err)
 	}
-	want := Props{
-		Env: Prod, AssetDir: DefaultAssetDir, AlarmEmail: "ops@example.com",
-		CaptureOrigins: []string{"https://a.example.com", "https://b.example.com"},
-	}
+	want := Props{Env: Prod, AssetDir: DefaultAssetDir, AlarmEmail: "ops@example.com"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("FromContext() = %+v; want %+v", got, want)
 	}

@@ -2,10 +2,12 @@
 // function per entry of the function manifest (manifest.Functions),
 // connected to its trigger — an HTTP function's routes on an API Gateway
 // HTTP API (both path forms of every partner route; route-not-found as the
-// API's $default route) —, the single DynamoDB table declared from package
+// API's $default route), an S3 function's object-created notification on
+// the clip bucket —, the single DynamoDB table declared from package
 // table, the survey-clip bucket, the cursor signing secret and the alarms.
 // Each function gets exactly the table actions its entry's Table lists
-// (writes limited to its leading-key patterns), and only the secrets its
+// (writes limited to its leading-key patterns), object actions on the clip
+// bucket's key prefixes its entry's Bucket lists, and only the secrets its
 // entry's Secrets name.
 //
 // cdk-nag's AwsSolutions pack runs on every synth; each finding the design
@@ -68,9 +70,9 @@ type Stack struct {
 
 // New declares the partner API stack in scope. It returns an error, and
 // declares nothing, when p is invalid: an unknown env, a missing function
-// zip, a malformed capture origin or alarm target, a function naming a
-// secret the stack does not deploy, or a function whose trigger or bucket
-// access the stack does not deploy yet.
+// zip, a malformed alarm target, a function naming a secret the stack does
+// not deploy, a function whose trigger the stack does not deploy yet, or
+// S3 triggers that overlap.
 func New(scope constructs.Construct, id string, p Props) (*Stack, error) {
 	if err := p.validate(); err != nil {
 		return nil, fmt.Errorf("stack %s: %w", id, err)
@@ -89,11 +91,16 @@ func New(scope constructs.Construct, id string, p Props) (*Stack, error) {
 
 	sz := sizingFor(p.Env)
 	tbl := newTable(s, sz)
-	clips := newClipBucket(s, sz, p.CaptureOrigins)
-	secrets := newSecrets(s, sz)
-	fns := newFunctions(s, sz, p, tbl, secrets)
+	// The API comes first: its endpoint is the capture page's origin,
+	// which the clip bucket's CORS rule allows and the functions that make
+	// capture links read (PUBLIC_BASE_URL). Nothing in the API refers to
+	// a function until the routes are added, so there is no cycle.
 	api := newAPI(s, sz)
-	connectTriggers(wiring{stack: s, api: api, table: tbl, clips: clips}, fns)
+	baseURL := api.ApiEndpoint()
+	clips := newClipBucket(s, sz, baseURL)
+	secrets := newSecrets(s, sz)
+	fns := newFunctions(s, sz, p, resources{table: tbl, clips: clips.bucket, secrets: secrets, baseURL: baseURL})
+	connectTriggers(wiring{stack: s, api: api, table: tbl, clips: clips.bucket, notifyLogs: clips.notifyLogs}, fns)
 	newAlarms(s, p, api, fns)
 
 	awscdk.Aspects_Of(s).Add(cdknag.NewAwsSolutionsChecks(&cdknag.NagPackProps{Verbose: jsii.Bool(true)}), nil)

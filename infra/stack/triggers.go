@@ -3,11 +3,15 @@ package stack
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsdynamodb"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awss3notifications"
+	"github.com/aws/jsii-runtime-go"
 
 	"github.com/moveleads/partnerapi/shared/manifest"
 )
@@ -19,6 +23,9 @@ type wiring struct {
 	api   awsapigatewayv2.HttpApi
 	table awsdynamodb.Table
 	clips awss3.Bucket
+	// notifyLogs is the log group of CDK's bucket-notifications handler
+	// (see newClipBucket), which the S3 trigger points it at.
+	notifyLogs awslogs.ILogGroup
 }
 
 // triggers connects each kind of trigger the stack deploys (manifest
@@ -28,6 +35,7 @@ type wiring struct {
 // dead-letter queue and event source) and grants f what that needs.
 var triggers = map[manifest.TriggerKind]func(w wiring, f function){
 	manifest.TriggerHTTP: connectHTTP,
+	manifest.TriggerS3:   connectS3,
 }
 
 // connectTriggers connects every function to what starts it. It panics,
@@ -45,15 +53,61 @@ func connectTriggers(w wiring, fns []function) {
 	}
 }
 
+// connectS3 invokes f for every object created in the clip bucket under
+// f's Prefix (and ending in its Suffix, when set): an OBJECT_CREATED
+// notification of the bucket to f. CDK declares it as a
+// Custom::S3BucketNotifications resource, served by one handler function
+// per stack, and grants S3 the permission to invoke f from this bucket
+// (lambda:InvokeFunction, source ARN and account).
+func connectS3(w wiring, f function) {
+	filter := &awss3.NotificationKeyFilter{}
+	if f.spec.S3.Prefix != "" {
+		filter.Prefix = jsii.String(f.spec.S3.Prefix)
+	}
+	if f.spec.S3.Suffix != "" {
+		filter.Suffix = jsii.String(f.spec.S3.Suffix)
+	}
+	w.clips.AddEventNotification(awss3.EventType_OBJECT_CREATED, awss3notifications.NewLambdaDestination(f.fn), filter)
+	logNotificationsHandler(w.stack, w.notifyLogs)
+}
+
+// notificationsHandlerPrefix starts the id CDK gives the stack's bucket
+// notifications handler (aws-s3's NotificationsResourceHandler.singleton).
+const notificationsHandlerPrefix = "BucketNotificationsHandler"
+
+// logNotificationsHandler sends the logs of CDK's bucket-notifications
+// handler, which runs only when the stack is deployed, to logs (with the
+// stack's retention) instead of an /aws/lambda group kept forever. The
+// handler is an inline function CDK declares without a LoggingConfig
+// property, hence the override. It panics when the stack has no handler:
+// call it after adding a notification.
+func logNotificationsHandler(s awscdk.Stack, logs awslogs.ILogGroup) {
+	for _, c := range *s.Node().Children() {
+		if !strings.HasPrefix(*c.Node().Id(), notificationsHandlerPrefix) {
+			continue
+		}
+		fn, ok := c.Node().TryFindChild(jsii.String("Resource")).(awscdk.CfnResource)
+		if !ok {
+			break
+		}
+		fn.AddPropertyOverride(jsii.String("LoggingConfig.LogGroup"), logs.LogGroupName())
+		return
+	}
+	panic("stack: no " + notificationsHandlerPrefix + " function after adding a bucket notification")
+}
+
 // checkFunctions reports every manifest entry the stack cannot deploy as
-// declared: a function without exactly one trigger, with a trigger kind
-// the stack does not connect, or with bucket access (no function has it
-// yet, so the stack grants none and passes no bucket name: silently
-// deploying it without would fail at run time); and more than one $default
-// route (an HTTP API has one).
+// declared: a function without exactly one trigger or with a trigger kind
+// the stack does not connect; more than one $default route (an HTTP API
+// has one); an S3 trigger with neither Prefix nor Suffix (it would fire
+// for every object of the bucket; CDK refuses such a filter); and two S3
+// triggers that overlap (S3 refuses a notification configuration in which
+// one object could match two rules of one event type, so deploying it
+// would fail).
 func checkFunctions(fns []manifest.Function) error {
 	var errs []error
 	var defaults []string
+	var s3 []manifest.Function
 	for _, f := range fns {
 		kind := f.Trigger()
 		if kind == "" {
@@ -61,8 +115,17 @@ func checkFunctions(fns []manifest.Function) error {
 		} else if _, ok := triggers[kind]; !ok {
 			errs = append(errs, fmt.Errorf("function %s: trigger %q is not deployed by infra/stack yet (add it to triggers)", f.Slug, kind))
 		}
-		if len(f.Bucket.Read) > 0 || len(f.Bucket.Write) > 0 {
-			errs = append(errs, fmt.Errorf("function %s: bucket access is not deployed by infra/stack yet (grants and the bucket's name)", f.Slug))
+		if kind == manifest.TriggerS3 {
+			if f.S3.Prefix == "" && f.S3.Suffix == "" {
+				errs = append(errs, fmt.Errorf("function %s: S3 trigger names neither a Prefix nor a Suffix", f.Slug))
+			}
+			for _, g := range s3 {
+				if overlap(*g.S3, *f.S3) {
+					errs = append(errs, fmt.Errorf("functions %s and %s: S3 triggers (prefix %q suffix %q, prefix %q suffix %q) overlap; S3 refuses overlapping notifications",
+						g.Slug, f.Slug, g.S3.Prefix, g.S3.Suffix, f.S3.Prefix, f.S3.Suffix))
+				}
+			}
+			s3 = append(s3, f)
 		}
 		for _, r := range f.HTTP {
 			if r.IsDefault() {
@@ -74,4 +137,12 @@ func checkFunctions(fns []manifest.Function) error {
 		errs = append(errs, fmt.Errorf("functions %q all serve the $default route; an HTTP API has one", defaults))
 	}
 	return errors.Join(errs...)
+}
+
+// overlap reports whether some key could match both triggers: one prefix
+// starts the other and one suffix ends the other.
+func overlap(a, b manifest.S3Trigger) bool {
+	prefixes := strings.HasPrefix(a.Prefix, b.Prefix) || strings.HasPrefix(b.Prefix, a.Prefix)
+	suffixes := strings.HasSuffix(a.Suffix, b.Suffix) || strings.HasSuffix(b.Suffix, a.Suffix)
+	return prefixes && suffixes
 }

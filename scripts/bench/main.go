@@ -1,9 +1,10 @@
 // Command bench is `make bench`: it measures cold starts, DynamoDB cost per
-// operation, behaviour under load and the handlers' own overhead, prints one
-// table of metric, value, budget and verdict, and writes it with the
-// machine's description to docs/BENCHMARKS.md (never edit that file by
-// hand). Everything runs on this machine against DynamoDB Local on
-// loopback; the run is bounded (about three minutes here, 15 at most).
+// operation, clip validation over S3, behaviour under load, the handlers'
+// own overhead and presigning, prints one table of metric, value, budget
+// and verdict, and writes it with the machine's description to
+// docs/BENCHMARKS.md (never edit that file by hand). Everything runs on
+// this machine against DynamoDB Local and MinIO on loopback; the run is
+// bounded (about three minutes here, 15 at most).
 package main
 
 import (
@@ -17,12 +18,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moveleads/partnerapi/scripts/bench/clipprobe"
 	"github.com/moveleads/partnerapi/scripts/bench/coldstart"
 	"github.com/moveleads/partnerapi/scripts/bench/cost"
 	"github.com/moveleads/partnerapi/scripts/bench/load"
 	"github.com/moveleads/partnerapi/scripts/bench/overhead"
+	"github.com/moveleads/partnerapi/scripts/bench/presign"
 	"github.com/moveleads/partnerapi/scripts/bench/report"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
+	"github.com/moveleads/partnerapi/shared/s3local"
 )
 
 func main() {
@@ -45,11 +49,15 @@ func run(ctx context.Context, out string, runs int, loadFor time.Duration) error
 	var rows []report.Row
 	// CPU-bound and in-process first, before any server competes for the cores.
 	step("handler overhead")
-	r, err := overhead.Run()
+	overheadRows, err := overhead.Run()
 	if err != nil {
 		return err
 	}
-	overheadRows := r
+	step("presign")
+	presignRows, err := presign.Run()
+	if err != nil {
+		return err
+	}
 
 	step("starting DynamoDB Local")
 	db, err := dynamolocal.Start(ctx)
@@ -57,9 +65,15 @@ func run(ctx context.Context, out string, runs int, loadFor time.Duration) error
 		return err
 	}
 	defer db.Stop()
+	step("starting MinIO")
+	s3srv, err := s3local.Start(ctx)
+	if err != nil {
+		return err
+	}
+	defer s3srv.Stop()
 
 	step("cold starts")
-	r, err = coldstart.Run(ctx, coldstart.Options{Runs: runs, Endpoint: db.Endpoint, Log: os.Stderr})
+	r, err := coldstart.Run(ctx, coldstart.Options{Runs: runs, Endpoint: db.Endpoint, S3: s3srv, Log: os.Stderr})
 	if err != nil {
 		return fmt.Errorf("cold start: %w", err)
 	}
@@ -72,6 +86,13 @@ func run(ctx context.Context, out string, runs int, loadFor time.Duration) error
 	}
 	rows = append(rows, r...)
 
+	step("clip validation")
+	r, err = clipprobe.Run(ctx, clipprobe.Options{S3: s3srv, Log: os.Stderr})
+	if err != nil {
+		return fmt.Errorf("clip validation: %w", err)
+	}
+	rows = append(rows, r...)
+
 	step("load")
 	r, err = load.Run(ctx, load.Options{Duration: loadFor, SingleKeyDuration: loadFor, DynamoDBEndpoint: db.Endpoint, Progress: os.Stderr})
 	if err != nil {
@@ -79,6 +100,7 @@ func run(ctx context.Context, out string, runs int, loadFor time.Duration) error
 	}
 	rows = append(rows, r...)
 	rows = append(rows, overheadRows...)
+	rows = append(rows, presignRows...)
 
 	table := report.Markdown(rows)
 	fmt.Println(table)
@@ -91,10 +113,12 @@ Machine: %s, %d cores, %s, %s/%s.
 Timing rows are medians over repeated runs with min and max beside them; every
 comparison is between figures measured in the same run. Cold starts run each
 function binary (built as `+"`make build`"+` builds it, for this machine's
-architecture) under a local Lambda Runtime API; DynamoDB figures come from
-DynamoDB Local through SDK middleware; load runs against the local gateway and
-DynamoDB Local on loopback. These are benchmarks, not tests: `+"`make test`"+`
-never fails on a timing.
+architecture) under a local Lambda Runtime API, against DynamoDB Local and
+MinIO; DynamoDB figures come from DynamoDB Local through SDK middleware; clip
+validation reads clips stored in MinIO by ranged GETs; load runs against the
+local gateway and DynamoDB Local on loopback; handler overhead and presigning
+run in process. These are benchmarks, not tests: `+"`make test`"+` never
+fails on a timing.
 
 %s`, time.Now().UTC().Format("2006-01-02 15:04 MST"), time.Since(start).Seconds(),
 		cpuModel(), runtime.NumCPU(), goVersion(), runtime.GOOS, runtime.GOARCH, table)

@@ -1,12 +1,17 @@
-// Command devstack is `make dev`: it installs Amazon DynamoDB Local when
-// missing, starts it on loopback, creates the table from the shared schema,
-// seeds a demo partner with a test-mode key, and serves every route of the
-// route table at http://127.0.0.1:$PORT (default 3000) through the local API
-// Gateway, which invokes the very handlers the Lambda functions run. It
-// also seeds the fixtures the sample events in events/ use (events/sample).
-// It writes .local/dev.json (package devfile) so that scripts and tools
-// reach the same stack, and .local/sam-env.json and
-// .local/sam-env.host-network.json so that `sam local invoke` and `sam
+// Command devstack is `make dev`: it installs Amazon DynamoDB Local and
+// MinIO when missing, starts both on loopback, creates the table from the
+// shared schema and the clip bucket, seeds a demo partner with a
+// test-mode key, and serves every route of the route table at
+// http://127.0.0.1:$PORT (default 3000) through the local API Gateway,
+// which invokes the very handlers the Lambda functions run. The clip
+// bucket's object-created events under clips/ reach the clip processor's
+// handler as they would in AWS, through MinIO's webhook to the gateway
+// (s3local.Receiver at /_local/s3-events, with a random auth token). Once
+// the API serves, it creates a demo lead with a video survey and prints
+// its capture link. It also seeds the fixtures the sample events in
+// events/ use (events/sample). It writes .local/dev.json (package devfile)
+// so that scripts and tools reach the same stack, and .local/sam-env.json
+// and .local/sam-env.host-network.json so that `sam local invoke` and `sam
 // local start-api` do (samconfig.toml).
 //
 // Ctrl-C (SIGINT) or SIGTERM stops everything it started, removes those
@@ -49,6 +54,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/openapi"
 	"github.com/moveleads/partnerapi/shared/repo"
+	"github.com/moveleads/partnerapi/shared/s3local"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/table"
 )
@@ -81,9 +87,20 @@ func exitCode(ctx context.Context, err error) int {
 	return 1
 }
 
+const (
+	// clipBucket is the local clip bucket (settings.ClipBucket).
+	clipBucket = "moveleads-clips-local"
+	// s3EventsPath is where the gateway takes MinIO's notifications of
+	// the clip bucket (loopback only, like the whole gateway).
+	s3EventsPath = "/_local/s3-events"
+	// clipsWebhook names MinIO's notification target.
+	clipsWebhook = "clips"
+)
+
 // run serves the stack until ctx ends, keeping its state files (lock,
 // dev.json, the SAM env files) in stateDir. It returns nil when it stopped
-// because ctx ended, having stopped DynamoDB Local and removed the files.
+// because ctx ended, having stopped DynamoDB Local and MinIO and removed
+// the files.
 func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDir string) error {
 	if err := os.MkdirAll(stateDir, 0o755); err != nil {
 		return err
@@ -103,6 +120,9 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 		return fmt.Errorf("port %s is taken by another program (set PORT=another to use another port): %w", port, err)
 	}
 	defer ln.Close()
+	// The API's origin: capture links start with it, and MinIO's CORS
+	// lets the capture page upload from it.
+	base := "http://" + ln.Addr().String()
 
 	fmt.Fprintln(out, "Starting Amazon DynamoDB Local (installing it first if missing)...")
 	db, err := dynamolocal.Start(ctx)
@@ -114,11 +134,23 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 		fmt.Fprintln(out, "WARNING:", db.Warning)
 	}
 
-	env := map[string]string{settings.Table: table.DefaultName, settings.CursorSecret: randomHex(32)}
-	for _, kv := range dynamolocal.Env(db.Endpoint) {
-		k, v, _ := strings.Cut(kv, "=")
-		env[k] = v
+	fmt.Fprintln(out, "Starting MinIO, the local S3 (installing it first if missing)...")
+	// MinIO checks only that the webhook's port accepts connections (ln
+	// already listens) and posts each event once, with this token.
+	hook := s3local.Webhook{ID: clipsWebhook, Endpoint: base + s3EventsPath, AuthToken: randomHex(32)}
+	s3srv, err := s3local.Start(ctx, s3local.WithWebhooks(hook), s3local.WithCORSOrigins(base))
+	if err != nil {
+		return err
 	}
+	defer s3srv.Stop()
+	err = s3local.CreateBucket(ctx, s3srv.Client(), s3local.Bucket{
+		Name: clipBucket, Notify: []s3local.Notification{{Target: hook, Prefix: manifest.ClipPrefix}},
+	})
+	if err != nil {
+		return err
+	}
+
+	env := stackEnv(db.Endpoint, s3srv, base)
 	for k, v := range env {
 		os.Setenv(k, v)
 	}
@@ -127,59 +159,120 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	if err != nil {
 		return err
 	}
-	gw, err := gateway(out)
+	// The sample clip-processor event names this object (events/sample):
+	// it is stored before the notifications' receiver serves, so its own
+	// event is dropped and the sample event decides it when invoked.
+	if err := sample.PutClipObject(ctx, s3srv.Client(), clipBucket); err != nil {
+		return err
+	}
+	gw, stack, log, err := gateway(ctx, out)
 	if err != nil {
 		return err
 	}
-	gw.Extra = map[string]http.Handler{"/openapi.yaml": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "application/yaml")
-		_, _ = w.Write(openapi.Document)
-	})}
+	gw.Extra = map[string]http.Handler{
+		"/openapi.yaml": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/yaml")
+			_, _ = w.Write(openapi.Document)
+		}),
+		s3EventsPath: s3local.Receiver(hook.AuthToken, stack.Clips(), log),
+	}
 
-	base := "http://" + ln.Addr().String()
-	dev := devfile.File{BaseURL: base, APIKey: key, PartnerID: partnerID, Env: env, PID: os.Getpid()}
+	serveCtx, stopServing := context.WithCancel(ctx)
+	defer stopServing()
+	served := make(chan error, 1)
+	go func() { served <- localgw.Serve(serveCtx, ln, gw) }()
+	// stop ends serving after a failure at start-up and returns err.
+	stop := func(err error) error {
+		stopServing()
+		<-served
+		return err
+	}
+
+	demo, err := demoSurvey(ctx, base, key)
+	if err != nil {
+		return stop(err)
+	}
+
+	dev := devfile.File{
+		BaseURL: base, APIKey: key, PartnerID: partnerID, Env: env, PID: os.Getpid(),
+		S3Events: &devfile.S3Events{URL: hook.Endpoint, Authorization: "Bearer " + hook.AuthToken},
+	}
 	devPath := filepath.Join(stateDir, "dev.json")
 	if err := devfile.Write(devPath, dev); err != nil {
-		return err
+		return stop(err)
 	}
 	defer os.Remove(devPath)
 	for name, host := range samEnvFiles {
 		path := filepath.Join(stateDir, name)
-		if err := writeSAMEnv(path, env, db.Endpoint, host); err != nil {
-			return err
+		if err := writeSAMEnv(path, env, host); err != nil {
+			return stop(err)
 		}
 		defer os.Remove(path)
 	}
 
 	fmt.Fprintf(out, `
-Partner API running at %s   (Ctrl-C stops it and DynamoDB Local)
+Partner API running at %s   (Ctrl-C stops it, DynamoDB Local and MinIO)
   partner:  %s
   API key:  %s   (test mode, all scopes)
   details:  .local/dev.json   API description: %s/openapi.yaml
+  S3:       MinIO at %s, bucket %s; uploads under %s run the clip processor
   fixtures: partner %s, key %s, lead %s
             (local-only, not secret) used by events/*.json
 
   curl -s %s/v1/leads -H "Authorization: Bearer %s" -H "Content-Type: application/json" -d '{"customer_name":"Ada Lovelace","email":"ada@example.com","from_address":"1 Main St, New York, NY 10001","to_address":"9 Oak Ave, Boston, MA 02108","home_size":"2 bedroom"}'
 
-`, base, partnerID, key, base, sample.PartnerID, sample.APIKey, sample.LeadID, base, key)
+Video survey of the demo lead %s (the customer's side):
+  Open this on your phone or in a browser: %s
+  It works in this machine's browser. A phone would have to reach this machine, and the link,
+  like MinIO's upload URLs, names 127.0.0.1 (loopback); recording video (MediaRecorder) needs a
+  secure context, and http://127.0.0.1 counts as one. After recording, tap Finish survey, then:
+  curl -s %s/v1/leads/%s -H "Authorization: Bearer %s"   (survey.status, recommended_estimate)
 
-	err = localgw.Serve(ctx, ln, gw)
-	fmt.Fprintln(out, "Stopping DynamoDB Local and the API.")
+`, base, partnerID, key, base, s3srv.Endpoint, clipBucket, manifest.ClipPrefix,
+		sample.PartnerID, sample.APIKey, sample.LeadID, base, key,
+		demo.LeadID, demo.CaptureURL, base, demo.LeadID, key)
+
+	err = <-served
+	fmt.Fprintln(out, "Stopping the API, DynamoDB Local and MinIO.")
 	return err
+}
+
+// stackEnv returns the variables that reach the stack (the process's own,
+// dev.json's env): the table and cursor secret, DynamoDB Local, MinIO with
+// its credentials (set after DynamoDB Local's, which accepts any, while
+// MinIO checks them), the clip bucket, and the public base URL capture
+// links start with.
+func stackEnv(dynamoEndpoint string, s3srv *s3local.Server, base string) map[string]string {
+	env := map[string]string{
+		settings.Table: table.DefaultName, settings.CursorSecret: randomHex(32),
+		settings.ClipBucket: clipBucket, settings.PublicBaseURL: base,
+	}
+	for _, kv := range append(dynamolocal.Env(dynamoEndpoint), s3local.Env(s3srv)...) {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	return env
 }
 
 // gateway returns the local API Gateway over the handlers of every route,
 // built by package catalog from the environment run set (awsenv.Load: the
-// table, DynamoDB Local, CURSOR_SECRET), logging one JSON line per
-// request to out.
-func gateway(out io.Writer) (*localgw.Gateway, error) {
+// table, DynamoDB Local, CURSOR_SECRET; the clip bucket, MinIO and the
+// public base URL through the AWS configuration and settings), with the
+// stack (for its clip processor) and the logger that writes one JSON line
+// per request to out.
+func gateway(ctx context.Context, out io.Writer) (*localgw.Gateway, *catalog.Stack, *slog.Logger, error) {
 	env, err := awsenv.Load()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
+	}
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	log := slog.New(slog.NewJSONHandler(out, nil))
-	stack := catalog.New(catalog.Deps{Store: env.Store, Secret: env.Secret, Log: log})
-	return localgw.New(func(op manifest.Operation) any { return stack.Route(op) }, log), nil
+	stack := catalog.New(catalog.Deps{Store: env.Store, Secret: env.Secret, AWS: cfg, Log: log})
+	gw := localgw.New(func(op manifest.Operation) any { return stack.Route(op) }, log)
+	return gw, stack, log, nil
 }
 
 // seed creates the table, a demo partner with a fresh test-mode key, and
@@ -216,8 +309,8 @@ func seed(ctx context.Context) (key, partnerID string, err error) {
 }
 
 // samEnvFiles maps each SAM env-vars file to the host through which the
-// functions' containers reach DynamoDB Local. It listens on 127.0.0.1
-// only, so:
+// functions' containers reach DynamoDB Local and MinIO. Both listen on
+// 127.0.0.1 only, so:
 //   - sam-env.json (samconfig.toml's default) uses host.docker.internal,
 //     which Docker Desktop (macOS, Windows) forwards to the host's
 //     loopback; on Linux's Docker Engine it is the bridge gateway, where
@@ -232,18 +325,27 @@ var samEnvFiles = map[string]string{
 
 // writeSAMEnv writes an --env-vars file of `sam local` (samconfig.toml) in
 // SAM's format, {"Parameters": {NAME: value}}, whose values apply to every
-// function that declares NAME in template.yaml, with DynamoDB Local's
-// endpoint rewritten to host (see samEnvFiles).
-func writeSAMEnv(path string, env map[string]string, endpoint, host string) error {
-	u, err := url.Parse(endpoint)
-	if err != nil {
-		return fmt.Errorf("dynamodb local endpoint %q: %w", endpoint, err)
-	}
-	u.Host = net.JoinHostPort(host, u.Port())
+// function that declares NAME in template.yaml, with the endpoints of
+// DynamoDB Local and MinIO rewritten to host (see samEnvFiles).
+// PUBLIC_BASE_URL stays make dev's own origin: a browser on this machine
+// opens the capture links. The upload URLs the capture calls presign name
+// MinIO's endpoint as the function sees it, so a browser on the host
+// reaches them with the host-network file (127.0.0.1) and, with the
+// other, only where host.docker.internal resolves on the host too.
+func writeSAMEnv(path string, env map[string]string, host string) error {
 	params := map[string]string{
-		settings.Table:              env[settings.Table],
-		settings.CursorSecret:       env[settings.CursorSecret],
-		"AWS_ENDPOINT_URL_DYNAMODB": u.String(),
+		settings.Table:         env[settings.Table],
+		settings.CursorSecret:  env[settings.CursorSecret],
+		settings.ClipBucket:    env[settings.ClipBucket],
+		settings.PublicBaseURL: env[settings.PublicBaseURL],
+	}
+	for _, name := range []string{"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_S3"} {
+		u, err := url.Parse(env[name])
+		if err != nil || u.Port() == "" {
+			return fmt.Errorf("%s %q: want http://127.0.0.1:PORT", name, env[name])
+		}
+		u.Host = net.JoinHostPort(host, u.Port())
+		params[name] = u.String()
 	}
 	b, _ := json.MarshalIndent(map[string]any{"Parameters": params}, "", "  ")
 	return os.WriteFile(path, append(b, '\n'), 0o600)

@@ -32,7 +32,8 @@ func TestMakeDev(t *testing.T) {
 		}
 		return ""
 	}
-	go func() { done <- run(ctx, io.Discard, env, state) }()
+	var out syncBuffer
+	go func() { done <- run(ctx, &out, env, state) }()
 
 	devPath := filepath.Join(state, "dev.json")
 	var dev devfile.File
@@ -52,10 +53,14 @@ func TestMakeDev(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	for _, k := range []string{"AWS_ENDPOINT_URL_DYNAMODB", "TABLE_NAME", "AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"} {
-		if dev.Env[k] == "" {
-			t.Errorf("dev.json env lacks %s", k)
-		}
+	if bad := wantEnv(dev.Env, map[string]string{
+		"AWS_ENDPOINT_URL_DYNAMODB": "", "TABLE_NAME": "", "AWS_REGION": "", "AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "",
+		"AWS_ENDPOINT_URL_S3": "", "CLIP_BUCKET": clipBucket, "PUBLIC_BASE_URL": dev.BaseURL,
+	}); len(bad) > 0 {
+		t.Errorf("dev.json env: %s", strings.Join(bad, ", "))
+	}
+	if s3 := dev.Env["AWS_ENDPOINT_URL_S3"]; !strings.HasPrefix(s3, "http://127.0.0.1:") || s3 == dev.Env["AWS_ENDPOINT_URL_DYNAMODB"] {
+		t.Errorf("AWS_ENDPOINT_URL_S3 = %q; want MinIO on loopback", s3)
 	}
 	if !strings.HasPrefix(dev.BaseURL, "http://127.0.0.1:") || !strings.HasPrefix(dev.APIKey, "mk_test_") || dev.PartnerID == "" {
 		t.Errorf("dev.json = %+v", dev)
@@ -77,10 +82,28 @@ func TestMakeDev(t *testing.T) {
 			t.Errorf("%s: %v %q", name, err, b)
 			continue
 		}
-		want := strings.Replace(dev.Env["AWS_ENDPOINT_URL_DYNAMODB"], "127.0.0.1", host, 1)
-		if got := sam.Parameters["AWS_ENDPOINT_URL_DYNAMODB"]; got != want {
-			t.Errorf("%s endpoint %q; want %q", name, got, want)
+		for _, k := range []string{"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_S3"} {
+			want := strings.Replace(dev.Env[k], "127.0.0.1", host, 1)
+			if got := sam.Parameters[k]; got != want {
+				t.Errorf("%s %s %q; want %q", name, k, got, want)
+			}
 		}
+		// The browser on this machine opens capture links: not rewritten.
+		for _, k := range []string{"TABLE_NAME", "CURSOR_SECRET", "CLIP_BUCKET", "PUBLIC_BASE_URL"} {
+			if got := sam.Parameters[k]; got == "" || got != dev.Env[k] {
+				t.Errorf("%s %s %q; want dev.json's %q", name, k, got, dev.Env[k])
+			}
+		}
+	}
+	leadID, capture := demoFromBanner(t, &out)
+	if !strings.HasPrefix(capture, dev.BaseURL+"/v1-capture/") {
+		t.Errorf("the banner's capture link %s is not under %s/v1-capture/", redact(capture), dev.BaseURL)
+	}
+	checkCapturePage(t, capture)
+	checkS3EventsEndpoint(t, dev)
+	checkSurveyFlow(t, dev, leadID, capture)
+	if log := out.String(); !strings.Contains(log, `"msg":"s3 record","event":"s3:ObjectCreated:Put"`) || !strings.Contains(log, `"bucket":"`+clipBucket+`"`) {
+		t.Errorf("the log shows no S3 event of %s reaching the clip processor:\n%s", clipBucket, log)
 	}
 	if err := dev.Alive(context.Background()); err != nil {
 		t.Errorf("dev.json of a running stack is not alive: %v", err)
@@ -103,6 +126,13 @@ func TestMakeDev(t *testing.T) {
 	for _, name := range []string{"dev.json", "sam-env.json", "sam-env.host-network.json"} {
 		if _, err := os.Stat(filepath.Join(state, name)); !os.IsNotExist(err) {
 			t.Errorf("%s left behind after stop: %v", name, err)
+		}
+	}
+	for _, k := range []string{"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_S3"} {
+		client := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{Proxy: nil}}
+		if resp, err := client.Get(dev.Env[k]); err == nil {
+			resp.Body.Close()
+			t.Errorf("%s %s still answers after the stop", k, dev.Env[k])
 		}
 	}
 }

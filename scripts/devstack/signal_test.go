@@ -16,6 +16,7 @@ import (
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/repo"
+	"github.com/moveleads/partnerapi/shared/s3local"
 )
 
 // syncBuffer is a bytes.Buffer safe for the process's writer and the test.
@@ -38,7 +39,7 @@ func (s *syncBuffer) String() string {
 
 // TestSignalStopsCleanly runs the devstack binary as `make dev` does and
 // stops it with SIGINT (Ctrl-C) or SIGTERM: it must exit 0 with nothing on
-// stderr, remove its files and stop DynamoDB Local. It runs in a scratch
+// stderr, remove its files and stop DynamoDB Local and MinIO. It runs in a scratch
 // repository root, so a developer's running make dev is not disturbed.
 func TestSignalStopsCleanly(t *testing.T) {
 	if testing.Short() {
@@ -47,6 +48,14 @@ func TestSignalStopsCleanly(t *testing.T) {
 	dbDir, err := dynamolocal.Install(context.Background())
 	if err != nil {
 		t.Fatalf("install DynamoDB Local: %v", err)
+	}
+	minio, err := s3local.Install(context.Background())
+	if err != nil {
+		t.Fatalf("install MinIO: %v", err)
+	}
+	realRoot, err := repo.Root()
+	if err != nil {
+		t.Fatal(err)
 	}
 	bin := filepath.Join(t.TempDir(), "devstack")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
@@ -58,9 +67,23 @@ func TestSignalStopsCleanly(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module "+repo.ModulePath+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			// s3local runs the installer of the repository it is in, which
+			// finds the installed MinIO at once.
+			if err := os.Mkdir(filepath.Join(root, "scripts"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range []string{"install-minio.sh", "installdir.sh"} {
+				b, err := os.ReadFile(filepath.Join(realRoot, "scripts", name))
+				if err == nil {
+					err = os.WriteFile(filepath.Join(root, "scripts", name), b, 0o755)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
 			cmd := exec.Command(bin)
 			cmd.Dir = root
-			cmd.Env = append(os.Environ(), "PORT=0", "DYNAMODB_LOCAL_DIR="+dbDir)
+			cmd.Env = append(os.Environ(), "PORT=0", "DYNAMODB_LOCAL_DIR="+dbDir, "S3LOCAL_DIR="+filepath.Dir(minio))
 			var stdout, stderr syncBuffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Start(); err != nil {
@@ -85,7 +108,7 @@ func TestSignalStopsCleanly(t *testing.T) {
 					t.Fatal("dev.json never appeared")
 				}
 			}
-			endpoint := dev.Env["AWS_ENDPOINT_URL_DYNAMODB"]
+			endpoints := []string{dev.Env["AWS_ENDPOINT_URL_DYNAMODB"], dev.Env["AWS_ENDPOINT_URL_S3"]}
 
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
@@ -108,9 +131,11 @@ func TestSignalStopsCleanly(t *testing.T) {
 				t.Errorf("dev.json left behind: %v", err)
 			}
 			client := &http.Client{Timeout: 2 * time.Second}
-			if resp, err := client.Post(endpoint, "application/x-amz-json-1.0", strings.NewReader("{}")); err == nil {
-				resp.Body.Close()
-				t.Errorf("DynamoDB Local at %s still answers after the stop", endpoint)
+			for _, endpoint := range endpoints {
+				if resp, err := client.Post(endpoint, "application/x-amz-json-1.0", strings.NewReader("{}")); err == nil {
+					resp.Body.Close()
+					t.Errorf("%s still answers after the stop (DynamoDB Local or MinIO)", endpoint)
+				}
 			}
 		})
 	}

@@ -113,14 +113,15 @@ func authText(a manifest.AuthKind) string {
 // with its trigger and what it may touch (the deployment's grants).
 func functions() string {
 	var b strings.Builder
-	b.WriteString("| Function | Trigger | Summary | Table access | Secrets |\n|---|---|---|---|---|\n")
+	b.WriteString("| Function | Trigger | Summary | Table access | Bucket access | Secrets |\n|---|---|---|---|---|---|\n")
 	for _, f := range manifest.Functions {
 		var secrets []string
 		for _, s := range f.Secrets {
 			secrets = append(secrets, code(s))
 		}
-		fmt.Fprintf(&b, "| `functions/%s` | %s | %s | %s | %s |\n",
-			f.Slug, trigger(f), strings.ReplaceAll(f.Summary, "|", `\|`), orDash(tableAccess(f)), orDash(strings.Join(secrets, ", ")))
+		fmt.Fprintf(&b, "| `functions/%s` | %s | %s | %s | %s | %s |\n",
+			f.Slug, trigger(f), strings.ReplaceAll(f.Summary, "|", `\|`), orDash(tableAccess(f)),
+			orDash(bucketAccess(f)), orDash(strings.Join(secrets, ", ")))
 	}
 	return b.String()
 }
@@ -159,8 +160,8 @@ func suffix(s string) string {
 
 // tableAccess lists what f does to the table, as the deployment grants
 // it: partner-key functions update their key's record (authenticate and
-// count); Get, Query and Write from f.Table, writes limited to their
-// leading-key patterns.
+// count); Get, Query (index), QueryItems (the table) and Write from
+// f.Table, writes limited to their leading-key patterns.
 func tableAccess(f manifest.Function) string {
 	var parts []string
 	for _, r := range f.HTTP {
@@ -175,12 +176,36 @@ func tableAccess(f manifest.Function) string {
 	if f.Table.Query {
 		parts = append(parts, "Query "+code(table.GSI1.Name))
 	}
+	if f.Table.QueryItems {
+		parts = append(parts, "Query (table: one partition)")
+	}
 	if len(f.Table.Write) > 0 {
 		keys := make([]string, len(f.Table.Write))
 		for i, k := range f.Table.Write {
 			keys[i] = code(k)
 		}
 		parts = append(parts, "PutItem, UpdateItem "+strings.Join(keys, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// bucketAccess lists what f does to the clip bucket, as the deployment
+// grants it: GetObject on its Bucket.Read prefixes, PutObject on its
+// Bucket.Write prefixes, each on the objects under the prefix only.
+func bucketAccess(f manifest.Function) string {
+	keys := func(prefixes []string) string {
+		out := make([]string, len(prefixes))
+		for i, p := range prefixes {
+			out[i] = code(p + "*")
+		}
+		return strings.Join(out, ", ")
+	}
+	var parts []string
+	if len(f.Bucket.Read) > 0 {
+		parts = append(parts, "GetObject "+keys(f.Bucket.Read))
+	}
+	if len(f.Bucket.Write) > 0 {
+		parts = append(parts, "PutObject "+keys(f.Bucket.Write))
 	}
 	return strings.Join(parts, "; ")
 }

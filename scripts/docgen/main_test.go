@@ -87,21 +87,50 @@ func TestRoutesTable(t *testing.T) {
 }
 
 func TestFunctionsTable(t *testing.T) {
+	clipProcessor, ok := manifest.BySlug("clip-processor")
+	if !ok {
+		t.Fatal("no clip-processor in the manifest")
+	}
 	tbl := functions()
 	tests := []struct{ name, cell, want string }{
 		{"writes show their leading keys", "`functions/v1-leads`",
 			"| `functions/v1-leads` | HTTP: createLead | " + manifest.FunctionOf(manifest.CreateLead).Summary +
-				" | UpdateItem `APIKEY#*` (authenticate and count); GetItem; PutItem, UpdateItem `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#IDEM#*` | — |"},
+				" | UpdateItem `APIKEY#*` (authenticate and count); GetItem; PutItem, UpdateItem `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#IDEM#*` | — | — |"},
 		{"secrets", "`functions/v1-leads-list`",
 			"| `functions/v1-leads-list` | HTTP: listLeads | " + manifest.FunctionOf(manifest.ListLeads).Summary +
-				" | UpdateItem `APIKEY#*` (authenticate and count); Query `gsi1` | `cursor-signing-key` |"},
+				" | UpdateItem `APIKEY#*` (authenticate and count); Query `gsi1` | — | `cursor-signing-key` |"},
 		{"no table access", "`functions/route-not-found`",
-			"| `functions/route-not-found` | HTTP: `$default` route | " + manifest.FunctionOf(manifest.RouteNotFound).Summary + " | — | — |"},
+			"| `functions/route-not-found` | HTTP: `$default` route | " + manifest.FunctionOf(manifest.RouteNotFound).Summary + " | — | — | — |"},
+		{"S3 trigger, query items, bucket read", "`functions/clip-processor`",
+			"| `functions/clip-processor` | S3: object created under `clips/` | " + clipProcessor.Summary +
+				" | GetItem; Query (table: one partition); PutItem, UpdateItem `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*` | GetObject `clips/*` | — |"},
+		{"bucket read and write", "`functions/v1-capture`",
+			"| `functions/v1-capture` | HTTP: capturePage, captureClip, captureChecklist, captureFinish | " + manifest.FunctionOf(manifest.CapturePage).Summary +
+				" | GetItem; Query (table: one partition); PutItem, UpdateItem `CAPTURE#*`, `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*` | GetObject `clips/*`; PutObject `clips/*` | — |"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := row(t, tbl, tt.cell); got != tt.want {
 				t.Errorf("row\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestBucketAccess(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		b    manifest.BucketAccess
+		want string
+	}{
+		{"none", manifest.BucketAccess{}, ""},
+		{"read", manifest.BucketAccess{Read: []string{"clips/"}}, "GetObject `clips/*`"},
+		{"write two prefixes", manifest.BucketAccess{Write: []string{"a/", "b/"}}, "PutObject `a/*`, `b/*`"},
+		{"both", manifest.BucketAccess{Read: []string{"clips/"}, Write: []string{"clips/"}}, "GetObject `clips/*`; PutObject `clips/*`"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := bucketAccess(manifest.Function{Bucket: tt.b}); got != tt.want {
+				t.Errorf("bucketAccess = %q; want %q", got, tt.want)
 			}
 		})
 	}

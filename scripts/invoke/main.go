@@ -1,28 +1,36 @@
-// Command invoke runs one function's handler by itself on one API Gateway
-// HTTP API (payload 2.0) event, as `sam local invoke -e` would, without
-// Docker: it builds the handler exactly as functions/<slug>/main.go does
-// and invokes it through aws-lambda-go's handler wrapper with the event's
-// JSON, then prints the response event on stdout.
+// Command invoke runs one function's handler by itself on one event, as
+// `sam local invoke -e` would, without Docker: it builds the handler
+// exactly as functions/<slug>/main.go does and invokes it through
+// aws-lambda-go's handler wrapper with the event's JSON, then prints what
+// the function returned on stdout: the response event of an HTTP function
+// (an API Gateway HTTP API payload 2.0 event in), null for an S3-triggered
+// one (an S3 event notification in), which returns only an error.
 //
 //	go run ./scripts/invoke -function v1-leads -event events/v1-leads.valid.200.json
+//	go run ./scripts/invoke -function clip-processor -event events/clip-processor.object-created.json
 //
 // It works from any directory inside the repository: -event is relative to
 // the working directory. The event is sent as it is, so every sample in
-// events/ answers with the status its name ends in (make dev seeds the
-// fixtures they use); -key KEY puts another key in the Authorization header
-// (-key dev: make dev's demo key).
+// events/ answers with the status its name ends in, and the S3 samples
+// succeed (make dev seeds the fixtures they use); -key KEY puts another key
+// in an API Gateway event's Authorization header (-key dev: make dev's
+// demo key).
 //
 // Environment: while make dev runs, the variables of <repo
 // root>/.local/dev.json (TABLE_NAME, CURSOR_SECRET, the DynamoDB Local
-// endpoint, region, dummy credentials) win over the same variables in the
+// endpoint, region, dummy credentials; CLIP_BUCKET, MinIO's endpoint and
+// credentials, PUBLIC_BASE_URL) win over the same variables in the
 // environment, which may be left over from an earlier make dev on another
 // port; otherwise the environment is used as it is. One line on stderr
-// names the table and endpoint and where they came from; the function's
-// own log line goes to stderr too.
+// names the table and endpoint (and, for a function with a bucket grant,
+// the bucket and its endpoint) and where they came from; the function's
+// own log lines go to stderr too.
 //
-// Exit status: 0 when the function answered below 500; 1 when it answered
-// 5xx, when the handler failed, or when the function could not be built or
-// the event read; 2 for a wrong command line.
+// Exit status: 0 when an HTTP function answered below 500 or an
+// S3-triggered one succeeded; 1 when the function answered 5xx, when the
+// handler failed (an S3-triggered function's error: Lambda would retry the
+// event), or when the function could not be built or the event read; 2
+// for a wrong command line.
 package main
 
 import (
@@ -42,6 +50,7 @@ import (
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 	"github.com/moveleads/partnerapi/shared/awsenv"
+	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
 )
 
@@ -70,7 +79,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 	fs.SetOutput(stderr)
 	slug := fs.String("function", "", "function slug, e.g. v1-leads (required)")
 	eventPath := fs.String("event", "", "path of the event JSON file, relative to the working directory (required)")
-	key := fs.String("key", "", `put "Bearer KEY" in the event's Authorization header ("dev": make dev's demo key); default: send the event as it is`)
+	key := fs.String("key", "", `put "Bearer KEY" in an API Gateway event's Authorization header ("dev": make dev's demo key); default: send the event as it is`)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -83,6 +92,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 		return exitUsage
 	case *slug == "" || *eventPath == "":
 		fmt.Fprintln(stderr, "invoke: -function and -event are required")
+		return exitUsage
+	}
+	f, _ := manifest.BySlug(*slug) // an unknown slug fails in build
+	isHTTP := f.S3 == nil
+	if *key != "" && !isHTTP {
+		fmt.Fprintf(stderr, "invoke: -key applies to API Gateway events; function %s is started by %s\n", f.Slug, f.Trigger())
 		return exitUsage
 	}
 
@@ -114,7 +129,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 			return exitFailure
 		}
 	}
-	fmt.Fprintln(stderr, using(env))
+	fmt.Fprintln(stderr, using(env, f))
 
 	h, err := build(*slug)
 	if err != nil {
@@ -125,6 +140,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 	if err != nil {
 		fmt.Fprintf(stderr, "invoke: function %s failed: %v\n", *slug, err)
 		return exitFailure
+	}
+	if !isHTTP {
+		// The handler returns only an error: Lambda's answer is null.
+		if _, err := fmt.Fprintln(stdout, strings.TrimSpace(string(out))); err != nil {
+			fmt.Fprintln(stderr, "invoke: write response:", err)
+			return exitFailure
+		}
+		return exitOK
 	}
 	var resp events.APIGatewayV2HTTPResponse
 	if err := json.Unmarshal(out, &resp); err != nil {
@@ -171,15 +194,30 @@ func withKey(payload []byte, key string) ([]byte, error) {
 	return b, nil
 }
 
-// using is the line naming the table and endpoint the function will use.
-func using(env devfile.Choice) string {
-	table := env.Getenv(settings.Table)
-	if table == "" {
-		table = "(none: " + settings.Table + " is unset)"
+// using is the line naming the table and endpoint the function f will
+// use, and its bucket and S3 endpoint when its manifest entry grants it
+// the clip bucket.
+func using(env devfile.Choice, f manifest.Function) string {
+	line := fmt.Sprintf("invoke: using table %s at %s", setting(env, settings.Table), endpoint(env, "DYNAMODB"))
+	if len(f.Bucket.Read)+len(f.Bucket.Write) > 0 {
+		line += fmt.Sprintf(" and bucket %s at %s", setting(env, settings.ClipBucket), endpoint(env, "S3"))
 	}
-	at := "the AWS endpoint of the region"
-	if e := awsenv.Endpoint(env.Getenv, "DYNAMODB"); e != nil {
-		at = *e
+	return line + ", " + env.Origin()
+}
+
+// setting is the value of the variable name, or says it is unset.
+func setting(env devfile.Choice, name string) string {
+	if v := env.Getenv(name); v != "" {
+		return v
 	}
-	return fmt.Sprintf("invoke: using table %s at %s, %s", table, at, env.Origin())
+	return "(none: " + name + " is unset)"
+}
+
+// endpoint is the endpoint the SDK uses for service (its environment
+// name, e.g. DYNAMODB).
+func endpoint(env devfile.Choice, service string) string {
+	if e := awsenv.Endpoint(env.Getenv, service); e != nil {
+		return *e
+	}
+	return "the AWS endpoint of the region"
 }

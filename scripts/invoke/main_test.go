@@ -13,39 +13,56 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/moveleads/partnerapi/events/sample"
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
+	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
+	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/s3local"
 	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/survey"
 )
 
 // fixtureTable is a table on the test's DynamoDB Local holding the sample
-// events' fixtures (sample.Seed), as make dev seeds them.
-var fixtureTable string
+// events' fixtures (sample.Seed), as make dev seeds them; fixtureBucket is
+// a bucket on the test's MinIO holding the fixture clip's object
+// (sample.PutClipObject).
+var fixtureTable, fixtureBucket string
 
 func TestMain(m *testing.M) {
-	if err := setUp(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+	err := setUp()
+	if err == nil {
+		code := m.Run()
+		tearDown()
+		os.Exit(code)
 	}
-	code := m.Run()
-	stopDB()
-	os.Exit(code)
+	fmt.Fprintln(os.Stderr, err)
+	tearDown()
+	os.Exit(1)
 }
 
-var stopDB = func() {}
+// tearDown stops what setUp started, last first.
+var tearDown = func() {}
 
 func setUp() error {
-	endpoint, stop, err := dynamolocal.ForTests()
+	endpoint, stopDB, err := dynamolocal.ForTests()
 	if err != nil {
 		return err
 	}
-	stopDB = stop
+	tearDown = stopDB
 	dynamolocal.SetEnv(endpoint)
+	srv, stopS3, err := s3local.ForTests()
+	if err != nil {
+		return err
+	}
+	tearDown = func() { stopS3(); stopDB() }
+	s3local.SetEnv(srv) // after dynamolocal's: MinIO checks the credentials
 	ctx := context.Background()
 	cfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
@@ -59,8 +76,24 @@ func setUp() error {
 	if err := sample.Seed(ctx, dynamo.New(db, fixtureTable)); err != nil {
 		return err
 	}
+	client := srv.Client()
+	fixtureBucket = fmt.Sprintf("invoke-clips-%d", time.Now().UnixNano())
+	if err := s3local.CreateBucket(ctx, client, s3local.Bucket{Name: fixtureBucket}); err != nil {
+		return err
+	}
+	tearDown = func() {
+		_, _ = client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(fixtureBucket), Key: aws.String(sample.ClipKey())})
+		_, _ = client.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: aws.String(fixtureBucket)})
+		stopS3()
+		stopDB()
+	}
+	if err := sample.PutClipObject(ctx, client, fixtureBucket); err != nil {
+		return err
+	}
 	os.Setenv(settings.Table, fixtureTable)
 	os.Setenv(settings.CursorSecret, strings.Repeat("ab", 32))
+	os.Setenv(settings.ClipBucket, fixtureBucket)
+	os.Setenv(settings.PublicBaseURL, "http://127.0.0.1:3000")
 	return nil
 }
 
@@ -99,9 +132,10 @@ func eventFiles(t *testing.T) []string {
 }
 
 // TestSamplesAnswerAsNamed invokes every sample event as the README shows,
-// with no extra flag: each must answer the status its name ends in (the
-// 401 samples carry no or an unknown key, the getLead samples the
-// fixture's), and invoke must exit 0 for all of them (none is a 5xx).
+// with no extra flag: each API Gateway sample must answer the status its
+// name ends in (the 401 samples carry no or an unknown key, the others the
+// fixture's), each S3 sample must succeed, printing Lambda's null, and
+// invoke must exit 0 for all of them (none is a 5xx or a failure).
 func TestSamplesAnswerAsNamed(t *testing.T) {
 	for _, path := range eventFiles(t) {
 		name := filepath.Base(path)
@@ -111,6 +145,15 @@ func TestSamplesAnswerAsNamed(t *testing.T) {
 				t.Fatal(err)
 			}
 			inv := invoke(t, fromEnvironment, buildHandler, "-function", slug, "-event", path)
+			if status == 0 { // an S3 event: the function answers no status
+				wantLine := "invoke: using table " + fixtureTable + " at "
+				if inv.code != exitOK || inv.stdout != "null\n" || !strings.HasPrefix(inv.stderr, wantLine) ||
+					!strings.Contains(inv.stderr, " and bucket "+fixtureBucket+" at ") {
+					t.Errorf("exit %d, stdout %q, stderr %q; want 0, null, and the table and bucket named", inv.code, inv.stdout, inv.stderr)
+				}
+				checkClipDecided(t)
+				return
+			}
 			if inv.resp.StatusCode != status {
 				t.Errorf("status %d; want %d (body %s)", inv.resp.StatusCode, status, inv.resp.Body)
 			}
@@ -121,6 +164,26 @@ func TestSamplesAnswerAsNamed(t *testing.T) {
 				t.Errorf("stderr %q; want it to start by naming table %s", inv.stderr, fixtureTable)
 			}
 		})
+	}
+}
+
+// checkClipDecided checks that the fixture clip in fixtureTable was
+// decided playable: the clip processor read its object from
+// fixtureBucket.
+func checkClipDecided(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := dynamo.New(dynamodb.NewFromConfig(cfg), fixtureTable)
+	c, err := store.GetClip(ctx, auth.Tenant{PartnerID: sample.PartnerID, Mode: auth.Test}, sample.FinishSurveyID, sample.ClipID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Status != survey.ClipPlayable {
+		t.Errorf("fixture clip %s (%s); want playable", c.Status, c.RejectReason)
 	}
 }
 
@@ -221,6 +284,7 @@ func TestHandlerErrorExitsNonZero(t *testing.T) {
 
 func TestUsageAndSetupErrors(t *testing.T) {
 	event := filepath.Join("..", "..", "events", "v1-lead-get.valid.200.json")
+	s3Event := filepath.Join("..", "..", "events", "clip-processor.object-created.json")
 	tests := []struct {
 		name     string
 		args     []string
@@ -233,7 +297,8 @@ func TestUsageAndSetupErrors(t *testing.T) {
 		{"unknown flag", []string{"-fn", "x"}, exitUsage, "flag provided but not defined"},
 		{"help", []string{"-h"}, exitOK, "-function"},
 		{"missing event file", []string{"-function", "v1-lead-get", "-event", "no-such.json"}, exitFailure, "invoke: read event:"},
-		{"unknown function", []string{"-function", "v9-nothing", "-event", event}, exitFailure, `no function "v9-nothing" in the manifest (HTTP functions: `},
+		{"unknown function", []string{"-function", "v9-nothing", "-event", event}, exitFailure, `no function "v9-nothing" in the manifest (functions: clip-processor, route-not-found, `},
+		{"key for an S3 event", []string{"-function", "clip-processor", "-event", s3Event, "-key", "dev"}, exitUsage, "-key applies to API Gateway events; function clip-processor is started by S3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -266,5 +331,49 @@ func TestDevFileWins(t *testing.T) {
 	want := "invoke: using table " + fixtureTable + " at " + endpoint + ", from .local/dev.json of make dev (pid 4242)\n"
 	if !strings.HasPrefix(inv.stderr, want) {
 		t.Errorf("stderr %q; want it to start %q", inv.stderr, want)
+	}
+}
+
+// TestS3HandlerErrorExitsNonZero points the clip processor at a table that
+// does not exist: reading the clip fails, the handler returns the error
+// (Lambda would retry the event), and invoke prints nothing on stdout and
+// exits 1.
+func TestS3HandlerErrorExitsNonZero(t *testing.T) {
+	t.Setenv(settings.Table, "invoke-no-such-table")
+	event := filepath.Join("..", "..", "events", "clip-processor.object-created.json")
+	inv := invoke(t, fromEnvironment, buildHandler, "-function", "clip-processor", "-event", event)
+	if inv.code != exitFailure || inv.stdout != "" || !strings.Contains(inv.stderr, "invoke: function clip-processor failed: ") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing and the handler's error", inv.code, inv.stdout, inv.stderr)
+	}
+}
+
+// TestS3FunctionNeedsBucket: without CLIP_BUCKET the clip processor
+// cannot be built, and invoke says why.
+func TestS3FunctionNeedsBucket(t *testing.T) {
+	t.Setenv(settings.ClipBucket, "")
+	event := filepath.Join("..", "..", "events", "clip-processor.object-created.json")
+	inv := invoke(t, fromEnvironment, buildHandler, "-function", "clip-processor", "-event", event)
+	if inv.code != exitFailure || !strings.Contains(inv.stderr, "bucket (none: CLIP_BUCKET is unset)") ||
+		!strings.Contains(inv.stderr, "invoke: build function clip-processor: CLIP_BUCKET is not set") {
+		t.Errorf("exit %d, stderr %q; want 1, the unset bucket named and the build error", inv.code, inv.stderr)
+	}
+}
+
+// TestEveryFunctionRuns: invoke can build every function of the manifest
+// (processors covers the S3-triggered ones, catalog.Builders the HTTP
+// ones).
+func TestEveryFunctionRuns(t *testing.T) {
+	for _, f := range manifest.Functions {
+		t.Run(f.Slug, func(t *testing.T) {
+			h, err := buildHandler(f.Slug)
+			if err != nil || h == nil {
+				t.Errorf("buildHandler(%q) = %v, %v; want a handler", f.Slug, h, err)
+			}
+		})
+	}
+	for slug := range processors() {
+		if f, ok := manifest.BySlug(slug); !ok || f.S3 == nil {
+			t.Errorf("processors names %q, which is not an S3-triggered function of the manifest", slug)
+		}
 	}
 }

@@ -30,6 +30,7 @@ var commands = []command{
 	{"partner create", "--name NAME [--currency usd]", parsePartnerCreate},
 	{"partner rate-card", "--partner ID [--hourly-cents N] [--crew N] [--travel-cents-per-mile N] [--minimum-cents N]", parseRateCard},
 	{"partner beta", "--partner ID (--enable FEATURE,... | --disable FEATURE,...)", parsePartnerBeta},
+	{"partner capture-link", "--partner ID [--lifetime DURATION | --default]", parseCaptureLink},
 	{"key create", "--partner ID --mode test|live [--scopes SCOPE,...]", parseKeyCreate},
 	{"key revoke", "KEY_ID", parseKeyRevoke},
 	{"key list", "--partner ID", parseKeyList},

@@ -1,12 +1,14 @@
 // Command opctl is the operator's tool for partners and their API keys: it
-// creates partners, edits their rate cards and beta features, and creates,
-// revokes and lists keys, writing straight to the service's DynamoDB table
-// through package dynamo (the same store code the API uses). `make opctl`
-// builds it as ./opctl in the repository root (git-ignored).
+// creates partners, edits their rate cards, beta features and capture link
+// lifetimes, and creates, revokes and lists keys, writing straight to the
+// service's DynamoDB table through package dynamo (the same store code the
+// API uses). `make opctl` builds it as ./opctl in the repository root
+// (git-ignored).
 //
 //	opctl partner create --name NAME [--currency usd]
 //	opctl partner rate-card --partner ID [--hourly-cents N] [--crew N] [--travel-cents-per-mile N] [--minimum-cents N]
 //	opctl partner beta --partner ID (--enable FEATURE,... | --disable FEATURE,...)
+//	opctl partner capture-link --partner ID [--lifetime DURATION | --default]
 //	opctl key create --partner ID --mode test|live [--scopes leads:read,leads:write,...]
 //	opctl key revoke KEY_ID
 //	opctl key list --partner ID
@@ -33,17 +35,27 @@
 // Timestamps are RFC 3339 in UTC with six fractional digits, as the API
 // reports them.
 //
-//	partner create     {"partner_id": "ptn_<16 hex>"}
-//	partner rate-card  {"currency", "hourly_cents", "crew", "travel_cents_per_mile", "minimum_cents"}
-//	partner beta       {"partner_id", "beta": [FEATURE, ...]}  (the features on after the change)
-//	key create         {"key_id", "key", "mode", "scopes"}  (the only time the key is shown)
-//	key revoke         {"key_id", "revoked": true, "revoked_at"}
-//	key list           {"partner_id", "keys": [{"key_id", "mode", "scopes", "created_at", "revoked_at"}]}
+//	partner create        {"partner_id": "ptn_<16 hex>"}
+//	partner rate-card     {"currency", "hourly_cents", "crew", "travel_cents_per_mile", "minimum_cents"}
+//	partner beta          {"partner_id", "beta": [FEATURE, ...]}  (the features on after the change)
+//	partner capture-link  {"partner_id", "capture_link_lifetime": "168h0m0s", "capture_link_lifetime_seconds": 604800}
+//	key create            {"key_id", "key", "mode", "scopes"}  (the only time the key is shown)
+//	key revoke            {"key_id", "revoked": true, "revoked_at"}
+//	key list              {"partner_id", "keys": [{"key_id", "mode", "scopes", "created_at", "revoked_at"}]}
 //
 // In key list, revoked_at is null for a key in use; a revoked key keeps the
 // time of its first revocation. Scopes are listed in the order of
 // manifest.AllScopes, without repeats. A rate card lives on the partner
 // record only; the API reads it from there (nothing is copied onto keys).
+//
+// partner capture-link sets how long the partner's capture links (the
+// video-survey links it sends its customers) stay valid: --lifetime takes
+// a Go duration (72h, 90m), whole days (14d) or both (1d12h), from
+// survey.MinTokenLifetime (1h) to survey.MaxTokenLifetime (30d), in whole
+// seconds; --default removes the setting, so links live
+// survey.DefaultTokenLifetime (7d) again; with neither it shows the current
+// lifetime. The output is always the lifetime in effect (the default when
+// none is set). A change applies to links minted afterwards.
 //
 // `opctl help`, -h and --help (also after a command) print the usage on
 // stdout and exit 0: asking for help is not a mistake.
@@ -51,10 +63,12 @@
 // Exit status 2 means the command line is wrong and nothing was read or
 // written: no command, an unknown command, flag or positional argument, a
 // missing or invalid flag value, an unknown beta feature, both or neither
-// of --enable and --disable, or rate-card values that fail
-// RateCard.Validate. No command and an unknown command print the usage on
-// stderr (an unknown command preceded by one error line); every other
-// usage error prints one line.
+// of --enable and --disable, rate-card values that fail
+// RateCard.Validate, or a capture link lifetime that is malformed, out of
+// bounds (the message names the bounds) or given with --default. No
+// command and an unknown command print the usage on stderr (an unknown
+// command preceded by one error line); every other usage error prints one
+// line.
 //
 // Exit status 1 means the command could not be carried out: TABLE_NAME
 // unset, an unknown partner or key, a stored rate card that would still be

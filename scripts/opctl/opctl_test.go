@@ -252,6 +252,7 @@ func FuzzParse(f *testing.F) {
 		"key\x00revoke\x00key_1\x00key_2",
 		"key\x00list\x00-h",
 		"partner\x00beta\x00--partner\x00p\x00--enable\x00deposits,,x\x00--disable\x00deposits",
+		"partner\x00capture-link\x00--partner\x00p\x00--lifetime\x001d-1h\x00--default",
 		"",
 	} {
 		f.Add(s)

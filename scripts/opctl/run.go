@@ -19,6 +19,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/survey"
 )
 
 // Exit statuses.
@@ -146,10 +147,14 @@ func errorLine(err error) string {
 func usage() string {
 	var b strings.Builder
 	b.WriteString("usage: opctl <command> [flags]   (make opctl builds ./opctl)\n\nCommands:\n")
+	width := 0
 	for _, c := range commands {
-		fmt.Fprintf(&b, "  %-17s %s\n", c.name, c.synopsis)
+		width = max(width, len(c.name))
 	}
-	fmt.Fprintf(&b, "  %-17s %s\n", "help", "print this text")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-*s %s\n", width, c.name, c.synopsis)
+	}
+	fmt.Fprintf(&b, "  %-*s %s\n", width, "help", "print this text")
 	scopes := make([]string, len(manifest.AllScopes))
 	for i, s := range manifest.AllScopes {
 		scopes[i] = string(s)
@@ -160,6 +165,9 @@ func usage() string {
 		features[i] = string(f)
 	}
 	fmt.Fprintf(&b, "Beta features: %s\n", strings.Join(features, ","))
+	fmt.Fprintf(&b, "Capture link lifetime: a Go duration (72h, 90m) or days (14d), %s to %s;\n"+
+		"default %s (--default resets to it; no flag shows the current one).\n",
+		survey.MinTokenLifetime, survey.MaxTokenLifetime, survey.DefaultTokenLifetime)
 	b.WriteString("\nEnvironment: inside the repository, while make dev runs, the variables of its\n" +
 		devfile.RelPath + " (they win over stale ones in the environment); otherwise\n" +
 		settings.Table + " (required) and the AWS SDK's standard variables (AWS_REGION,\n" +

@@ -48,8 +48,13 @@ type Request struct {
 // Call is an admitted request as an operation sees it.
 type Call struct {
 	*Request
-	// Principal is the verified key (zero for routes without a partner key).
+	// Principal is the verified key (zero for routes without a partner
+	// key). A token route's Principal carries only the tenant that owns the
+	// token (PartnerID and Mode).
 	Principal auth.Principal
+	// Subject is what a token route's verifier resolved the token to (the
+	// survey of a capture token); nil on other routes.
+	Subject any
 	// Now is the request's time, fixed once.
 	Now time.Time
 	p   *Pipeline
@@ -71,6 +76,31 @@ type Endpoint struct {
 	// Prepare validates the call (body, query, path) and returns the work to
 	// do. It must not write: nothing is stored for an invalid request.
 	Prepare func(ctx context.Context, c *Call) (Work, error)
+	// Verify authenticates a token route (manifest.AuthCaptureToken,
+	// AuthViewToken): it resolves the token from the path to its tenant and
+	// subject and counts the request against the token's rate limit. The
+	// pipeline refuses a token route whose endpoint has none.
+	Verify func(ctx context.Context, token string, now time.Time) (Grant, error)
+	// RenderError renders an error of an HTML route as a page (the JSON
+	// error body is for programs, not people). Nil: the JSON body.
+	RenderError func(err error) Document
+}
+
+// Grant is what a token route's Verify found.
+type Grant struct {
+	Tenant  auth.Tenant
+	Subject any
+	// Usage is the token's rate-limit count (Admitted false: over the
+	// limit).
+	Usage auth.Usage
+}
+
+// Document is a view that is not JSON (an HTML page): Run returns it and
+// the edge sends Body as is, with Status and Header.
+type Document struct {
+	Status int
+	Header map[string]string
+	Body   []byte
 }
 
 // Route returns e's manifest route.
@@ -87,6 +117,18 @@ type Work struct {
 	// the key counts as completed once Exists reports the resource written,
 	// which saves the write that would complete it.
 	Creates *Creation
+	// Secret, when set, marks work whose response holds a secret (a
+	// capture link's token) that must not be stored in plain text under
+	// an Idempotency-Key: see SecretResponse.
+	Secret *SecretResponse
+}
+
+// SecretResponse keeps a response's secret out of its stored idempotent
+// copy: the key stores Strip(view), and a replay answers
+// Restore(stored), which mints a fresh secret for the same resource.
+type SecretResponse struct {
+	Strip   func(view any) any
+	Restore func(ctx context.Context, stored []byte) (any, error)
 }
 
 // Creation describes work that creates one resource (see Work.Creates).
@@ -111,6 +153,10 @@ type Result struct {
 	// Err is the error behind a non-2xx answer, for the edge's log (its
 	// internal text never reaches a client).
 	Err error
-	// Header holds extra response headers (e.g. Allow).
+	// Header holds extra response headers (e.g. Allow, an HTML page's
+	// security headers).
 	Header map[string]string
+	// ContentType is the body's media type: the route's (manifest.JSON
+	// unless the route answers HTML and rendered a page).
+	ContentType manifest.ContentType
 }

@@ -83,22 +83,37 @@ func (p *Pipeline) idempotent(ctx context.Context, c *Call, work Work) (int, []b
 		return 0, nil, false, err
 	}
 	if replay != nil {
+		if sr := work.Secret; sr != nil && replay.Status == 200 {
+			view, err := sr.Restore(ctx, replay.Body)
+			if err != nil {
+				return 0, nil, false, err
+			}
+			body, err := marshal(view)
+			return 200, body, true, err
+		}
 		return replay.Status, replay.Body, true, nil
 	}
-	status, body := 200, []byte(nil)
+	status, body, stored := 200, []byte(nil), []byte(nil)
 	view, err := work.Run(ctx, claim.ResourceID())
 	if err == nil {
 		body, err = marshal(view)
+		stored = body
+	}
+	if err == nil && work.Secret != nil {
+		stored, err = marshal(work.Secret.Strip(view))
 	}
 	if err != nil {
 		e := errcode.As(err)
-		if work.Creates != nil || e == nil || errcode.Status(e.Code) >= 500 {
+		// A conflict (the resource changed concurrently) says "retry", so
+		// it is not kept for the key's replays either.
+		if work.Creates != nil || e == nil || errcode.Status(e.Code) >= 500 || e.Code == errcode.Conflict {
 			p.abandon(ctx, c, claim)
 			return 0, nil, false, err
 		}
 		status, body = Render(err)
+		stored = body
 	}
-	if err := claim.Finish(ctx, status, body); err != nil {
+	if err := claim.Finish(ctx, status, stored); err != nil {
 		p.abandon(ctx, c, claim)
 		return 0, nil, false, err
 	}

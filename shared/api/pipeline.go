@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -79,19 +80,43 @@ func New(d Deps) *Pipeline {
 // failures are answers (Result.Err keeps the cause for the edge's log).
 func (p *Pipeline) Run(ctx context.Context, ep Endpoint, req *Request) Result {
 	c := &Call{Request: req, Now: p.d.Now(), p: p}
-	var res Result
+	res := Result{ContentType: manifest.JSON}
 	status, body, replayed, err := p.run(ctx, ep, c, &res)
-	if err != nil {
+	var doc *Document
+	if d, ok := errors.AsType[*documentError](err); ok {
+		doc, err = &d.doc, nil
+	}
+	switch {
+	case err != nil && c.Route.Response == manifest.HTML && ep.RenderError != nil:
+		d := ep.RenderError(err)
+		doc, res.Err = &d, err
+	case err != nil:
 		status, body = Render(err)
 		res.Err = err
+	}
+	if doc != nil {
+		status, body, res.ContentType = doc.Status, doc.Body, manifest.HTML
+		if res.Header == nil {
+			res.Header = map[string]string{}
+		}
+		for k, v := range doc.Header {
+			res.Header[k] = v
+		}
 	}
 	res.Status, res.Body, res.Replayed = status, body, replayed
 	return res
 }
 
+// documentError carries a Document view through run's byte-oriented
+// results (a page is never stored under an Idempotency-Key: HTML routes
+// are not idempotent).
+type documentError struct{ doc Document }
+
+func (e *documentError) Error() string { return "document" }
+
 func (p *Pipeline) run(ctx context.Context, ep Endpoint, c *Call, res *Result) (int, []byte, bool, error) {
 	rt := c.Route
-	if err := p.admit(ctx, c, res); err != nil {
+	if err := p.admit(ctx, ep, c, res); err != nil {
 		return 0, nil, false, err
 	}
 	if rt.Beta != "" {
@@ -120,6 +145,9 @@ func (p *Pipeline) run(ctx context.Context, ep Endpoint, c *Call, res *Result) (
 		if err != nil {
 			return 0, nil, false, err
 		}
+		if d, ok := view.(Document); ok {
+			return 0, nil, false, &documentError{doc: d}
+		}
 		body, err := marshal(view)
 		return 200, body, false, err
 	}
@@ -128,14 +156,16 @@ func (p *Pipeline) run(ctx context.Context, ep Endpoint, c *Call, res *Result) (
 
 // admit authenticates the caller by the route's auth kind and counts the
 // request by its rate-limit policy.
-func (p *Pipeline) admit(ctx context.Context, c *Call, res *Result) error {
+func (p *Pipeline) admit(ctx context.Context, ep Endpoint, c *Call, res *Result) error {
 	switch c.Route.Auth {
 	case manifest.AuthNone:
 		return nil
 	case manifest.AuthPartnerKey:
+	case manifest.AuthCaptureToken, manifest.AuthViewToken:
+		return p.admitToken(ctx, ep, c, res)
 	default:
-		// Token and signature routes bring their verifier with their
-		// feature; a route of a kind nothing verifies is refused.
+		// Signature routes bring their verifier with their feature; a
+		// route of a kind nothing verifies is refused.
 		return fmt.Errorf("route %s: auth kind %q has no verifier", c.Route.Operation, c.Route.Auth)
 	}
 	if c.KeyErr != nil {
@@ -164,6 +194,31 @@ func (p *Pipeline) admit(ctx context.Context, c *Call, res *Result) error {
 	if !pr.Has(c.Route.Scope) {
 		return errcode.New(errcode.InsufficientScope, "This API key lacks the %s scope this endpoint requires.", c.Route.Scope).
 			WithDetail("required_scope", string(c.Route.Scope))
+	}
+	return nil
+}
+
+// admitToken authenticates a token route by its endpoint's Verify, which
+// also counts the request against the token's rate limit.
+func (p *Pipeline) admitToken(ctx context.Context, ep Endpoint, c *Call, res *Result) error {
+	if ep.Verify == nil {
+		return fmt.Errorf("route %s: auth kind %q but the endpoint has no Verify", c.Route.Operation, c.Route.Auth)
+	}
+	if c.Route.RateLimit != manifest.PerToken {
+		return fmt.Errorf("route %s: token routes are counted per token, not %q", c.Route.Operation, c.Route.RateLimit)
+	}
+	g, err := ep.Verify(ctx, c.PathParam, c.Now)
+	if err != nil {
+		return err
+	}
+	c.Principal = auth.Principal{Tenant: g.Tenant}
+	c.Subject = g.Subject
+	u := g.Usage
+	res.Usage = &u
+	if !u.Admitted {
+		return errcode.New(errcode.RateLimited,
+			"Rate limit of %d requests per minute exceeded for this link; retry after %d seconds.", u.Limit, u.RetryAfter(c.Now)).
+			WithDetail("limit", u.Limit).WithDetail("retry_after", u.RetryAfter(c.Now))
 	}
 	return nil
 }

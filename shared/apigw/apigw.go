@@ -70,6 +70,43 @@ func (h *Handler) Serve(ep api.Endpoint) LambdaFunc {
 	}
 }
 
+// ServeAll returns the Lambda handler of a function serving several routes
+// (one endpoint each): API Gateway's route key picks the endpoint. An event
+// without a route key (a hand-made test event) is matched by its method and
+// raw path as API Gateway would.
+func (h *Handler) ServeAll(eps []api.Endpoint) LambdaFunc {
+	if len(eps) == 1 {
+		return h.Serve(eps[0])
+	}
+	served := make([]LambdaFunc, len(eps))
+	routes := make([]manifest.Route, len(eps))
+	for i, ep := range eps {
+		served[i], routes[i] = h.Serve(ep), ep.Route()
+	}
+	return func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+		for i, rt := range routes {
+			if ev.RouteKey != "" && servesRouteKey(rt, ev.RouteKey) {
+				return served[i](ctx, ev)
+			}
+		}
+		if ev.RouteKey == "" {
+			if rt, _, _, _, _, ok := manifest.Resolve(routes, ev.RequestContext.HTTP.Method, ev.RawPath); ok {
+				for i := range routes {
+					if routes[i].Operation == rt.Operation {
+						return served[i](ctx, ev)
+					}
+				}
+			}
+		}
+		// Not this function's route: the first endpoint's handler reports
+		// the wiring error (500) and logs it.
+		if ev.RouteKey == "" {
+			ev.RouteKey = ev.RequestContext.HTTP.Method + " " + ev.RawPath
+		}
+		return served[0](ctx, ev)
+	}
+}
+
 // servesRouteKey reports whether an event with routeKey belongs to rt. An
 // event without one (a hand-made test event) is accepted.
 func servesRouteKey(rt manifest.Route, routeKey string) bool {
@@ -122,8 +159,12 @@ func requestID(ev *events.APIGatewayV2HTTPRequest) string {
 
 // encode renders res with the headers every response carries.
 func encode(requestID string, res api.Result, now time.Time) events.APIGatewayV2HTTPResponse {
+	ct := res.ContentType
+	if ct == "" {
+		ct = manifest.JSON
+	}
 	h := map[string]string{
-		"Content-Type":  string(manifest.JSON),
+		"Content-Type":  string(ct),
 		"Cache-Control": "no-store",
 		"X-Request-Id":  requestID,
 	}

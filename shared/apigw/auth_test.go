@@ -13,8 +13,8 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
-// endpoints is one request per route and path form, for checks that apply
-// to every endpoint. {id} is replaced with a lead id.
+// endpoints is one request per partner-key route and path form, for checks
+// that apply to every endpoint (token routes: shared/surveys' tests). {id} is replaced with a lead id.
 var endpoints = []struct{ method, path, body string }{
 	{"POST", "/v1-leads", `{"email":"a@b.co"}`},
 	{"POST", "/v1/leads", `{"email":"a@b.co"}`},
@@ -22,11 +22,16 @@ var endpoints = []struct{ method, path, body string }{
 	{"GET", "/v1/leads", ""},
 	{"GET", "/v1-lead-get/{id}", ""},
 	{"GET", "/v1/leads/{id}", ""},
+	{"POST", "/v1-lead-survey/{id}", ""},
+	{"POST", "/v1/leads/{id}/video-survey", `{"delivery":"link"}`},
 }
 
 func TestEveryRouteIsCovered(t *testing.T) {
 	for _, r := range manifest.PartnerRoutes() {
-		for _, want := range []string{r.PilotPath, r.LogicalPath} {
+		if r.Auth != manifest.AuthPartnerKey {
+			continue
+		}
+		for _, want := range r.Paths() {
 			found := false
 			for _, e := range endpoints {
 				if ok, _, _ := manifest.Match(want, strings.Replace(e.path, "{id}", "x", 1)); ok && e.method == r.Method {

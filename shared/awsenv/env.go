@@ -60,12 +60,27 @@ func load(getenv func(string) string) (*Env, error) {
 
 // ForTools returns an Env over an existing store for tools that run
 // functions' code in one process (make dev, tests, benchmarks); secret
-// supplies each secret by name.
-func ForTools(store *dynamo.Store, log *slog.Logger, secret func(name string) func(context.Context) ([]byte, error)) *Env {
+// supplies each secret by name, cfg is the AWS configuration of other
+// clients (S3), and settings (the bucket, the public base URL) come from
+// the process environment.
+func ForTools(store *dynamo.Store, log *slog.Logger, secret func(name string) func(context.Context) ([]byte, error), cfg aws.Config) *Env {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Env{Store: store, Log: log, getenv: func(string) string { return "" }, secret: secret}
+	return &Env{Config: cfg, Store: store, Log: log, getenv: os.Getenv, secret: secret}
+}
+
+// Getenv returns the environment variable name (a settings name) as the
+// function sees it.
+func (e *Env) Getenv(name string) string { return e.getenv(name) }
+
+// Setting returns the environment variable name, or an error saying it is
+// not set.
+func (e *Env) Setting(name string) (string, error) {
+	if v := e.getenv(name); v != "" {
+		return v, nil
+	}
+	return "", fmt.Errorf("%s is not set", name)
 }
 
 // Secret returns the loader of the secret called name. In AWS the function

@@ -2,6 +2,7 @@ package awsenv
 
 import (
 	"context"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"strings"
 	"testing"
 
@@ -79,7 +80,7 @@ func TestSecretFromEnvironment(t *testing.T) {
 func TestCheckSecretsAgainstManifest(t *testing.T) {
 	list, _ := manifest.BySlug("v1-leads-list")
 	get, _ := manifest.BySlug("v1-lead-get")
-	e := ForTools(nil, nil, func(string) func(context.Context) ([]byte, error) { return nil })
+	e := ForTools(nil, nil, func(string) func(context.Context) ([]byte, error) { return nil }, aws.Config{})
 	if err := e.Check(get); err != nil {
 		t.Errorf("no secrets read, none listed: %v", err)
 	}

@@ -11,12 +11,17 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+
 	"github.com/moveleads/partnerapi/shared/api"
 	"github.com/moveleads/partnerapi/shared/apigw"
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/leads"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/s3event"
+	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/surveys"
 )
 
 // Deps is what the endpoints and their pipeline need.
@@ -25,7 +30,10 @@ type Deps struct {
 	// Secret returns the loader of a secret by manifest name (see
 	// awsenv.Env.Secret).
 	Secret func(name string) func(context.Context) ([]byte, error)
-	Log    *slog.Logger
+	// AWS configures the other AWS clients (S3); settings such as the
+	// clip bucket come from the process environment.
+	AWS aws.Config
+	Log *slog.Logger
 	// Now, NewID, IdempotencyWait and SettingsTTL override the pipeline's
 	// defaults (tests).
 	Now             func() time.Time
@@ -34,40 +42,82 @@ type Deps struct {
 	SettingsTTL     time.Duration
 }
 
-// The builders of each HTTP function's endpoint, one per function: its
+// Builder builds one HTTP function's endpoints (one per route of its
+// manifest entry) from its environment.
+type Builder = func(*awsenv.Env) ([]api.Endpoint, error)
+
+// The builders of each HTTP function's endpoints, one per function: its
 // main passes exactly one to apigw.Start (so its binary links only that
-// endpoint), and the tools serve them all through Builders.
+// function's code), and the tools serve them all through Builders.
 
 // CreateLead builds the v1-leads function's endpoint.
-func CreateLead(e *awsenv.Env) api.Endpoint { return leads.New(e.Store, nil).CreateLead() }
+func CreateLead(e *awsenv.Env) ([]api.Endpoint, error) {
+	return []api.Endpoint{leads.New(e.Store, nil).CreateLead()}, nil
+}
 
 // ListLeads builds the v1-leads-list function's endpoint.
-func ListLeads(e *awsenv.Env) api.Endpoint {
-	return leads.New(e.Store, e.Secret(manifest.SecretCursor)).ListLeads()
+func ListLeads(e *awsenv.Env) ([]api.Endpoint, error) {
+	return []api.Endpoint{leads.New(e.Store, e.Secret(manifest.SecretCursor)).ListLeads()}, nil
 }
 
 // GetLead builds the v1-lead-get function's endpoint.
-func GetLead(e *awsenv.Env) api.Endpoint { return leads.New(e.Store, nil).GetLead() }
+func GetLead(e *awsenv.Env) ([]api.Endpoint, error) {
+	return []api.Endpoint{leads.New(e.Store, nil).GetLead()}, nil
+}
+
+// SurveyLink builds the v1-lead-survey function's endpoint.
+func SurveyLink(e *awsenv.Env) ([]api.Endpoint, error) {
+	base, err := e.Setting(settings.PublicBaseURL)
+	if err != nil {
+		return nil, err
+	}
+	return []api.Endpoint{surveys.New(surveys.Deps{Store: e.Store, BaseURL: base, Log: e.Log}).GetSurveyLink()}, nil
+}
+
+// Capture builds the v1-capture function's endpoints: the page and its
+// calls.
+func Capture(e *awsenv.Env) ([]api.Endpoint, error) {
+	objects, err := ClipObjects(e)
+	if err != nil {
+		return nil, err
+	}
+	return surveys.New(surveys.Deps{Store: e.Store, Objects: objects, Log: e.Log}).CaptureEndpoints(), nil
+}
+
+// ClipProcessor builds the clip-processor function's processor.
+func ClipProcessor(e *awsenv.Env) (s3event.Processor, error) {
+	objects, err := ClipObjects(e)
+	if err != nil {
+		return nil, err
+	}
+	return clipProcessor{surveys.New(surveys.Deps{Store: e.Store, Objects: objects, Log: e.Log})}, nil
+}
 
 // Builders maps the slug of every function with partner routes to the
 // builder its main uses. A test checks it covers the manifest.
-func Builders() map[string]func(*awsenv.Env) api.Endpoint {
-	return map[string]func(*awsenv.Env) api.Endpoint{
-		"v1-leads":      CreateLead,
-		"v1-leads-list": ListLeads,
-		"v1-lead-get":   GetLead,
+func Builders() map[string]Builder {
+	return map[string]Builder{
+		"v1-leads":       CreateLead,
+		"v1-leads-list":  ListLeads,
+		"v1-lead-get":    GetLead,
+		"v1-lead-survey": SurveyLink,
+		"v1-capture":     Capture,
 	}
 }
 
 // Endpoints returns every endpoint, built over env.
-func Endpoints(env *awsenv.Env) []api.Endpoint {
+func Endpoints(env *awsenv.Env) ([]api.Endpoint, error) {
 	var out []api.Endpoint
 	for _, f := range manifest.Functions {
 		if b, ok := Builders()[f.Slug]; ok {
-			out = append(out, b(env))
+			eps, err := b(env)
+			if err != nil {
+				return nil, fmt.Errorf("function %s: %w", f.Slug, err)
+			}
+			out = append(out, eps...)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Stack serves every route of the manifest.
@@ -75,21 +125,64 @@ type Stack struct {
 	Pipeline *api.Pipeline
 	handler  *apigw.Handler
 	eps      map[manifest.Operation]api.Endpoint
+	clips    s3event.Handler
 	log      *slog.Logger
 }
 
-// New returns the Stack over d.
+// New returns the Stack over d. A function whose settings are missing
+// from the environment (the clip bucket, the public base URL) still has
+// its routes, answering 500 with the reason in the log line, so that tools
+// that exercise only some functions need not configure all of them.
 func New(d Deps) *Stack {
 	p := api.New(api.Deps{
 		Store: d.Store, Log: d.Log, Now: d.Now, NewID: d.NewID,
 		IdempotencyWait: d.IdempotencyWait, SettingsTTL: d.SettingsTTL,
 	})
 	s := &Stack{Pipeline: p, handler: apigw.New(p, d.Log, d.Now), eps: map[manifest.Operation]api.Endpoint{}, log: d.Log}
-	for _, ep := range Endpoints(awsenv.ForTools(d.Store, d.Log, d.Secret)) {
-		s.eps[ep.Operation] = ep
+	env := awsenv.ForTools(d.Store, d.Log, d.Secret, d.AWS)
+	for _, f := range manifest.Functions {
+		b, ok := Builders()[f.Slug]
+		if !ok {
+			continue
+		}
+		eps, err := b(env)
+		if err != nil {
+			eps = unconfigured(f, err)
+		}
+		for _, ep := range eps {
+			s.eps[ep.Operation] = ep
+		}
 	}
+	proc, err := ClipProcessor(env)
+	if err != nil {
+		proc = failingProcessor{err}
+	}
+	s.clips = s3event.New(proc, d.Log)
 	return s
 }
+
+// unconfigured returns endpoints for f's routes that fail with err.
+func unconfigured(f manifest.Function, err error) []api.Endpoint {
+	err = fmt.Errorf("function %s is not configured: %w", f.Slug, err)
+	var eps []api.Endpoint
+	for _, r := range f.HTTP {
+		eps = append(eps, api.Endpoint{
+			Operation: r.Operation,
+			Prepare:   func(context.Context, *api.Call) (api.Work, error) { return api.Work{}, err },
+			Verify: func(context.Context, string, time.Time) (api.Grant, error) {
+				return api.Grant{}, err
+			},
+		})
+	}
+	return eps
+}
+
+type failingProcessor struct{ err error }
+
+func (p failingProcessor) Process(context.Context, s3event.Object) error { return p.err }
+
+// Clips returns the clip processor's S3 event handler.
+func (s *Stack) Clips() s3event.Handler { return s.clips }
 
 // Endpoint returns the endpoint of op, and false when op has none.
 func (s *Stack) Endpoint(op manifest.Operation) (api.Endpoint, bool) {

@@ -2,21 +2,43 @@ package catalog
 
 import (
 	"context"
+	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/moveleads/partnerapi/shared/apigw"
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/settings"
 )
 
 func noSecrets(string) func(context.Context) ([]byte, error) { return nil }
 
+// toolEnv is an Env with every setting the builders read.
+func toolEnv(t *testing.T) *awsenv.Env {
+	t.Helper()
+	t.Setenv(settings.ClipBucket, "clips-test")
+	t.Setenv(settings.PublicBaseURL, "https://api.example.test")
+	t.Setenv("AWS_ENDPOINT_URL_S3", "")
+	cfg := aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("id", "secret", "")}
+	return awsenv.ForTools(nil, nil, noSecrets, cfg)
+}
+
 func TestEveryRouteHasOneEndpoint(t *testing.T) {
+	eps, err := Endpoints(toolEnv(t))
+	if err != nil {
+		t.Fatal(err)
+	}
 	seen := map[manifest.Operation]int{}
-	for _, ep := range Endpoints(awsenv.ForTools(nil, nil, noSecrets)) {
+	for _, ep := range eps {
 		seen[ep.Operation]++
 	}
-	for _, r := range manifest.PartnerRoutes() {
+	for _, r := range manifest.Routes() {
+		if r.IsDefault() {
+			continue
+		}
 		if n := seen[r.Operation]; n != 1 {
 			t.Errorf("route %s has %d endpoints; want 1", r.Operation, n)
 		}
@@ -27,31 +49,61 @@ func TestEveryRouteHasOneEndpoint(t *testing.T) {
 	}
 }
 
-// TestBuildersMatchTheManifest checks that each function with partner
-// routes has a builder that serves its route, and that the secrets each
+// TestBuildersMatchTheManifest checks that each HTTP function has a
+// builder that serves exactly its routes, and that the secrets each
 // builder reads are exactly those the manifest lists for the function (the
 // check apigw.Start makes at init).
 func TestBuildersMatchTheManifest(t *testing.T) {
+	functions := 0
 	for _, f := range manifest.Functions {
 		if len(f.HTTP) == 0 || f.HTTP[0].IsDefault() {
 			continue
 		}
+		functions++
 		t.Run(f.Slug, func(t *testing.T) {
 			b, ok := Builders()[f.Slug]
 			if !ok {
 				t.Fatalf("no builder for function %s", f.Slug)
 			}
-			env := awsenv.ForTools(nil, nil, noSecrets)
+			env := toolEnv(t)
 			h, err := apigw.Build(func() (*awsenv.Env, error) { return env, nil }, b)
 			if err != nil || h == nil {
 				t.Fatalf("build %s: %v", f.Slug, err)
 			}
-			if got := b(awsenv.ForTools(nil, nil, noSecrets)).Route().Slug; got != f.Slug {
-				t.Errorf("builder serves the route of %s; want %s", got, f.Slug)
+			eps, err := b(toolEnv(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := apigw.FunctionOf(eps)
+			if err != nil || got.Slug != f.Slug {
+				t.Errorf("builder serves %s (%v); want %s", got.Slug, err, f.Slug)
 			}
 		})
 	}
-	if len(Builders()) != len(manifest.PartnerRoutes()) {
-		t.Errorf("%d builders for %d partner routes", len(Builders()), len(manifest.PartnerRoutes()))
+	if len(Builders()) != functions {
+		t.Errorf("%d builders for %d HTTP functions", len(Builders()), functions)
 	}
 }
+
+// TestBuildersRefuseMissingSettings: a deployed function whose settings
+// are missing fails at init, naming the variable, never at the first
+// request.
+func TestBuildersRefuseMissingSettings(t *testing.T) {
+	for slug, setting := range map[string]string{"v1-lead-survey": settings.PublicBaseURL, "v1-capture": settings.ClipBucket} {
+		t.Run(slug, func(t *testing.T) {
+			env := toolEnv(t)
+			t.Setenv(setting, "")
+			_, err := apigw.Build(func() (*awsenv.Env, error) { return env, nil }, Builders()[slug])
+			if err == nil || !contains(err.Error(), setting) {
+				t.Errorf("build without %s: %v; want an error naming it", setting, err)
+			}
+		})
+	}
+	env := toolEnv(t)
+	t.Setenv(settings.ClipBucket, "")
+	if _, err := ClipProcessor(env); err == nil || !contains(err.Error(), settings.ClipBucket) {
+		t.Errorf("clip processor without %s: %v; want an error naming it", settings.ClipBucket, err)
+	}
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }

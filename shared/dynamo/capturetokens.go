@@ -15,6 +15,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
@@ -138,7 +139,7 @@ func (s *Store) AddSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Sur
 //
 // With ErrTokenExpired and ErrClosed it also returns the tenant and the
 // survey, so the page can say what happens next.
-func (s *Store) SurveyByToken(ctx context.Context, tokenHash string, now time.Time) (auth.Tenant, SurveyRecord, error) {
+func (s *Store) SurveyByToken(ctx context.Context, tokenHash string, now time.Time) (auth.Tenant, surveyrec.Record, error) {
 	unknown := func() error {
 		e := errcode.New(errcode.NotFound, "This capture link is not known.")
 		e.Cause = survey.ErrTokenUnknown
@@ -148,17 +149,17 @@ func (s *Store) SurveyByToken(ctx context.Context, tokenHash string, now time.Ti
 	var tok tokenItem
 	if err := s.getItem(ctx, pk, sk, "capture token", &tok); err != nil {
 		if e := errcode.As(err); e != nil && e.Code == errcode.NotFound {
-			return auth.Tenant{}, SurveyRecord{}, unknown()
+			return auth.Tenant{}, surveyrec.Record{}, unknown()
 		}
-		return auth.Tenant{}, SurveyRecord{}, err
+		return auth.Tenant{}, surveyrec.Record{}, err
 	}
 	t := auth.Tenant{PartnerID: tok.PartnerID, Mode: auth.Mode(tok.Mode)}
 	rec, err := s.GetSurvey(ctx, t, tok.SurveyID)
 	if e := errcode.As(err); e != nil && e.Code == errcode.NotFound {
-		return auth.Tenant{}, SurveyRecord{}, unknown()
+		return auth.Tenant{}, surveyrec.Record{}, unknown()
 	}
 	if err != nil {
-		return auth.Tenant{}, SurveyRecord{}, err
+		return auth.Tenant{}, surveyrec.Record{}, err
 	}
 	err = rec.Access(tokenHash, now)
 	if err == nil && !now.Before(time.Unix(tok.ExpiresAt, 0)) {
@@ -174,5 +175,34 @@ func (s *Store) SurveyByToken(ctx context.Context, tokenHash string, now time.Ti
 	case errors.Is(err, survey.ErrClosed):
 		return t, rec, surveyClosed(rec.ID)
 	}
-	return auth.Tenant{}, SurveyRecord{}, unknown()
+	return auth.Tenant{}, surveyrec.Record{}, unknown()
+}
+
+// AdmitCaptureToken resolves the capture token whose hash is tokenHash and
+// counts one request against its fixed minute window (limit requests), in
+// one conditional UpdateItem of the token's lookup record, so an unknown
+// token costs one failed write and writes nothing. Whether the token has
+// expired or its survey is finished is the caller's to decide (the capture
+// page says something different for each): the grant carries the token's
+// expiry and the survey to read.
+//
+// It returns not_found wrapping survey.ErrTokenUnknown for an unknown token
+// (or one DynamoDB's TTL already deleted); at the limit, the grant with
+// Usage.Admitted false; upstream_failed when the update fails.
+func (s *Store) AdmitCaptureToken(ctx context.Context, tokenHash string, now time.Time, limit int) (surveyrec.CaptureGrant, auth.Usage, error) {
+	pk, sk := captureTokenKey(tokenHash)
+	var tok tokenItem
+	u, found, err := s.count(ctx, pk, sk, now, limit, &tok)
+	switch {
+	case err != nil:
+		return surveyrec.CaptureGrant{}, auth.Usage{}, upstream("admit capture token", err)
+	case !found:
+		e := errcode.New(errcode.NotFound, "This capture link is not known.")
+		e.Cause = survey.ErrTokenUnknown
+		return surveyrec.CaptureGrant{}, auth.Usage{}, e
+	}
+	return surveyrec.CaptureGrant{
+		Tenant: auth.Tenant{PartnerID: tok.PartnerID, Mode: auth.Mode(tok.Mode)},
+		LeadID: tok.LeadID, SurveyID: tok.SurveyID, ExpiresAt: time.Unix(tok.ExpiresAt, 0).UTC(),
+	}, u, nil
 }

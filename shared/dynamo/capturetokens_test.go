@@ -11,6 +11,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
 )
 
 func TestAddSurveyToken(t *testing.T) {
@@ -111,7 +112,7 @@ func TestAddSurveyToken(t *testing.T) {
 		closed := sv
 		closed.Status = survey.Failed
 		_, _, err := s.AddSurveyToken(ctx, surveyTenant, closed, survey.DefaultTokenLifetime, t0)
-		wantCause(t, err, errcode.Conflict, survey.ErrClosed)
+		wantCause(t, err, errcode.SurveyClosed, survey.ErrClosed)
 		if _, _, err := s.AddSurveyToken(ctx, surveyTenant, sv, time.Minute, t0); !errors.Is(err, survey.ErrLifetime) {
 			t.Errorf("lifetime of a minute: %v; want ErrLifetime", err)
 		}
@@ -122,7 +123,7 @@ func TestAddSurveyToken(t *testing.T) {
 		// Stored as failed, read as live.
 		advanceAll(t, s, surveyTenant, sv, survey.Failed, t0.Add(time.Minute))
 		_, _, err = s.AddSurveyToken(ctx, surveyTenant, sv, survey.DefaultTokenLifetime, t0.Add(time.Hour))
-		wantCause(t, err, errcode.Conflict, survey.ErrClosed)
+		wantCause(t, err, errcode.SurveyClosed, survey.ErrClosed)
 		if stored, _ := s.GetSurvey(ctx, surveyTenant, sv.ID); len(stored.Tokens) != 1 {
 			t.Errorf("stored %d tokens after the refusals; want 1", len(stored.Tokens))
 		}
@@ -138,7 +139,7 @@ func advanceAll(t testing.TB, s *Store, tn auth.Tenant, sv survey.Survey, final 
 		if _, moved, _ := survey.Next(from, eventTo[to]); !moved {
 			continue
 		}
-		tr := Transition{LeadID: sv.LeadID, SurveyID: sv.ID, From: from, To: to, At: at.Add(time.Duration(i) * time.Minute)}
+		tr := surveyrec.Transition{LeadID: sv.LeadID, SurveyID: sv.ID, From: from, To: to, At: at.Add(time.Duration(i) * time.Minute)}
 		if err := s.AdvanceSurvey(context.Background(), tn, tr); err != nil {
 			t.Fatalf("AdvanceSurvey %s → %s: %v", from, to, err)
 		}
@@ -208,13 +209,13 @@ func TestSurveyByToken(t *testing.T) {
 		}
 	})
 	t.Run("finished survey", func(t *testing.T) {
-		tr := Transition{LeadID: "lead_1", SurveyID: sv.ID, From: survey.Invited, To: survey.Processing, At: t0.Add(time.Minute)}
+		tr := surveyrec.Transition{LeadID: "lead_1", SurveyID: sv.ID, From: survey.Invited, To: survey.Processing, At: t0.Add(time.Minute)}
 		if err := s.AdvanceSurvey(ctx, surveyTenant, tr); err != nil {
 			t.Fatal(err)
 		}
 		for _, at := range []time.Time{t0.Add(time.Hour), expiry.Add(time.Hour)} {
 			tn, got, err := s.SurveyByToken(ctx, survey.TokenHash(token), at)
-			wantCause(t, err, errcode.Conflict, survey.ErrClosed)
+			wantCause(t, err, errcode.SurveyClosed, survey.ErrClosed)
 			if tn != surveyTenant || got.Status != survey.Processing {
 				t.Errorf("at %s: returned %+v, status %s; want the tenant and the processing survey", at, tn, got.Status)
 			}

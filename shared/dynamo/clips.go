@@ -17,6 +17,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
@@ -73,7 +74,7 @@ func (it clipItem) clip() (survey.Clip, error) {
 
 // ErrClipExists is the cause of PutClip's conflict error for a clip id the
 // survey already has.
-var ErrClipExists = errors.New("dynamo: clip exists")
+var ErrClipExists = surveyrec.ErrClipExists
 
 // PutClip stores c (from survey.NewClip) as a new clip of tenant t's survey
 // surveyID, in one TransactWriteItems: the clip (never overwriting) and the
@@ -171,22 +172,6 @@ func (s *Store) ListClips(ctx context.Context, t auth.Tenant, surveyID string) (
 	return clips, nil
 }
 
-// ClipTransition is one move of a clip's state, for AdvanceClip: clip
-// ClipID of survey SurveyID goes From → To at At. The processor's findings
-// are stored with it when set (zero values are not).
-type ClipTransition struct {
-	SurveyID, ClipID string
-	From, To         survey.ClipStatus
-	At               time.Time
-
-	Size         int64
-	Duration     time.Duration
-	Codec        string
-	Width        int
-	Height       int
-	RejectReason string
-}
-
 // AdvanceClip moves a clip of tenant t along ct in one UpdateItem,
 // conditioned on the clip's status still being ct.From: S3 delivers
 // object-created events at least once, so a duplicate or late event finds
@@ -197,7 +182,7 @@ type ClipTransition struct {
 // wrapping ErrBadTransition, before any write; unknown clip (or another
 // tenant's) → not_found; a clip no longer in ct.From → conflict wrapping
 // ErrChanged; any other failure → upstream_failed.
-func (s *Store) AdvanceClip(ctx context.Context, t auth.Tenant, ct ClipTransition) error {
+func (s *Store) AdvanceClip(ctx context.Context, t auth.Tenant, ct surveyrec.ClipTransition) error {
 	if next, moved, err := survey.AdvanceClip(ct.From, ct.To); err != nil || !moved || next != ct.To {
 		return fmt.Errorf("advance clip %s from %q to %q: %w (%v)", ct.ClipID, ct.From, ct.To, ErrBadTransition, err)
 	}

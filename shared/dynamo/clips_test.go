@@ -13,6 +13,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
 )
 
 // newClip returns clip id announced at at.
@@ -91,7 +92,7 @@ func TestPutClip(t *testing.T) {
 		wantCode(t, s.PutClip(ctx, surveyTenant, "srv_unknown", newClip(t, "clip_2", t0)), errcode.NotFound)
 		wantCode(t, s.PutClip(ctx, auth.Tenant{PartnerID: surveyTenant.PartnerID, Mode: auth.Live}, sv.ID, newClip(t, "clip_2", t0)), errcode.NotFound)
 		advanceAll(t, s, surveyTenant, sv, survey.Processing, t0.Add(time.Minute))
-		wantCause(t, s.PutClip(ctx, surveyTenant, sv.ID, newClip(t, "clip_2", t0)), errcode.Conflict, survey.ErrClosed)
+		wantCause(t, s.PutClip(ctx, surveyTenant, sv.ID, newClip(t, "clip_2", t0)), errcode.SurveyClosed, survey.ErrClosed)
 		if rec, _ := s.GetSurvey(ctx, surveyTenant, sv.ID); rec.ClipCount != 1 {
 			t.Errorf("clip count %d after the refusals; want 1", rec.ClipCount)
 		}
@@ -158,14 +159,14 @@ func TestAdvanceClip(t *testing.T) {
 	if err := s.PutClip(ctx, surveyTenant, sv.ID, newClip(t, "clip_1", t0)); err != nil {
 		t.Fatal(err)
 	}
-	step := func(from, to survey.ClipStatus, at time.Time) ClipTransition {
-		return ClipTransition{SurveyID: sv.ID, ClipID: "clip_1", From: from, To: to, At: at}
+	step := func(from, to survey.ClipStatus, at time.Time) surveyrec.ClipTransition {
+		return surveyrec.ClipTransition{SurveyID: sv.ID, ClipID: "clip_1", From: from, To: to, At: at}
 	}
 	playable := step(survey.ClipProcessing, survey.ClipPlayable, t0.Add(3*time.Minute))
 	playable.Size, playable.Duration, playable.Codec, playable.Width, playable.Height = 5<<20, 12500*time.Millisecond, "vp8", 640, 480
 	tests := []struct {
 		name  string
-		tr    ClipTransition
+		tr    surveyrec.ClipTransition
 		code  errcode.Code
 		cause error
 	}{
@@ -210,7 +211,7 @@ func TestAdvanceClip(t *testing.T) {
 	if got.Size != playable.Size || got.Duration != playable.Duration || got.Codec != "vp8" || got.Width != 640 || got.Height != 480 || got.RejectReason != "" {
 		t.Errorf("processed clip = %+v; want the processor's findings of %+v", got, playable)
 	}
-	wantCode(t, s.AdvanceClip(ctx, surveyTenant, ClipTransition{SurveyID: sv.ID, ClipID: "clip_x",
+	wantCode(t, s.AdvanceClip(ctx, surveyTenant, surveyrec.ClipTransition{SurveyID: sv.ID, ClipID: "clip_x",
 		From: survey.ClipAnnounced, To: survey.ClipUploading, At: t0}), errcode.NotFound)
 	if rec, _ := s.GetSurvey(ctx, surveyTenant, sv.ID); rec.Status != survey.Invited || !rec.UpdatedAt.Equal(t0) {
 		t.Errorf("survey %s updated_at %s; want untouched by clip transitions", rec.Status, rec.UpdatedAt)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -16,13 +17,14 @@ import (
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/survey"
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
 // partnerItem is a partner's profile and settings (rate card, beta
-// features): the one record the request pipeline reads them from. Key
-// records carry no copy, so a change is one write however many keys the
-// partner has.
+// features, capture link lifetime): the one record the request pipeline
+// reads them from. Key records carry no copy, so a change is one write
+// however many keys the partner has.
 type partnerItem struct {
 	PK        string            `dynamodbav:"pk"`
 	SK        string            `dynamodbav:"sk"`
@@ -32,16 +34,26 @@ type partnerItem struct {
 	RateCard  estimate.RateCard `dynamodbav:"rate_card"`
 	// Beta is a string set: DynamoDB stores no empty set, so a partner
 	// with no beta feature has no attribute.
-	Beta      []string `dynamodbav:"beta,stringset,omitempty"`
-	CreatedAt string   `dynamodbav:"created_at"`
+	Beta []string `dynamodbav:"beta,stringset,omitempty"`
+	// CaptureLinkSeconds is the capture link lifetime in whole seconds;
+	// no attribute means the default (auth.Partner.CaptureLinkTTL).
+	CaptureLinkSeconds int64  `dynamodbav:"capture_link_lifetime_seconds,omitempty"`
+	CreatedAt          string `dynamodbav:"created_at"`
 }
+
+// captureLinkAttr is the partner record's attribute for the capture link
+// lifetime.
+const captureLinkAttr = "capture_link_lifetime_seconds"
 
 func (it partnerItem) partner() (auth.Partner, error) {
 	created, err := parseTime(it.PK, "created_at", it.CreatedAt)
 	if err != nil {
 		return auth.Partner{}, err
 	}
-	p := auth.Partner{ID: it.PartnerID, Name: it.Name, RateCard: it.RateCard, CreatedAt: created}
+	p := auth.Partner{
+		ID: it.PartnerID, Name: it.Name, RateCard: it.RateCard,
+		CaptureLinkLifetime: time.Duration(it.CaptureLinkSeconds) * time.Second, CreatedAt: created,
+	}
 	beta := slices.Clone(it.Beta)
 	slices.Sort(beta)
 	for _, f := range beta {
@@ -50,13 +62,21 @@ func (it partnerItem) partner() (auth.Partner, error) {
 	return p, nil
 }
 
-// CreatePartner stores a new partner with its rate card and beta features.
-// An id that is taken → conflict; a failed write is upstream_failed.
+// CreatePartner stores a new partner with its rate card, beta features and
+// capture link lifetime (0: the default). A lifetime that
+// SetCaptureLinkLifetime would refuse is validation_failed and nothing is
+// written; an id that is taken → conflict; a failed write is
+// upstream_failed.
 func (s *Store) CreatePartner(ctx context.Context, p auth.Partner) error {
+	secs, err := captureLinkSeconds(p.CaptureLinkLifetime)
+	if err != nil {
+		return err
+	}
 	pk, sk := partnerKey(p.ID)
 	item, err := attributevalue.MarshalMap(partnerItem{
 		PK: pk, SK: sk, Type: "partner", PartnerID: p.ID, Name: p.Name,
-		RateCard: p.RateCard, Beta: featureStrings(p.Beta), CreatedAt: lead.FormatTime(p.CreatedAt),
+		RateCard: p.RateCard, Beta: featureStrings(p.Beta), CaptureLinkSeconds: secs,
+		CreatedAt: lead.FormatTime(p.CreatedAt),
 	})
 	if err != nil {
 		return fmt.Errorf("marshal partner %s: %w", p.ID, err)
@@ -80,8 +100,9 @@ func (s *Store) CreatePartner(ctx context.Context, p auth.Partner) error {
 }
 
 // GetPartner returns the partner with id and its settings (rate card, beta
-// features), in one strongly consistent GetItem, or a not_found
-// *errcode.Error. A failed read is upstream_failed.
+// features, capture link lifetime: 0 when none is set), in one strongly
+// consistent GetItem, or a not_found *errcode.Error. A failed read is
+// upstream_failed.
 func (s *Store) GetPartner(ctx context.Context, id string) (auth.Partner, error) {
 	pk, sk := partnerKey(id)
 	var it partnerItem
@@ -101,6 +122,50 @@ func (s *Store) SetRateCard(ctx context.Context, id string, rc estimate.RateCard
 	}
 	_, err = s.updatePartner(ctx, id, "rate card", expression.Set(expression.Name("rate_card"), expression.Value(av)), nil)
 	return err
+}
+
+// SetCaptureLinkLifetime sets how long partner id's capture links are
+// valid, in one conditional UpdateItem of the partner record; d = 0 removes
+// the setting, so links live survey.DefaultTokenLifetime again. It applies
+// to links minted afterwards, never to links already sent.
+//
+// d outside survey.CheckTokenLifetime's bounds, or not a whole number of
+// seconds, is validation_failed (details.fields.capture_link_lifetime) and
+// nothing is read or written. Unknown partner → not_found (nothing is
+// created); a failed write is upstream_failed.
+func (s *Store) SetCaptureLinkLifetime(ctx context.Context, partnerID string, d time.Duration) error {
+	secs, err := captureLinkSeconds(d)
+	if err != nil {
+		return err
+	}
+	attr := expression.Name(captureLinkAttr)
+	upd := expression.Remove(attr)
+	if secs != 0 {
+		upd = expression.Set(attr, expression.Value(secs))
+	}
+	_, err = s.updatePartner(ctx, partnerID, "capture link lifetime", upd, nil)
+	return err
+}
+
+// captureLinkSeconds returns the stored form of capture link lifetime d:
+// whole seconds, 0 for the default. A lifetime out of
+// survey.CheckTokenLifetime's bounds or with a fraction of a second is
+// validation_failed.
+func captureLinkSeconds(d time.Duration) (int64, error) {
+	if d == 0 {
+		return 0, nil
+	}
+	var reason string
+	if err := survey.CheckTokenLifetime(d); err != nil {
+		reason = err.Error()
+	} else if d%time.Second != 0 {
+		reason = fmt.Sprintf("capture link lifetime must be a whole number of seconds; got %s", d)
+	}
+	if reason != "" {
+		return 0, errcode.New(errcode.ValidationFailed, "%s", reason).
+			WithDetail("fields", map[string]any{"capture_link_lifetime": reason})
+	}
+	return int64(d / time.Second), nil
 }
 
 // SetBeta enables and disables beta features for partner id and returns

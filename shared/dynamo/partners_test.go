@@ -5,17 +5,20 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/survey"
 )
 
 // video is a second beta feature for tests: manifest.Features has one.
@@ -26,7 +29,7 @@ func TestGetPartnerIsOneConsistentRead(t *testing.T) {
 	s := newStore(t, rec.install)
 	ctx := context.Background()
 	want := auth.Partner{ID: "ptn_get", Name: "Acme", RateCard: estimate.DefaultRateCard("eur"),
-		Beta: []manifest.Feature{manifest.Deposits, video}, CreatedAt: t0}
+		Beta: []manifest.Feature{manifest.Deposits, video}, CaptureLinkLifetime: 72 * time.Hour, CreatedAt: t0}
 	if err := s.CreatePartner(ctx, want); err != nil {
 		t.Fatal(err)
 	}
@@ -261,4 +264,122 @@ func TestSetBetaKeepsConcurrentChanges(t *testing.T) {
 			t.Errorf("%d UpdateItem calls; want %d (the bound)", n, betaAttempts)
 		}
 	})
+}
+
+// TestCaptureLinkLifetime: a partner starts with no lifetime (the default),
+// each change is one conditional UpdateItem that GetPartner then returns,
+// other settings are left alone, and 0 removes the attribute.
+func TestCaptureLinkLifetime(t *testing.T) {
+	rec := &calls{}
+	s := newStore(t, rec.install)
+	ctx := context.Background()
+	pid := newPartner(t, s)
+	if _, err := s.SetBeta(ctx, pid, []manifest.Feature{manifest.Deposits}, nil); err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.GetPartner(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.CaptureLinkLifetime != 0 || p.CaptureLinkTTL() != survey.DefaultTokenLifetime {
+		t.Fatalf("new partner: lifetime %s, TTL %s; want 0 and the default %s", p.CaptureLinkLifetime, p.CaptureLinkTTL(), survey.DefaultTokenLifetime)
+	}
+	for _, d := range []time.Duration{72 * time.Hour, survey.MinTokenLifetime, survey.MaxTokenLifetime, 90*time.Minute + time.Second, 0} {
+		rec.reset()
+		if err := s.SetCaptureLinkLifetime(ctx, pid, d); err != nil {
+			t.Fatalf("SetCaptureLinkLifetime(%s): %v", d, err)
+		}
+		if ops, _ := rec.taken(); !reflect.DeepEqual(ops, []string{"UpdateItem"}) {
+			t.Errorf("SetCaptureLinkLifetime(%s) made calls %v; want one UpdateItem", d, ops)
+		}
+		got, err := s.GetPartner(ctx, pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.CaptureLinkLifetime != d {
+			t.Errorf("after SetCaptureLinkLifetime(%s): GetPartner lifetime %s", d, got.CaptureLinkLifetime)
+		}
+		if got.RateCard != p.RateCard || !reflect.DeepEqual(got.Beta, p.Beta) || got.Name != p.Name {
+			t.Errorf("after SetCaptureLinkLifetime(%s): partner %+v; want the other settings of %+v kept", d, got, p)
+		}
+	}
+	pk, sk := partnerKey(pid)
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.table, Key: keyAV(pk, sk), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := out.Item[captureLinkAttr]; ok {
+		t.Errorf("after a reset to 0 the record has %s = %v; want no attribute", captureLinkAttr, v)
+	}
+}
+
+func TestCaptureLinkLifetimeStoredInSeconds(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	pid := newPartner(t, s)
+	if err := s.SetCaptureLinkLifetime(ctx, pid, 14*24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	pk, sk := partnerKey(pid)
+	out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.table, Key: keyAV(pk, sk), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, ok := out.Item[captureLinkAttr].(*types.AttributeValueMemberN)
+	if !ok || n.Value != "1209600" {
+		t.Errorf("stored %s = %#v; want the number 1209600 (14 days in seconds)", captureLinkAttr, out.Item[captureLinkAttr])
+	}
+}
+
+func TestCaptureLinkLifetimeRefusals(t *testing.T) {
+	rec := &calls{}
+	s := newStore(t, rec.install)
+	ctx := context.Background()
+	pid := newPartner(t, s)
+	if err := s.SetCaptureLinkLifetime(ctx, pid, 48*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		partner string
+		d       time.Duration
+		want    errcode.Code
+		reason  string
+	}{
+		{"below the minimum", pid, survey.MinTokenLifetime - time.Second, errcode.ValidationFailed, "between 1h0m0s and 720h0m0s"},
+		{"above the maximum", pid, survey.MaxTokenLifetime + time.Second, errcode.ValidationFailed, "between 1h0m0s and 720h0m0s"},
+		{"negative", pid, -time.Hour, errcode.ValidationFailed, "between"},
+		{"fraction of a second", pid, 2*time.Hour + time.Millisecond, errcode.ValidationFailed, "whole number of seconds"},
+		{"unknown partner", "ptn_nobody", 72 * time.Hour, errcode.NotFound, ""},
+		{"unknown partner, reset", "ptn_nobody", 0, errcode.NotFound, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec.reset()
+			e := wantCode(t, s.SetCaptureLinkLifetime(ctx, tt.partner, tt.d), tt.want)
+			if tt.want != errcode.ValidationFailed {
+				return
+			}
+			if !strings.Contains(e.Message, tt.reason) {
+				t.Errorf("message %q; want it to contain %q", e.Message, tt.reason)
+			}
+			if f, _ := e.Details["fields"].(map[string]any); f["capture_link_lifetime"] != e.Message {
+				t.Errorf("details %v; want fields.capture_link_lifetime = %q", e.Details, e.Message)
+			}
+			if ops, _ := rec.taken(); len(ops) != 0 {
+				t.Errorf("refused lifetime made calls %v; want none", ops)
+			}
+		})
+	}
+	if p, err := s.GetPartner(ctx, pid); err != nil || p.CaptureLinkLifetime != 48*time.Hour {
+		t.Errorf("after refusals: lifetime %s, %v; want 48h0m0s kept", p.CaptureLinkLifetime, err)
+	}
+	_, err := s.GetPartner(ctx, "ptn_nobody")
+	wantCode(t, err, errcode.NotFound)
+
+	err = s.CreatePartner(ctx, auth.Partner{ID: "ptn_badlife", Name: "A", RateCard: estimate.DefaultRateCard("usd"),
+		CaptureLinkLifetime: time.Minute, CreatedAt: t0})
+	wantCode(t, err, errcode.ValidationFailed)
+	_, err = s.GetPartner(ctx, "ptn_badlife")
+	wantCode(t, err, errcode.NotFound)
 }

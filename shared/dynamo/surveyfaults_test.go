@@ -14,6 +14,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
 )
 
 // TestSurveyWritesUnderInjectedFailures answers the survey store's calls
@@ -38,13 +39,13 @@ func TestSurveyWritesUnderInjectedFailures(t *testing.T) {
 			return err
 		}},
 		{"AdvanceSurvey", "TransactWriteItems", func(s *Store, sv survey.Survey) error {
-			return s.AdvanceSurvey(ctx, surveyTenant, Transition{LeadID: sv.LeadID, SurveyID: sv.ID, From: survey.Invited, To: survey.Recording, At: at})
+			return s.AdvanceSurvey(ctx, surveyTenant, surveyrec.Transition{LeadID: sv.LeadID, SurveyID: sv.ID, From: survey.Invited, To: survey.Recording, At: at})
 		}},
 		{"PutClip", "TransactWriteItems", func(s *Store, sv survey.Survey) error {
 			return s.PutClip(ctx, surveyTenant, sv.ID, newClip(t, "clip_1", at))
 		}},
 		{"AdvanceClip", "UpdateItem", func(s *Store, sv survey.Survey) error {
-			return s.AdvanceClip(ctx, surveyTenant, ClipTransition{SurveyID: sv.ID, ClipID: "clip_0", From: survey.ClipAnnounced, To: survey.ClipUploading, At: at})
+			return s.AdvanceClip(ctx, surveyTenant, surveyrec.ClipTransition{SurveyID: sv.ID, ClipID: "clip_0", From: survey.ClipAnnounced, To: survey.ClipUploading, At: at})
 		}},
 		{"SetChecklist", "UpdateItem", func(s *Store, sv survey.Survey) error {
 			return s.SetChecklist(ctx, surveyTenant, sv.ID, inventory.Checklist{Rooms: []inventory.ChecklistRoom{}})

@@ -16,6 +16,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
@@ -56,42 +57,10 @@ type tokenEntry struct {
 	ExpiresAt string `dynamodbav:"expires_at"`
 }
 
-// SurveyRecord is a stored survey: its state, and what the store keeps
-// beside it.
-type SurveyRecord struct {
-	survey.Survey
-	Checklist inventory.Checklist // as the customer last saved it
-	// Inventory and Recommended are set when the survey reached
-	// inventory_ready (Recommended stays nil when no estimate could be
-	// priced).
-	Inventory   *inventory.Inventory
-	Recommended *estimate.Estimate
-}
-
-// LeadSurvey is what a lead item says about its latest survey, for getLead.
-type LeadSurvey struct {
-	SurveyID    string        // "" when the lead never had a survey
-	Status      survey.Status // survey.None when the lead never had a survey
-	Recommended *estimate.Estimate
-}
-
-// LiveSurveyError is the cause of StartSurvey's conflict error when the
-// lead already has a survey that is not closed: the caller returns that
-// survey (with a fresh token, see AddSurveyToken) instead.
-type LiveSurveyError struct {
-	LeadID, SurveyID string
-	Status           survey.Status
-}
-
-// Error implements error; it names ids and a status, never a token.
-func (e *LiveSurveyError) Error() string {
-	return fmt.Sprintf("lead %s has the live survey %s (%s)", e.LeadID, e.SurveyID, e.Status)
-}
-
-// surveyClosed is the conflict error for a write that a finished survey
-// refuses.
+// surveyClosed is the survey_closed error for a write that a finished
+// survey refuses.
 func surveyClosed(id string) error {
-	e := errcode.New(errcode.Conflict, "The survey is finished; nothing was written.")
+	e := errcode.New(errcode.SurveyClosed, "The survey is finished; nothing was written.")
 	e.Cause = fmt.Errorf("survey %s: %w", id, survey.ErrClosed)
 	return e
 }
@@ -115,7 +84,7 @@ func tokenEntries(ts []survey.StoredToken) []tokenEntry {
 
 // record returns the stored survey; a stored time that does not parse is
 // an error naming the item.
-func (it surveyItem) record() (SurveyRecord, error) {
+func (it surveyItem) record() (surveyrec.Record, error) {
 	var err error
 	parse := func(attr, v string) time.Time {
 		if err != nil {
@@ -134,9 +103,9 @@ func (it surveyItem) record() (SurveyRecord, error) {
 			IssuedAt: parse("tokens.issued_at", tok.IssuedAt), ExpiresAt: parse("tokens.expires_at", tok.ExpiresAt)})
 	}
 	if err != nil {
-		return SurveyRecord{}, err
+		return surveyrec.Record{}, err
 	}
-	rec := SurveyRecord{Survey: sv, Inventory: it.Inventory, Recommended: it.Recommended}
+	rec := surveyrec.Record{Survey: sv, Inventory: it.Inventory, Recommended: it.Recommended}
 	if it.Checklist != nil {
 		rec.Checklist = *it.Checklist
 	}
@@ -157,11 +126,11 @@ func leadAfterSurveyChange(t auth.Tenant, leadID, surveyID string, status survey
 // GetSurvey returns tenant t's survey id (strongly consistent), or
 // not_found (also for another tenant's survey). A failed read is
 // upstream_failed.
-func (s *Store) GetSurvey(ctx context.Context, t auth.Tenant, id string) (SurveyRecord, error) {
+func (s *Store) GetSurvey(ctx context.Context, t auth.Tenant, id string) (surveyrec.Record, error) {
 	pk, sk := surveyKey(t, id)
 	var it surveyItem
 	if err := s.getItem(ctx, pk, sk, "survey", &it); err != nil {
-		return SurveyRecord{}, err
+		return surveyrec.Record{}, err
 	}
 	return it.record()
 }
@@ -178,17 +147,17 @@ type leadWithSurvey struct {
 // recommended estimate, in one strongly consistent GetItem (getLead's one
 // read). A lead that never had a survey has survey.None. Unknown lead (or
 // another tenant's) → not_found; a failed read is upstream_failed.
-func (s *Store) GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string) (lead.Lead, LeadSurvey, error) {
+func (s *Store) GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey, error) {
 	pk, sk := leadKey(t, id)
 	var it leadWithSurvey
 	if err := s.getItem(ctx, pk, sk, "lead", &it); err != nil {
-		return lead.Lead{}, LeadSurvey{}, err
+		return lead.Lead{}, surveyrec.LeadSurvey{}, err
 	}
 	l, err := it.lead()
 	if err != nil {
-		return lead.Lead{}, LeadSurvey{}, err
+		return lead.Lead{}, surveyrec.LeadSurvey{}, err
 	}
-	ls := LeadSurvey{SurveyID: it.SurveyID, Status: survey.Status(it.SurveyStatus), Recommended: it.Recommended}
+	ls := surveyrec.LeadSurvey{SurveyID: it.SurveyID, Status: survey.Status(it.SurveyStatus), Recommended: it.Recommended}
 	if ls.SurveyID == "" {
 		ls.Status = survey.None
 	}
@@ -211,7 +180,7 @@ func (s *Store) GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string)
 // runs conditioned on that status.
 //
 // Errors: unknown lead (or another tenant's) → not_found; a lead whose
-// survey is still live → conflict whose cause is a *LiveSurveyError naming
+// survey is still live → conflict whose cause is a *surveyrec.LiveSurveyError naming
 // that survey; a taken survey id or token hash → conflict; a lead that keeps
 // changing concurrently → conflict wrapping ErrChanged; any other failure →
 // upstream_failed. On every error nothing was written.
@@ -252,7 +221,7 @@ func (s *Store) StartSurvey(ctx context.Context, t auth.Tenant, sv survey.Survey
 			}
 			if st := survey.Status(cur.SurveyStatus); st != "" && !st.Final() {
 				e := errcode.New(errcode.Conflict, "The lead already has a survey in progress; nothing was written.")
-				e.Cause = &LiveSurveyError{LeadID: sv.LeadID, SurveyID: cur.SurveyID, Status: st}
+				e.Cause = &surveyrec.LiveSurveyError{LeadID: sv.LeadID, SurveyID: cur.SurveyID, Status: st}
 				return e
 			}
 			if attempt == 2 {

@@ -18,6 +18,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
 )
 
 var surveyTenant = auth.Tenant{PartnerID: "ptn_survey", Mode: auth.Test}
@@ -74,7 +75,7 @@ func rawItem(t testing.TB, s *Store, pk, sk string) map[string]types.AttributeVa
 }
 
 // leadView reads tn's lead id with its survey.
-func leadView(t testing.TB, s *Store, tn auth.Tenant, id string) (lead.Lead, LeadSurvey) {
+func leadView(t testing.TB, s *Store, tn auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey) {
 	t.Helper()
 	l, ls, err := s.GetLeadWithSurvey(context.Background(), tn, id)
 	if err != nil {
@@ -130,7 +131,7 @@ func TestStartSurvey(t *testing.T) {
 		if l.Status != lead.Surveying || !l.UpdatedAt.Equal(at) {
 			t.Errorf("lead status %s updated_at %s; want surveying, %s", l.Status, l.UpdatedAt, at)
 		}
-		if want := (LeadSurvey{SurveyID: sv.ID, Status: survey.Invited}); !reflect.DeepEqual(ls, want) {
+		if want := (surveyrec.LeadSurvey{SurveyID: sv.ID, Status: survey.Invited}); !reflect.DeepEqual(ls, want) {
 			t.Errorf("lead survey = %+v; want %+v", ls, want)
 		}
 		if ids := listedSince(t, s, surveyTenant, at); !reflect.DeepEqual(ids, []string{"lead_1"}) {
@@ -167,9 +168,9 @@ func TestStartSurvey(t *testing.T) {
 		second, token := newSurvey(t, "lead_1", at.Add(time.Minute))
 		err := s.StartSurvey(ctx, surveyTenant, second)
 		wantCode(t, err, errcode.Conflict)
-		var live *LiveSurveyError
+		var live *surveyrec.LiveSurveyError
 		if !errors.As(err, &live) || live.SurveyID != first.ID || live.Status != survey.Invited {
-			t.Fatalf("err = %v; want a *LiveSurveyError naming %s (invited)", err, first.ID)
+			t.Fatalf("err = %v; want a *surveyrec.LiveSurveyError naming %s (invited)", err, first.ID)
 		}
 		if _, err := s.GetSurvey(ctx, surveyTenant, second.ID); errcode.As(err) == nil || errcode.As(err).Code != errcode.NotFound {
 			t.Errorf("second survey stored (GetSurvey error %v); want nothing written", err)
@@ -185,7 +186,7 @@ func TestStartSurvey(t *testing.T) {
 		putLeadIn(t, s, surveyTenant, "lead_1", lead.New)
 		first, _ := startSurvey(t, s, surveyTenant, "lead_1", at)
 		est := &estimate.Estimate{Min: 900, Max: 1400, Currency: "usd"}
-		for i, step := range []Transition{
+		for i, step := range []surveyrec.Transition{
 			{From: survey.Invited, To: survey.Recording},
 			{From: survey.Recording, To: survey.Processing},
 			{From: survey.Processing, To: survey.InventoryReady, Inventory: &inventory.Inventory{Rooms: []inventory.Room{}}, Recommended: est},
@@ -201,7 +202,7 @@ func TestStartSurvey(t *testing.T) {
 		later := at.Add(time.Hour)
 		second, _ := startSurvey(t, s, surveyTenant, "lead_1", later)
 		l, ls := leadView(t, s, surveyTenant, "lead_1")
-		if want := (LeadSurvey{SurveyID: second.ID, Status: survey.Invited}); !reflect.DeepEqual(ls, want) {
+		if want := (surveyrec.LeadSurvey{SurveyID: second.ID, Status: survey.Invited}); !reflect.DeepEqual(ls, want) {
 			t.Errorf("lead survey = %+v; want the newest %+v (no estimate yet)", ls, want)
 		}
 		if !l.UpdatedAt.Equal(later) || l.Status != lead.Surveying {
@@ -267,7 +268,7 @@ func TestGetLeadWithSurveyIsOneRead(t *testing.T) {
 	s := newStore(t, rec.install)
 	putLeadIn(t, s, surveyTenant, "lead_1", lead.New)
 	_, ls := leadView(t, s, surveyTenant, "lead_1")
-	if want := (LeadSurvey{Status: survey.None}); !reflect.DeepEqual(ls, want) {
+	if want := (surveyrec.LeadSurvey{Status: survey.None}); !reflect.DeepEqual(ls, want) {
 		t.Errorf("lead without survey = %+v; want %+v", ls, want)
 	}
 	sv, _ := startSurvey(t, s, surveyTenant, "lead_1", t0.Add(time.Hour))

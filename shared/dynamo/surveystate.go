@@ -4,36 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
 	"github.com/moveleads/partnerapi/shared/table"
 )
-
-// Transition is one move of a survey's state, for AdvanceSurvey: the
-// survey SurveyID of lead LeadID goes From → To at At. survey.Next decides
-// To; the other fields say what comes with it.
-type Transition struct {
-	LeadID, SurveyID string
-	From, To         survey.Status
-	At               time.Time
-	// FailureReason is kept, for the operator, when To is survey.Failed.
-	FailureReason string
-	// Inventory and Recommended are stored when To is
-	// survey.InventoryReady: both on the survey, Recommended on the lead
-	// too (getLead's recommended_estimate). Recommended may be nil (no
-	// estimate could be priced).
-	Inventory   *inventory.Inventory
-	Recommended *estimate.Estimate
-}
 
 // eventTo is the event that moves a survey to each state.
 var eventTo = map[survey.Status]survey.Event{
@@ -62,7 +44,7 @@ var ErrBadTransition = errors.New("dynamo: not a forward transition")
 // current survey is another) → conflict wrapping ErrChanged (re-read and
 // decide again); any other failure → upstream_failed. On every error
 // nothing was written.
-func (s *Store) AdvanceSurvey(ctx context.Context, t auth.Tenant, tr Transition) error {
+func (s *Store) AdvanceSurvey(ctx context.Context, t auth.Tenant, tr surveyrec.Transition) error {
 	next, moved, err := survey.Next(tr.From, eventTo[tr.To])
 	switch {
 	case err != nil || !moved || next != tr.To:
@@ -97,7 +79,7 @@ func (s *Store) AdvanceSurvey(ctx context.Context, t auth.Tenant, tr Transition)
 
 // advanceSurveyInput is AdvanceSurvey's transaction: the survey, then the
 // lead.
-func (s *Store) advanceSurveyInput(t auth.Tenant, tr Transition) (*dynamodb.TransactWriteItemsInput, error) {
+func (s *Store) advanceSurveyInput(t auth.Tenant, tr surveyrec.Transition) (*dynamodb.TransactWriteItemsInput, error) {
 	status := expression.Name("status")
 	upd := expression.Set(status, expression.Value(string(tr.To))).
 		Set(expression.Name("updated_at"), expression.Value(lead.FormatTime(tr.At)))

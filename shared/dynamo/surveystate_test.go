@@ -15,6 +15,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
@@ -37,7 +38,7 @@ func TestAdvanceSurveyMovesTheLead(t *testing.T) {
 	inv := &inventory.Inventory{Rooms: []inventory.Room{{Name: "Kitchen", Items: []inventory.Item{
 		{Key: "refrigerator", Name: "Refrigerator", Count: 1, CubicFeet: 45, Source: inventory.FromChecklist}}}}}
 	est := &estimate.Estimate{Min: 700, Max: 1100, Currency: "usd"}
-	steps := []Transition{
+	steps := []surveyrec.Transition{
 		{From: survey.Invited, To: survey.Recording},
 		{From: survey.Recording, To: survey.Processing},
 		{From: survey.Processing, To: survey.InventoryReady, Inventory: inv, Recommended: est},
@@ -91,7 +92,7 @@ func TestAdvanceSurveyChangesNothingOutOfOrder(t *testing.T) {
 	}
 	failed := func(t *testing.T) setup {
 		st := processing(t)
-		tr := Transition{LeadID: "lead_1", SurveyID: st.sv.ID, From: survey.Processing, To: survey.Failed, At: t0.Add(time.Hour), FailureReason: "no playable clip: 1 never uploaded"}
+		tr := surveyrec.Transition{LeadID: "lead_1", SurveyID: st.sv.ID, From: survey.Processing, To: survey.Failed, At: t0.Add(time.Hour), FailureReason: "no playable clip: 1 never uploaded"}
 		if err := st.s.AdvanceSurvey(ctx, surveyTenant, tr); err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +124,7 @@ func TestAdvanceSurveyChangesNothingOutOfOrder(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st := tt.setup(t)
 			beforeLead, beforeSurvey := leadSnapshot(t, st.s), surveySnapshot(t, st.s, st.sv.ID)
-			tr := Transition{LeadID: "lead_1", SurveyID: st.sv.ID, From: tt.from, To: tt.to, At: later}
+			tr := surveyrec.Transition{LeadID: "lead_1", SurveyID: st.sv.ID, From: tt.from, To: tt.to, At: later}
 			err := st.s.AdvanceSurvey(ctx, tt.tenant, tr)
 			switch {
 			case tt.code == "" && !errors.Is(err, tt.cause):
@@ -146,7 +147,7 @@ func TestAdvanceSurveyChangesNothingOutOfOrder(t *testing.T) {
 		putLeadIn(t, st.s, surveyTenant, "lead_2", lead.New)
 		pk, sk := leadKey(surveyTenant, "lead_2")
 		before := rawItem(t, st.s, pk, sk)
-		tr := Transition{LeadID: "lead_2", SurveyID: st.sv.ID, From: survey.Processing, To: survey.Failed, At: later}
+		tr := surveyrec.Transition{LeadID: "lead_2", SurveyID: st.sv.ID, From: survey.Processing, To: survey.Failed, At: later}
 		wantCause(t, st.s.AdvanceSurvey(ctx, surveyTenant, tr), errcode.Conflict, ErrChanged)
 		if got := rawItem(t, st.s, pk, sk); !reflect.DeepEqual(got, before) {
 			t.Errorf("lead_2 changed:\n%v\nwant\n%v", got, before)
@@ -157,7 +158,7 @@ func TestAdvanceSurveyChangesNothingOutOfOrder(t *testing.T) {
 	})
 	t.Run("fields that do not belong", func(t *testing.T) {
 		st := processing(t)
-		tr := Transition{LeadID: "lead_1", SurveyID: st.sv.ID, From: survey.Processing, To: survey.Failed, At: later,
+		tr := surveyrec.Transition{LeadID: "lead_1", SurveyID: st.sv.ID, From: survey.Processing, To: survey.Failed, At: later,
 			Recommended: &estimate.Estimate{Min: 1, Max: 2, Currency: "usd"}}
 		if err := st.s.AdvanceSurvey(ctx, surveyTenant, tr); !errors.Is(err, ErrBadTransition) {
 			t.Errorf("failed with an estimate: %v; want ErrBadTransition", err)
@@ -201,7 +202,7 @@ func TestSetChecklist(t *testing.T) {
 	}
 	wantCode(t, s.SetChecklist(ctx, auth.Tenant{PartnerID: "ptn_other", Mode: auth.Test}, sv.ID, c), errcode.NotFound)
 	advanceAll(t, s, surveyTenant, sv, survey.Processing, t0.Add(time.Minute))
-	wantCause(t, s.SetChecklist(ctx, surveyTenant, sv.ID, inventory.Checklist{}), errcode.Conflict, survey.ErrClosed)
+	wantCause(t, s.SetChecklist(ctx, surveyTenant, sv.ID, inventory.Checklist{}), errcode.SurveyClosed, survey.ErrClosed)
 	if rec, _ := s.GetSurvey(ctx, surveyTenant, sv.ID); !reflect.DeepEqual(rec.Checklist, c) {
 		t.Errorf("checklist after the refusal = %+v; want %+v", rec.Checklist, c)
 	}

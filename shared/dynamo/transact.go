@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/moveleads/partnerapi/shared/errcode"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
@@ -17,8 +18,10 @@ import (
 // tokens and clips.
 
 // ErrChanged is the cause of the conflict error of a conditional write
-// whose item changed since the caller read it: re-read, decide again.
-var ErrChanged = errors.New("dynamo: changed concurrently")
+// whose item changed since the caller read it: re-read, decide again. It
+// is surveyrec.ErrChanged, so feature services test for it without
+// importing the store.
+var ErrChanged = surveyrec.ErrChanged
 
 // changed is the conflict error, wrapping ErrChanged, for what.
 func changed(what string) error {

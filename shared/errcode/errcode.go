@@ -23,6 +23,8 @@ const (
 	MethodNotAllowed     Code = "method_not_allowed"
 	RequestTimeout       Code = "request_timeout"
 	Conflict             Code = "conflict"
+	SurveyClosed         Code = "survey_closed"
+	LinkExpired          Code = "link_expired"
 	IdempotencyKeyInUse  Code = "idempotency_key_in_use"
 	PayloadTooLarge      Code = "payload_too_large"
 	ValidationFailed     Code = "validation_failed"
@@ -53,6 +55,8 @@ var Table = []Entry{
 	{MethodNotAllowed, 405, "The path exists but not with this method; the Allow header lists the methods it has."},
 	{RequestTimeout, 408, "The request body did not arrive in time."},
 	{Conflict, 409, "The resource already exists or changed concurrently; nothing was written."},
+	{SurveyClosed, 409, "The video survey was already finished; a capture link cannot change it any more."},
+	{LinkExpired, 410, "The capture link has expired; the partner can send a new one (getSurveyLink)."},
 	{BadRequest, 400, "The HTTP request itself is malformed (a header, the path's encoding, or the framing); it never reached the API."},
 	{IdempotencyKeyInUse, 409, "Another request with the same Idempotency-Key is still in progress; retry after it finishes."},
 	{PayloadTooLarge, 413, "The request body exceeds 64 KiB."},

@@ -69,11 +69,11 @@ func (s *Service) ListLeads() api.Endpoint {
 func (s *Service) GetLead() api.Endpoint {
 	return api.Endpoint{Operation: manifest.GetLead, Prepare: func(ctx context.Context, c *api.Call) (api.Work, error) {
 		return api.Work{Run: func(ctx context.Context, _ string) (any, error) {
-			l, err := s.Get(ctx, c.Tenant(), c.PathParam)
+			l, ls, err := s.Get(ctx, c.Tenant(), c.PathParam)
 			if err != nil {
 				return nil, err
 			}
-			return detail(l), nil
+			return detail(l, ls), nil
 		}}, nil
 	}}
 }

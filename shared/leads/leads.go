@@ -17,6 +17,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/lead"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
 )
 
 // Store is the lead storage the service needs.
@@ -28,8 +29,9 @@ type Store interface {
 	PutLead(ctx context.Context, t auth.Tenant, l lead.Lead, pinned bool) error
 	// LeadExists reports whether the lead id was written (consistent read).
 	LeadExists(ctx context.Context, t auth.Tenant, id string) (bool, error)
-	// GetLead returns the lead, or not_found.
-	GetLead(ctx context.Context, t auth.Tenant, id string) (lead.Lead, error)
+	// GetLeadWithSurvey returns the lead with what it says about its
+	// latest survey, or not_found.
+	GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey, error)
 	// ListLeads returns up to q.Limit leads and whether more follow.
 	ListLeads(ctx context.Context, t auth.Tenant, q lead.ListQuery) ([]lead.Lead, bool, error)
 }
@@ -59,12 +61,12 @@ func (s *Service) Create(ctx context.Context, t auth.Tenant, rc estimate.RateCar
 
 // Get returns tenant t's lead id. An id that is not a UUID cannot exist, so
 // it answers not_found like any other unknown id (also another tenant's).
-func (s *Service) Get(ctx context.Context, t auth.Tenant, id string) (lead.Lead, error) {
+func (s *Service) Get(ctx context.Context, t auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey, error) {
 	u, err := uuid.Parse(id)
 	if err != nil || len(id) != 36 {
-		return lead.Lead{}, errcode.New(errcode.NotFound, "No lead with that id exists for this API key.")
+		return lead.Lead{}, surveyrec.LeadSurvey{}, errcode.New(errcode.NotFound, "No lead with that id exists for this API key.")
 	}
-	return s.store.GetLead(ctx, t, u.String())
+	return s.store.GetLeadWithSurvey(ctx, t, u.String())
 }
 
 // Page is one page of a listing.

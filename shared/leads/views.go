@@ -3,6 +3,8 @@ package leads
 import (
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/lead"
+	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
 )
 
 // The JSON shapes of the spec ("Resources and their fields"). Nullable
@@ -76,13 +78,19 @@ type detailView struct {
 	RecommendedEstimate *estimate.Estimate `json:"recommended_estimate"`
 }
 
-// detail renders a lead. Surveys, quotes and deposits arrive in later
+// detail renders a lead with its latest survey and the recommended
+// estimate that survey produced. Quotes and deposits arrive in later
 // releases; until then they report their empty states.
-func detail(l lead.Lead) detailView {
+func detail(l lead.Lead, ls surveyrec.LeadSurvey) detailView {
+	sv := surveyView{Status: string(survey.None)}
+	if ls.SurveyID != "" {
+		sv = surveyView{SurveyID: &ls.SurveyID, Status: string(ls.Status)}
+	}
 	return detailView{
 		LeadID: l.ID, Status: l.Status,
-		Survey:  surveyView{Status: "none"},
-		Deposit: depositView{Status: "none"},
+		Survey:              sv,
+		Deposit:             depositView{Status: "none"},
+		RecommendedEstimate: ls.Recommended,
 	}
 }
 

@@ -122,6 +122,9 @@ type TableAccess struct {
 	Get bool
 	// Query allows Query on the gsi1 index.
 	Query bool
+	// QueryItems allows Query on the table itself: reading one partition's
+	// items (a survey and its clips).
+	QueryItems bool
 	// Write lists the leading (partition) key patterns, in IAM StringLike
 	// syntax, of the items the function may PutItem and UpdateItem: the
 	// table package's *Keys patterns.
@@ -134,6 +137,10 @@ type BucketAccess struct {
 	Read  []string
 	Write []string
 }
+
+// ClipPrefix is the key prefix of survey clips in the clip bucket:
+// clips/<partner>/<mode>/<survey_id>/<clip_id> (see survey.ObjectKey).
+const ClipPrefix = "clips/"
 
 // Secret names. Each is deployed as one secret and read by the functions
 // that list it.
@@ -182,6 +189,54 @@ var Functions = []Function{
 		Table: TableAccess{Get: true},
 	},
 	{
+		Slug: "v1-lead-survey", Summary: "Start (or continue) a lead's video survey and return a hosted capture link.",
+		HTTP: []Route{{
+			Operation: GetSurveyLink, Method: "POST",
+			PilotPath: "/v1-lead-survey/{lead_id}", LogicalPath: "/v1/leads/{id}/video-survey",
+			Auth: AuthPartnerKey, Scope: SurveysWrite, Idempotent: true,
+			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
+		}},
+		// GetItem: the lead, its survey, the partner's settings (link
+		// lifetime) and a waited-for idempotency record.
+		Table: TableAccess{Get: true, Write: []string{table.LeadKeys, table.SurveyKeys, table.CaptureTokenKeys, table.IdempotencyKeys}},
+	},
+	{
+		Slug: "v1-capture", Summary: "The hosted capture page a customer opens on a phone, and its own JSON calls (request a clip upload, save the checklist, finish).",
+		HTTP: []Route{
+			{
+				Operation: CapturePage, Method: "GET", PilotPath: "/v1-capture/{token}",
+				Auth: AuthCaptureToken, BodyLimit: 1 << 10, Response: HTML, RateLimit: PerToken,
+			},
+			{
+				Operation: CaptureClip, Method: "POST", PilotPath: "/v1-capture/{token}/clips",
+				Auth: AuthCaptureToken, BodyLimit: 4 << 10, Response: JSON, RateLimit: PerToken,
+			},
+			{
+				Operation: CaptureChecklist, Method: "PUT", PilotPath: "/v1-capture/{token}/checklist",
+				Auth: AuthCaptureToken, BodyLimit: 64 << 10, Response: JSON, RateLimit: PerToken,
+			},
+			{
+				Operation: CaptureFinish, Method: "POST", PilotPath: "/v1-capture/{token}/finish",
+				Auth: AuthCaptureToken, BodyLimit: 4 << 10, Response: JSON, RateLimit: PerToken,
+			},
+		},
+		// Token records count requests (per-token rate limit); clips,
+		// checklist and transitions are survey items and move the lead;
+		// clips are read with a Query of the survey's partition. Uploads
+		// are presigned PUTs; finishing checks which announced clips
+		// arrived (HeadObject, which needs s3:GetObject).
+		Table:  TableAccess{Get: true, QueryItems: true, Write: []string{table.CaptureTokenKeys, table.SurveyKeys, table.LeadKeys}},
+		Bucket: BucketAccess{Read: []string{ClipPrefix}, Write: []string{ClipPrefix}},
+	},
+	{
+		Slug: "clip-processor", Summary: "Validate each uploaded clip (container, codec, duration, size) and settle the survey: inventory and recommended estimate, or failed.",
+		S3: &S3Trigger{Prefix: ClipPrefix},
+		// GetItem: the clip, the survey, the lead (addresses) and the
+		// partner (rate card); the clips of a survey by Query.
+		Table:  TableAccess{Get: true, QueryItems: true, Write: []string{table.SurveyKeys, table.LeadKeys}},
+		Bucket: BucketAccess{Read: []string{ClipPrefix}},
+	},
+	{
 		Slug: "route-not-found", Summary: "Answer every request no route matches with the API's error body (404, or 405 with Allow).",
 		HTTP: []Route{{
 			Operation: RouteNotFound, Method: AnyMethod, PilotPath: DefaultPath,
@@ -218,12 +273,14 @@ func Routes() []Route {
 	return append(out, dflt...)
 }
 
-// PartnerRoutes returns the routes of partner operations: every route but
-// the $default one.
+// PartnerRoutes returns the routes of the partner API: those a partner
+// calls with its API key (the OpenAPI document describes exactly these).
+// The $default route and the token routes of hosted pages (the capture
+// page and its calls, docs/CAPTURE.md) are not partner API.
 func PartnerRoutes() []Route {
 	var out []Route
 	for _, r := range Routes() {
-		if !r.IsDefault() {
+		if r.Auth == AuthPartnerKey {
 			out = append(out, r)
 		}
 	}

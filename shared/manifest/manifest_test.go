@@ -21,7 +21,7 @@ func TestFunctionsInvariants(t *testing.T) {
 	ops := map[Operation]bool{}
 	methodPaths := map[string]Operation{}
 	defaults := 0
-	patterns := []string{table.LeadKeys, table.IdempotencyKeys}
+	patterns := []string{table.LeadKeys, table.IdempotencyKeys, table.SurveyKeys, table.CaptureTokenKeys}
 	for _, f := range Functions {
 		t.Run(f.Slug, func(t *testing.T) {
 			if f.Slug == "" || f.Summary == "" || strings.Trim(f.Slug, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
@@ -46,6 +46,14 @@ func TestFunctionsInvariants(t *testing.T) {
 				if !slices.Contains(patterns, w) {
 					t.Errorf("write pattern %q is not one of the table's key patterns %v", w, patterns)
 				}
+			}
+			for _, p := range append(slices.Clone(f.Bucket.Read), f.Bucket.Write...) {
+				if !strings.HasPrefix(p, ClipPrefix) {
+					t.Errorf("bucket grant %q is outside the clip prefix %q", p, ClipPrefix)
+				}
+			}
+			if s3 := f.S3; s3 != nil && !slices.Contains(f.Bucket.Read, s3.Prefix) {
+				t.Errorf("S3-triggered function cannot read its trigger prefix %q", s3.Prefix)
 			}
 			for _, r := range f.HTTP {
 				checkRoute(t, f, r, ops, methodPaths)
@@ -86,12 +94,22 @@ func checkRoute(t *testing.T, f Function, r Route, ops map[Operation]bool, metho
 		if r.RateLimit != PerKey {
 			t.Errorf("%s: a partner-key route is counted per key, not %q", r.Operation, r.RateLimit)
 		}
-	case AuthCaptureToken, AuthViewToken, AuthProcessorSignature, AuthNone:
+	case AuthCaptureToken, AuthViewToken:
+		if r.RateLimit != PerToken || r.Scope != "" || r.Idempotent {
+			t.Errorf("%s: a token route is counted per token, has no scope and no Idempotency-Key (its calls are idempotent by design); got %+v", r.Operation, r)
+		}
+		if ParamName(r.PilotPath) != "token" || r.LogicalPath != "" {
+			t.Errorf("%s: a token route has the one path %q with the parameter {token}", r.Operation, r.PilotPath)
+		}
+	case AuthProcessorSignature, AuthNone:
 	default:
 		t.Errorf("%s: unknown auth kind %q", r.Operation, r.Auth)
 	}
 	if r.Beta != "" && !slices.Contains(Features, r.Beta) {
 		t.Errorf("%s: unknown beta feature %q", r.Operation, r.Beta)
+	}
+	if r.Response == HTML && r.Method != "GET" {
+		t.Errorf("%s: an HTML page is served by GET, not %s", r.Operation, r.Method)
 	}
 	if r.BodyLimit <= 0 {
 		t.Errorf("%s: body limit %d; want a positive limit", r.Operation, r.BodyLimit)

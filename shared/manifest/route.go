@@ -71,6 +71,15 @@ const (
 	CreateLead Operation = "createLead"
 	ListLeads  Operation = "listLeads"
 	GetLead    Operation = "getLead"
+	// GetSurveyLink returns a lead's hosted video-survey capture link.
+	GetSurveyLink Operation = "getSurveyLink"
+	// The capture page (HTML) and its own JSON calls, authenticated by the
+	// capture token in the path: they are not partner API (see
+	// docs/CAPTURE.md for how they are versioned).
+	CapturePage      Operation = "capturePage"
+	CaptureClip      Operation = "captureClip"
+	CaptureChecklist Operation = "captureChecklist"
+	CaptureFinish    Operation = "captureFinish"
 	// RouteNotFound answers requests no other route matches ($default).
 	RouteNotFound Operation = "routeNotFound"
 )

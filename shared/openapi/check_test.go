@@ -27,7 +27,11 @@ func (r *recordingTB) Errorf(format string, args ...any) {
 
 const (
 	leadID    = "6f1c1b0e-8f59-4d7e-9a39-2f7f6c8b8f11"
+	surveyID  = "3b0e6d2a-5f7c-4c1e-9a8b-2d4f6e8a0c1b"
 	validLead = `{"lead_id":"` + leadID + `","status":"new","estimate":{"min":1800,"max":2400.5,"currency":"usd"}}`
+	// captureURL is a capture link as getSurveyLink makes it: the public
+	// base URL, /v1-capture/ and a 43-character base64url token.
+	captureURL = "https://api.example.com/v1-capture/Zk3v9QeB1xYw7LmN2pRt5sUa8cDf0gHj4kMo6qSu_Xz"
 )
 
 // headers returns the headers of a response to an authenticated request,
@@ -50,10 +54,21 @@ func errorBody(code string) string {
 	return `{"error":{"code":"` + code + `","message":"m","details":{}}}`
 }
 
+// leadDetail is a getLead body whose survey is in surveyStatus: with no
+// survey id for "none", else surveyID.
 func leadDetail(surveyStatus, quote string) string {
+	id := `"` + surveyID + `"`
+	if surveyStatus == "none" {
+		id = "null"
+	}
 	return `{"lead_id":"` + leadID + `","status":"quoted",` +
-		`"survey":{"survey_id":"s1","status":"` + surveyStatus + `"},` +
+		`"survey":{"survey_id":` + id + `,"status":"` + surveyStatus + `"},` +
 		`"quote":` + quote + `,"deposit":{"status":"none"},"recommended_estimate":null}`
+}
+
+// surveyLink is a getSurveyLink body with the given status and capture URL.
+func surveyLink(status, url string) string {
+	return `{"survey_id":"` + surveyID + `","capture_url":"` + url + `","status":"` + status + `","delivery":"link"}`
 }
 
 func TestCheck(t *testing.T) {
@@ -161,6 +176,52 @@ func TestCheck(t *testing.T) {
 			body: leadDetail("none", `{"stage":null,"accepted_at":null,"signed_at":null}`), wantErr: "quote"},
 		{name: "getLead deposit status bogus", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
 			body: strings.Replace(leadDetail("none", "null"), `"deposit":{"status":"none"}`, `"deposit":{"status":"open"}`, 1), wantErr: "deposit"},
+		{name: "getLead recommended estimate valid", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: strings.Replace(leadDetail("inventory_ready", "null"), `"recommended_estimate":null`,
+				`"recommended_estimate":{"min":1450,"max":2210,"currency":"usd"}`, 1)},
+		{name: "getLead recommended estimate extra property", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: strings.Replace(leadDetail("inventory_ready", "null"), `"recommended_estimate":null`,
+				`"recommended_estimate":{"min":1450,"max":2210,"currency":"usd","volume":540}`, 1), wantErr: "recommended_estimate"},
+		{name: "getLead survey_id not uuid", method: "GET", path: "/v1-lead-get/" + leadID, status: 200, header: headers(),
+			body: strings.Replace(leadDetail("invited", "null"), surveyID, "s1", 1), wantErr: "survey_id"},
+		{name: "getLead survey missing survey_id", method: "GET", path: "/v1-lead-get/" + leadID, status: 200, header: headers(),
+			body: strings.Replace(leadDetail("none", "null"), `"survey_id":null,`, "", 1), wantErr: "survey_id"},
+
+		// getSurveyLink
+		{name: "getSurveyLink valid", method: "POST", path: "/v1-lead-survey/" + leadID, status: 200, header: headers(),
+			body: surveyLink("awaiting_recording", captureURL)},
+		{name: "getSurveyLink logical path valid", method: "POST", path: "/v1/leads/" + leadID + "/video-survey", status: 200, header: headers(),
+			body: surveyLink("recording", "http://127.0.0.1:3000/v1-capture/Zk3v9QeB1xYw7LmN2pRt5sUa8cDf0gHj4kMo6qSu_Xz")},
+		{name: "getSurveyLink replayed valid", method: "POST", path: "/v1-lead-survey/" + leadID, status: 200,
+			header: headers("Idempotent-Replayed", "true"), body: surveyLink("processing", captureURL)},
+		{name: "getSurveyLink capture_url relative", method: "POST", path: "/v1-lead-survey/" + leadID, status: 200, header: headers(),
+			body: surveyLink("awaiting_recording", "/v1-capture/abc"), wantErr: "capture_url"},
+		{name: "getSurveyLink survey_id null", method: "POST", path: "/v1-lead-survey/" + leadID, status: 200, header: headers(),
+			body: strings.Replace(surveyLink("awaiting_recording", captureURL), `"`+surveyID+`"`, "null", 1), wantErr: "survey_id"},
+		{name: "getSurveyLink other delivery", method: "POST", path: "/v1-lead-survey/" + leadID, status: 200, header: headers(),
+			body: strings.Replace(surveyLink("awaiting_recording", captureURL), `"delivery":"link"`, `"delivery":"sms"`, 1), wantErr: "delivery"},
+		{name: "getSurveyLink missing status", method: "POST", path: "/v1-lead-survey/" + leadID, status: 200, header: headers(),
+			body: `{"survey_id":"` + surveyID + `","capture_url":"` + captureURL + `","delivery":"link"}`, wantErr: "status"},
+		{name: "getSurveyLink extra property", method: "POST", path: "/v1-lead-survey/" + leadID, status: 200, header: headers(),
+			body: strings.Replace(surveyLink("awaiting_recording", captureURL), `{`, `{"token":"x",`, 1), wantErr: "token"},
+		{name: "getSurveyLink 409 survey_closed valid", method: "POST", path: "/v1/leads/" + leadID + "/video-survey", status: 409, header: headers(),
+			body: `{"error":{"code":"survey_closed","message":"m","details":{"survey_id":"` + surveyID + `"}}}`},
+		{name: "getSurveyLink 409 idempotency_key_in_use valid", method: "POST", path: "/v1-lead-survey/" + leadID, status: 409, header: headers(),
+			body: errorBody("idempotency_key_in_use")},
+		{name: "getSurveyLink 404 valid", method: "POST", path: "/v1-lead-survey/not-a-uuid", status: 404, header: headers(),
+			body: errorBody("not_found")},
+		{name: "getSurveyLink 403 valid", method: "POST", path: "/v1-lead-survey/" + leadID, status: 403, header: headers(),
+			body: errorBody("insufficient_scope")},
+		{name: "getSurveyLink 422 valid", method: "POST", path: "/v1-lead-survey/" + leadID, status: 422, header: headers(),
+			body: `{"error":{"code":"validation_failed","message":"m","details":{"fields":{"channel":"is not a field of this request"}}}}`},
+		{name: "getSurveyLink link_expired is not a partner answer", method: "POST", path: "/v1-lead-survey/" + leadID, status: 410, header: headers(),
+			body: errorBody("link_expired"), wantErr: "status is not supported"},
+		{name: "createLead survey_closed is not its answer", method: "POST", path: "/v1-leads", status: 409, header: headers(),
+			body: errorBody("survey_closed"), wantErr: "code"},
+		{name: "getSurveyLink undocumented method", method: "GET", path: "/v1-lead-survey/" + leadID, status: 200, header: headers(),
+			body: surveyLink("awaiting_recording", captureURL), wantErr: "no documented operation"},
+		{name: "capture page is not partner API", method: "GET", path: "/v1-capture/Zk3v9QeB1xYw7LmN2pRt5sUa8cDf0gHj4kMo6qSu_Xz", status: 200, header: headers(),
+			body: `{}`, wantErr: "no documented operation"},
 
 		// routing
 		{name: "unknown path", method: "GET", path: "/v1-unknown", status: 200, header: headers(), body: `{}`, wantErr: "no documented operation"},

@@ -1,11 +1,12 @@
-// Package openapi holds the partner API's OpenAPI 3.1 document for the lead
-// endpoints, embedded so that tests, docs and tools read the same bytes that
-// are published.
+// Package openapi holds the partner API's OpenAPI 3.1 document, embedded so
+// that tests, docs and tools read the same bytes that are published.
 //
-// The document describes both path forms of every route in route.Table (the
-// pilot path under the spec's operationId, the logical path under the same
-// name with the suffix "Logical") and every code in errcode.Table; tests in
-// this package fail when it drifts from either table. Package openapitest
+// The document describes both path forms of every partner route of the
+// function manifest (manifest.PartnerRoutes: the pilot path under the spec's
+// operationId, the logical path under the same name with the suffix
+// "Logical") and every code in errcode.Table; tests in this package fail
+// when it drifts from either table. The capture page's routes are not
+// partner API and are not in it (docs/CAPTURE.md). Package openapitest
 // checks real HTTP responses against it.
 package openapi
 

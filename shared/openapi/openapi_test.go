@@ -134,9 +134,9 @@ func TestErrorCodeEnumMatchesErrcodeTable(t *testing.T) {
 
 // TestErrorResponsesMatchErrcodeTable checks that each documented error
 // status admits only codes errcode.Table maps to that status (not every
-// one: beta_not_enabled belongs to beta routes only, and conflict is an
-// operator tool's answer), and that a 403 admits beta_not_enabled exactly
-// on the routes the manifest marks beta.
+// one: beta_not_enabled belongs to beta routes only, survey_closed and
+// conflict to getSurveyLink, link_expired to the capture page), and that a
+// 403 admits beta_not_enabled exactly on the routes the manifest marks beta.
 func TestErrorResponsesMatchErrcodeTable(t *testing.T) {
 	doc := loadDoc(t)
 	byStatus := map[int][]string{}
@@ -212,7 +212,8 @@ func errorCodes(t *testing.T, resp *openapi3.Response) []string {
 // TestResponseHeaders checks the header contract of every response:
 // X-Request-Id everywhere, rate-limit headers everywhere but 401 and the
 // 5xx answers (a failure while counting the request cannot report them),
-// Retry-After on 429 and Idempotent-Replayed on createLead's 200 only.
+// Retry-After on 429 and Idempotent-Replayed only on the 200 of operations
+// that take an Idempotency-Key.
 func TestResponseHeaders(t *testing.T) {
 	doc := loadDoc(t)
 	rateLimit := []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}

@@ -17,7 +17,10 @@
 // start: the webhooks that bucket notifications post to ([WithWebhooks])
 // and the origins allowed by CORS ([WithCORSOrigins]). [CreateBucket]
 // creates a bucket whose object-created events under key prefixes go to
-// those webhooks.
+// those webhooks. [Receiver] is such a webhook's endpoint: it checks the
+// webhook's auth token and runs an S3-triggered function's handler on
+// each event as the Lambda runtime would (make dev connects the clip
+// bucket to the clip processor with it).
 //
 // Test packages use [ForTests] or [RunTests] from TestMain: the developer's
 // running server when AWS_ENDPOINT_URL_S3 is set, otherwise one server for

@@ -16,8 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
-// receiver collects the S3 events posted to it, as the local stack's
-// bridge to the clip processor will.
+// receiver collects the raw S3 events posted to it, to pin down what
+// MinIO sends (Receiver, the real endpoint, is tested in receiver_test.go).
 type receiver struct {
 	mu     sync.Mutex
 	events []events.S3EventRecord

@@ -5,10 +5,17 @@
 // define.
 //
 // It checks, offline, with goformation parsing the template as SAM would
-// read it (Globals merged into each function): one function per route with
-// logical id lambdafn.LogicalID(slug), built by `make build-<LogicalId>`
-// for provided.al2023 on arm64 with handler bootstrap; HttpApi events for
-// exactly the route's method on its pilot and logical paths; TABLE_NAME
-// everywhere, the cursor secret only where the route lists it; and that
+// read it (Globals merged into each function): one function per manifest
+// entry with logical id lambdafn.LogicalID(slug), and a message naming
+// the function and its slug when one is missing; each built by `make
+// build-<LogicalId>` for provided.al2023 on arm64 with handler bootstrap;
+// HttpApi events for exactly each route's method on its paths, and for an
+// S3-triggered function one S3 event (s3:ObjectCreated:*, the manifest's
+// prefix and suffix) on the template's ClipBucket; TABLE_NAME everywhere,
+// the cursor secret only where the entry lists it, CLIP_BUCKET and
+// AWS_ENDPOINT_URL_S3 exactly where the entry touches the bucket,
+// PUBLIC_BASE_URL exactly where it mints or serves capture links; and that
 // each function's main starts with the environment the template gives it.
+// TestChecksCatchMistakes shows each check failing on a template with one
+// mistake.
 package samcheck

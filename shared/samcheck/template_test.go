@@ -2,6 +2,7 @@ package samcheck
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"slices"
 	"sort"
@@ -13,6 +14,7 @@ import (
 	"github.com/awslabs/goformation/v7/cloudformation"
 	"github.com/awslabs/goformation/v7/cloudformation/global"
 	"github.com/awslabs/goformation/v7/cloudformation/serverless"
+	"github.com/awslabs/goformation/v7/intrinsics"
 
 	"github.com/moveleads/partnerapi/scripts/build/lambdafn"
 	"github.com/moveleads/partnerapi/shared/awsenv"
@@ -58,11 +60,29 @@ type function struct {
 
 func openTemplate(t *testing.T) *cloudformation.Template {
 	t.Helper()
-	tpl, err := goformation.Open(templatePath)
+	tpl, err := goformation.OpenWithOptions(templatePath, &intrinsics.ProcessorOptions{
+		IntrinsicHandlerOverrides: map[string]intrinsics.IntrinsicHandler{"Ref": refOrResource},
+	})
 	if err != nil {
 		t.Fatalf("parse %s: %v", templatePath, err)
 	}
 	return tpl
+}
+
+// refOrResource resolves a Ref as goformation does (a parameter's default,
+// a pseudo parameter's example), and a Ref to a resource of the template,
+// which goformation drops, to the resource's logical id, so that an S3
+// event's Bucket: !Ref ClipBucket reads "ClipBucket".
+func refOrResource(name string, input, template any) any {
+	if v := intrinsics.Ref(name, input, template); v != nil {
+		return v
+	}
+	id, _ := input.(string)
+	tpl, _ := template.(map[string]any)
+	if res, _ := tpl["Resources"].(map[string]any); res != nil && res[id] != nil {
+		return id
+	}
+	return nil
 }
 
 // functions returns the template's serverless functions by logical id, with
@@ -126,17 +146,29 @@ func TestTemplateIsSAM(t *testing.T) {
 // TestTemplateHasOneFunctionPerManifestEntry compares the template's
 // functions with manifest.Functions through the shared logical-id rule.
 func TestTemplateHasOneFunctionPerManifestEntry(t *testing.T) {
-	fns := functions(t, openTemplate(t))
-	var got []string
-	for id := range fns {
-		got = append(got, id)
+	report(t, checkPresence(functions(t, openTemplate(t)), manifest.Functions))
+}
+
+// checkPresence reports each manifest function the template lacks and each
+// template function no manifest entry names.
+func checkPresence(fns map[string]function, entries []manifest.Function) []string {
+	var problems []string
+	want := map[string]bool{}
+	for _, f := range entries {
+		id := lambdafn.LogicalID(f.Slug)
+		want[id] = true
+		if _, ok := fns[id]; !ok {
+			problems = append(problems, fmt.Sprintf(
+				"template.yaml has no %s for manifest function %s (functions/%s): add it as an AWS::Serverless::Function like the others",
+				id, f.Slug, f.Slug))
+		}
 	}
-	want := lambdafn.LogicalIDs(manifest.Functions)
-	sort.Strings(got)
-	sort.Strings(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("template functions %v; want one per manifest entry: %v", got, want)
+	for _, id := range slices.Sorted(mapKeys(fns)) {
+		if !want[id] {
+			problems = append(problems, fmt.Sprintf("template.yaml declares %s, which no manifest function names (logical id = lambdafn.LogicalID(slug))", id))
+		}
 	}
+	return problems
 }
 
 func TestTemplateFunctions(t *testing.T) {
@@ -149,21 +181,47 @@ func TestTemplateFunctions(t *testing.T) {
 			if !ok {
 				t.Fatalf("template has no function %s for %s", id, f.Slug)
 			}
-			checkBuild(t, fn, f)
-			checkEvents(t, fn, f)
-			checkEnvironment(t, fn, f)
-			if fn.memory <= 0 {
-				t.Errorf("MemorySize %d; want it set (Globals or the function)", fn.memory)
-			}
-			// A duplicate request waits up to idempotency.DefaultWait for
-			// the first one; the function must outlive that wait.
-			if idempotent(f) && time.Duration(fn.timeout)*time.Second <= idempotency.DefaultWait {
-				t.Errorf("Timeout %ds; an idempotent route needs more than idempotency.DefaultWait (%v)", fn.timeout, idempotency.DefaultWait)
-			}
-			if fn.timeout <= 0 {
-				t.Errorf("Timeout %d; want it set", fn.timeout)
-			}
+			report(t, checkFunction(tpl, fn, f))
 		})
+	}
+}
+
+// checkFunction reports every way fn, the template's function for f,
+// differs from what f needs to run as deployed.
+func checkFunction(tpl *cloudformation.Template, fn function, f manifest.Function) []string {
+	var problems []string
+	problems = append(problems, checkBuild(fn, f)...)
+	problems = append(problems, checkEvents(tpl, fn, f)...)
+	problems = append(problems, checkEnvironment(fn, f)...)
+	if fn.memory <= 0 {
+		problems = append(problems, fmt.Sprintf("MemorySize %d; want it set (Globals or the function)", fn.memory))
+	}
+	// A duplicate request waits up to idempotency.DefaultWait for the
+	// first one; the function must outlive that wait.
+	if idempotent(f) && time.Duration(fn.timeout)*time.Second <= idempotency.DefaultWait {
+		problems = append(problems, fmt.Sprintf("Timeout %ds; an idempotent route needs more than idempotency.DefaultWait (%v)", fn.timeout, idempotency.DefaultWait))
+	}
+	if fn.timeout <= 0 {
+		problems = append(problems, fmt.Sprintf("Timeout %d; want it set", fn.timeout))
+	}
+	return problems
+}
+
+// report fails t with each problem, naming the template.
+func report(t *testing.T, problems []string) {
+	t.Helper()
+	for _, p := range problems {
+		t.Errorf("%s: %s", templatePath, p)
+	}
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
 	}
 }
 
@@ -172,104 +230,282 @@ func idempotent(f manifest.Function) bool {
 	return slices.ContainsFunc(f.HTTP, func(r manifest.Route) bool { return r.Idempotent })
 }
 
-func checkBuild(t *testing.T, fn function, f manifest.Function) {
-	t.Helper()
+func checkBuild(fn function, f manifest.Function) []string {
+	var problems []string
 	if fn.codeURI != "." && fn.codeURI != "functions/"+f.Slug {
-		t.Errorf("CodeUri %q; want . (the Makefile's folder)", fn.codeURI)
+		problems = append(problems, fmt.Sprintf("CodeUri %q; want . (the Makefile's folder)", fn.codeURI))
 	}
 	if fn.buildMethod != "makefile" {
-		t.Errorf("Metadata.BuildMethod %v; want makefile", fn.buildMethod)
+		problems = append(problems, fmt.Sprintf("Metadata.BuildMethod %v; want makefile", fn.buildMethod))
 	}
 	if fn.runtime != wantRuntime {
-		t.Errorf("Runtime %q; want %q", fn.runtime, wantRuntime)
+		problems = append(problems, fmt.Sprintf("Runtime %q; want %q", fn.runtime, wantRuntime))
 	}
 	if fn.handler != wantHandler {
-		t.Errorf("Handler %q; want %q", fn.handler, wantHandler)
+		problems = append(problems, fmt.Sprintf("Handler %q; want %q", fn.handler, wantHandler))
 	}
 	if !slices.Equal(fn.arch, []string{wantArch}) {
-		t.Errorf("Architectures %q; want [%s]", fn.arch, wantArch)
+		problems = append(problems, fmt.Sprintf("Architectures %q; want [%s]", fn.arch, wantArch))
+	}
+	return problems
+}
+
+// s3Events is the only S3 event type the deployment subscribes to
+// (infra/stack: awss3.EventType_OBJECT_CREATED).
+const s3Events = "s3:ObjectCreated:*"
+
+// wantEvents returns f's events, each as one line: "HttpApi METHOD PATH"
+// for a partner route's method on its pilot and logical paths, "HttpApi
+// ANY $default" for the $default route (SAM's spelling of API Gateway's
+// $default route), and "S3 <bucket> s3:ObjectCreated:* prefix=P[
+// suffix=S]" for an S3 trigger, whose bucket is the template's
+// AWS::S3::Bucket (logical id clipBucketID). A trigger kind this check
+// does not know yet is a problem.
+func wantEvents(f manifest.Function) ([]string, []string) {
+	switch kind := f.Trigger(); kind {
+	case manifest.TriggerHTTP:
+		var want []string
+		for _, r := range f.HTTP {
+			if r.IsDefault() {
+				want = append(want, "HttpApi "+manifest.AnyMethod+" "+manifest.DefaultPath)
+				continue
+			}
+			for _, p := range r.Paths() {
+				want = append(want, "HttpApi "+r.Method+" "+p)
+			}
+		}
+		return want, nil
+	case manifest.TriggerS3:
+		return []string{s3Event(clipBucketID, s3Events, f.S3.Prefix, f.S3.Suffix)}, nil
+	default:
+		return nil, []string{fmt.Sprintf("trigger %q: template.yaml and this check declare only HttpApi and S3 events yet; add the %s event to both", kind, kind)}
 	}
 }
 
-// wantEvents returns the "Method Path" of every HttpApi event f must have:
-// a partner route's method on its pilot and logical paths, and "ANY
-// $default" for the $default route (SAM's spelling of API Gateway's
-// $default route). It fails the test for a trigger kind this check does
-// not know yet.
-func wantEvents(t *testing.T, f manifest.Function) []string {
-	t.Helper()
-	if kind := f.Trigger(); kind != manifest.TriggerHTTP {
-		t.Errorf("trigger %q: template.yaml and this check declare only HttpApi events yet; add the %s event to both", kind, kind)
-		return nil
+// clipBucketID is the logical id of the template's clip bucket, the one
+// bucket S3 events may name.
+const clipBucketID = "ClipBucket"
+
+func s3Event(bucket, events, prefix, suffix string) string {
+	line := "S3 " + bucket + " " + events + " prefix=" + prefix
+	if suffix != "" {
+		line += " suffix=" + suffix
 	}
-	var want []string
-	for _, r := range f.HTTP {
-		if r.IsDefault() {
-			want = append(want, manifest.AnyMethod+" "+manifest.DefaultPath)
-			continue
-		}
-		for _, p := range r.Paths() {
-			want = append(want, r.Method+" "+p)
-		}
-	}
-	return want
+	return line
 }
 
-// checkEvents requires exactly f's HttpApi events (wantEvents), on the
-// template's one (implicit) HTTP API with payload format 2.0.
-func checkEvents(t *testing.T, fn function, f manifest.Function) {
-	t.Helper()
-	var got []string
-	for name, ev := range fn.events {
-		if ev.Type != "HttpApi" || ev.Properties == nil || ev.Properties.HttpApiEvent == nil {
-			t.Errorf("event %s: type %q; want HttpApi with Method and Path", name, ev.Type)
-			continue
+// checkEvents requires exactly f's events (wantEvents): HttpApi events on
+// the template's one (implicit) HTTP API with payload format 2.0, and S3
+// events on the template's clip bucket.
+func checkEvents(tpl *cloudformation.Template, fn function, f manifest.Function) []string {
+	var problems, got []string
+	for _, name := range slices.Sorted(mapKeys(fn.events)) {
+		ev := fn.events[name]
+		switch {
+		case ev.Type == "HttpApi" && ev.Properties != nil && ev.Properties.HttpApiEvent != nil:
+			h := ev.Properties.HttpApiEvent
+			if h.Method == nil || h.Path == nil {
+				problems = append(problems, fmt.Sprintf("event %s: Method or Path missing (an implicit catch-all route)", name))
+				continue
+			}
+			if h.ApiId != nil {
+				problems = append(problems, fmt.Sprintf("event %s: ApiId %q; every route belongs on the one implicit HTTP API", name, *h.ApiId))
+			}
+			if h.PayloadFormatVersion != nil && *h.PayloadFormatVersion != "2.0" {
+				problems = append(problems, fmt.Sprintf("event %s: PayloadFormatVersion %q; the handlers read payload 2.0", name, *h.PayloadFormatVersion))
+			}
+			got = append(got, "HttpApi "+*h.Method+" "+*h.Path)
+		case ev.Type == "S3" && ev.Properties != nil && ev.Properties.S3Event != nil:
+			e := ev.Properties.S3Event
+			if b, ok := tpl.Resources[e.Bucket]; !ok || b.AWSCloudFormationType() != "AWS::S3::Bucket" {
+				problems = append(problems, fmt.Sprintf("event %s: Bucket %q; want !Ref %s, the template's AWS::S3::Bucket", name, e.Bucket, clipBucketID))
+			}
+			var events []string
+			if e.Events != nil && e.Events.String != nil {
+				events = []string{*e.Events.String}
+			} else if e.Events != nil && e.Events.StringArray != nil {
+				events = slices.Sorted(slices.Values(*e.Events.StringArray))
+			}
+			rules := map[string]string{}
+			if e.Filter != nil && e.Filter.S3Key != nil {
+				for _, r := range e.Filter.S3Key.Rules {
+					rules[strings.ToLower(r.Name)] = r.Value
+				}
+			}
+			got = append(got, s3Event(e.Bucket, strings.Join(events, ","), rules["prefix"], rules["suffix"]))
+		default:
+			problems = append(problems, fmt.Sprintf("event %s: type %q; want HttpApi with Method and Path, or S3 with Bucket, Events and Filter", name, ev.Type))
 		}
-		h := ev.Properties.HttpApiEvent
-		if h.Method == nil || h.Path == nil {
-			t.Errorf("event %s: Method or Path missing (an implicit catch-all route)", name)
-			continue
-		}
-		if h.ApiId != nil {
-			t.Errorf("event %s: ApiId %q; every route belongs on the one implicit HTTP API", name, *h.ApiId)
-		}
-		if h.PayloadFormatVersion != nil && *h.PayloadFormatVersion != "2.0" {
-			t.Errorf("event %s: PayloadFormatVersion %q; the handlers read payload 2.0", name, *h.PayloadFormatVersion)
-		}
-		got = append(got, *h.Method+" "+*h.Path)
 	}
-	want := wantEvents(t, f)
+	want, unknown := wantEvents(f)
+	problems = append(problems, unknown...)
 	sort.Strings(got)
 	sort.Strings(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("HttpApi events %q; want exactly %q", got, want)
+	if unknown == nil && !slices.Equal(got, want) {
+		problems = append(problems, fmt.Sprintf("events %q; want exactly %q", got, want))
 	}
+	return problems
 }
 
-// checkEnvironment requires the table settings on every function and each
-// secret's local variable exactly on the functions that list it.
-func checkEnvironment(t *testing.T, fn function, f manifest.Function) {
-	t.Helper()
+// usesBucket reports whether f reads or writes the clip bucket, or is
+// started by it: it gets CLIP_BUCKET and AWS_ENDPOINT_URL_S3.
+func usesBucket(f manifest.Function) bool {
+	return len(f.Bucket.Read) > 0 || len(f.Bucket.Write) > 0 || f.S3 != nil
+}
+
+// needsBaseURL reports whether f gets PUBLIC_BASE_URL: it mints capture
+// links (writes capture-token records) or serves a token-in-path page. The
+// same rule as infra/stack's needsBaseURL (the manifest has no field for a
+// function's settings yet); TestSettingsPinned and its twin in infra/stack
+// pin both to the same functions.
+func needsBaseURL(f manifest.Function) bool {
+	if slices.Contains(f.Table.Write, table.CaptureTokenKeys) {
+		return true
+	}
+	return slices.ContainsFunc(f.HTTP, func(r manifest.Route) bool { return r.Auth.TokenInPath() })
+}
+
+// The local defaults of the bucket settings' parameters.
+const (
+	wantClipBucket = "moveleads-clips-local" // scripts/devstack: clipBucket
+	wantBaseURL    = "http://127.0.0.1:3001" // samconfig.toml: sam local start-api's port
+)
+
+// checkEnvironment requires the table settings on every function, each
+// secret's local variable exactly on the functions that list it, the
+// bucket's name and S3 endpoint exactly on the functions that use the
+// bucket, and the public base URL exactly on those that need it.
+func checkEnvironment(fn function, f manifest.Function) []string {
+	var problems []string
 	if v, ok := fn.env[settings.Table]; !ok || v != table.DefaultName {
-		t.Errorf("%s = %q (set: %v); want the parameter defaulting to make dev's table %q", settings.Table, v, ok, table.DefaultName)
+		problems = append(problems, fmt.Sprintf("%s = %q (set: %v); want the parameter defaulting to make dev's table %q", settings.Table, v, ok, table.DefaultName))
 	}
 	if v, ok := fn.env["AWS_ENDPOINT_URL_DYNAMODB"]; !ok || v != "" {
-		t.Errorf("AWS_ENDPOINT_URL_DYNAMODB = %q (set: %v); want it declared, empty by default (real DynamoDB)", v, ok)
+		problems = append(problems, fmt.Sprintf("AWS_ENDPOINT_URL_DYNAMODB = %q (set: %v); want it declared, empty by default (real DynamoDB)", v, ok))
 	}
 	for _, s := range f.Secrets {
 		if localSecretEnv(s) == "" {
-			t.Errorf("function lists secret %q, which has no local variable in settings.SecretVar", s)
+			problems = append(problems, fmt.Sprintf("function lists secret %q, which has no local variable in settings.SecretVar", s))
 		}
 	}
 	for _, secret := range manifest.Secrets {
 		name := localSecretEnv(secret)
 		if _, ok := fn.env[name+"_ARN"]; ok {
-			t.Errorf("%s_ARN is set; locally the secret is passed by value (%s)", name, name)
+			problems = append(problems, fmt.Sprintf("%s_ARN is set; locally the secret is passed by value (%s)", name, name))
 		}
 		_, has := fn.env[name]
 		if wants := slices.Contains(f.Secrets, secret); has != wants {
-			t.Errorf("%s declared: %v; want %v (Secrets %q)", name, has, wants, f.Secrets)
+			problems = append(problems, fmt.Sprintf("%s declared: %v; want %v (Secrets %q)", name, has, wants, f.Secrets))
 		}
+	}
+	for _, v := range []struct {
+		name, def string
+		want      bool
+		why       string
+	}{
+		{settings.ClipBucket, wantClipBucket, usesBucket(f), "functions with bucket grants or an S3 trigger"},
+		{"AWS_ENDPOINT_URL_S3", "", usesBucket(f), "functions with bucket grants or an S3 trigger (empty: real S3)"},
+		{settings.PublicBaseURL, wantBaseURL, needsBaseURL(f), "functions that mint or serve capture links"},
+	} {
+		got, has := fn.env[v.name]
+		switch {
+		case has != v.want:
+			problems = append(problems, fmt.Sprintf("%s declared: %v; want %v (only on %s)", v.name, has, v.want, v.why))
+		case has && got != v.def:
+			problems = append(problems, fmt.Sprintf("%s = %q; want the parameter defaulting to %q", v.name, got, v.def))
+		}
+	}
+	return problems
+}
+
+// TestSettingsPinned: the functions that get the bucket and the base URL,
+// as infra/stack's TestFunctionEnvironment pins them for the deployment.
+func TestSettingsPinned(t *testing.T) {
+	fns := functions(t, openTemplate(t))
+	for name, want := range map[string][]string{
+		settings.ClipBucket:    {"ClipProcessorFunction", "V1CaptureFunction"},
+		"AWS_ENDPOINT_URL_S3":  {"ClipProcessorFunction", "V1CaptureFunction"},
+		settings.PublicBaseURL: {"V1CaptureFunction", "V1LeadSurveyFunction"},
+	} {
+		var got []string
+		for id, fn := range fns {
+			if _, ok := fn.env[name]; ok {
+				got = append(got, id)
+			}
+		}
+		sort.Strings(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("functions declaring %s: %v; want %v", name, got, want)
+		}
+	}
+}
+
+// TestChecksCatchMistakes runs the checks on the template with one mistake
+// each and requires a problem that names it: the checks above can fail,
+// and say why.
+func TestChecksCatchMistakes(t *testing.T) {
+	tpl := openTemplate(t)
+	entry := func(slug string) manifest.Function {
+		f, ok := manifest.BySlug(slug)
+		if !ok {
+			t.Fatalf("no manifest function %s", slug)
+		}
+		return f
+	}
+	for _, tc := range []struct {
+		name   string
+		slug   string
+		mutate func(fns map[string]function) // on a fresh copy of the template's functions
+		want   string
+	}{
+		{"function missing", "clip-processor",
+			func(fns map[string]function) { delete(fns, "ClipProcessorFunction") },
+			"template.yaml has no ClipProcessorFunction for manifest function clip-processor"},
+		{"function unknown", "v1-leads",
+			func(fns map[string]function) { fns["V1WidgetsFunction"] = fns["V1LeadsFunction"] },
+			"template.yaml declares V1WidgetsFunction, which no manifest function names"},
+		{"s3 event missing", "clip-processor",
+			func(fns map[string]function) {
+				fns["ClipProcessorFunction"].events["ClipCreated"] = serverless.Function_EventSource{}
+			},
+			`want exactly ["S3 ClipBucket s3:ObjectCreated:* prefix=clips/"]`},
+		{"s3 event on another prefix", "clip-processor",
+			func(fns map[string]function) {
+				fns["ClipProcessorFunction"].events["ClipCreated"].Properties.S3Event.Filter.S3Key.Rules[0].Value = "uploads/"
+			},
+			`events ["S3 ClipBucket s3:ObjectCreated:* prefix=uploads/"]`},
+		{"s3 event on a parameter, not a bucket", "clip-processor",
+			func(fns map[string]function) {
+				fns["ClipProcessorFunction"].events["ClipCreated"].Properties.S3Event.Bucket = wantClipBucket
+			},
+			`Bucket "moveleads-clips-local"; want !Ref ClipBucket`},
+		{"bucket variable missing", "v1-capture",
+			func(fns map[string]function) { delete(fns["V1CaptureFunction"].env, settings.ClipBucket) },
+			"CLIP_BUCKET declared: false; want true"},
+		{"S3 endpoint missing", "clip-processor",
+			func(fns map[string]function) { delete(fns["ClipProcessorFunction"].env, "AWS_ENDPOINT_URL_S3") },
+			"AWS_ENDPOINT_URL_S3 declared: false; want true"},
+		{"base URL missing", "v1-lead-survey",
+			func(fns map[string]function) { delete(fns["V1LeadSurveyFunction"].env, settings.PublicBaseURL) },
+			"PUBLIC_BASE_URL declared: false; want true"},
+		{"base URL where not needed", "v1-leads",
+			func(fns map[string]function) { fns["V1LeadsFunction"].env[settings.PublicBaseURL] = wantBaseURL },
+			"PUBLIC_BASE_URL declared: true; want false"},
+		{"route missing", "v1-capture",
+			func(fns map[string]function) { delete(fns["V1CaptureFunction"].events, "CaptureFinish") },
+			"HttpApi POST /v1-capture/{token}/finish"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fns := functions(t, openTemplate(t)) // fresh: mutations must not leak
+			tc.mutate(fns)
+			problems := checkPresence(fns, manifest.Functions)
+			if fn, ok := fns[lambdafn.LogicalID(tc.slug)]; ok {
+				problems = append(problems, checkFunction(tpl, fn, entry(tc.slug))...)
+			}
+			if !slices.ContainsFunc(problems, func(p string) bool { return strings.Contains(p, tc.want) }) {
+				t.Errorf("problems %q; want one containing %q", problems, tc.want)
+			}
+		})
 	}
 }
 
@@ -324,6 +560,9 @@ func TestFunctionsStartWithTheTemplateEnvironment(t *testing.T) {
 	local := map[string]string{
 		settings.Table:              table.DefaultName,
 		"AWS_ENDPOINT_URL_DYNAMODB": "http://127.0.0.1:1",
+		settings.ClipBucket:         wantClipBucket,
+		"AWS_ENDPOINT_URL_S3":       "http://127.0.0.1:2",
+		settings.PublicBaseURL:      wantBaseURL,
 	}
 	for _, sec := range manifest.Secrets {
 		local[settings.SecretVar(sec)] = strings.Repeat("ab", 32)
@@ -339,7 +578,7 @@ func TestFunctionsStartWithTheTemplateEnvironment(t *testing.T) {
 			t.Setenv("AWS_REGION", "us-east-1")
 			t.Setenv("AWS_ACCESS_KEY_ID", "local")
 			t.Setenv("AWS_SECRET_ACCESS_KEY", "local")
-			for _, name := range []string{settings.Table, "AWS_ENDPOINT_URL_DYNAMODB"} {
+			for _, name := range []string{settings.Table, "AWS_ENDPOINT_URL_DYNAMODB", settings.ClipBucket, "AWS_ENDPOINT_URL_S3", settings.PublicBaseURL} {
 				t.Setenv(name, "")
 			}
 			for _, sec := range manifest.Secrets {

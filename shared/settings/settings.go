@@ -13,6 +13,13 @@ const (
 	// CursorSecretARN names the Secrets Manager secret holding that key, in
 	// AWS. It is read on the first listLeads request, not at init.
 	CursorSecretARN = "CURSOR_SECRET_ARN"
+	// ClipBucket names the S3 bucket of survey clips (functions with
+	// bucket grants in the manifest).
+	ClipBucket = "CLIP_BUCKET"
+	// PublicBaseURL is the API's public origin (and stage path, if any),
+	// e.g. https://api.example.com, from which capture links are made
+	// (getSurveyLink) and which the clip bucket's CORS allows.
+	PublicBaseURL = "PUBLIC_BASE_URL"
 )
 
 // SecretVar returns the environment variable a function reads the secret

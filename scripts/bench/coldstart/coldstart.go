@@ -15,6 +15,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 
 	"github.com/moveleads/partnerapi/shared/repo"
+	"github.com/moveleads/partnerapi/shared/s3local"
 )
 
 // Defaults of Options.
@@ -25,7 +26,7 @@ const (
 )
 
 // Options configure Run. The zero value measures 25 cold starts per binary
-// against a DynamoDB Local that Run starts itself.
+// against a DynamoDB Local and a MinIO that Run starts itself.
 type Options struct {
 	// Runs is how many cold starts of each binary are measured (default 25).
 	Runs int
@@ -35,6 +36,9 @@ type Options struct {
 	// Endpoint is a running DynamoDB Local (http://127.0.0.1:PORT). Empty:
 	// Run starts one and stops it when done.
 	Endpoint string
+	// S3 is a running MinIO, the clip bucket's stand-in. Nil: Run starts
+	// one and stops it when done.
+	S3 *s3local.Server
 	// Dir is the module root. Empty: the nearest go.mod at or above the
 	// working directory.
 	Dir string
@@ -70,15 +74,17 @@ func (o Options) withDefaults() Options {
 // It builds every binary twice into a temporary directory that it removes:
 // for the host architecture to run, and for arm64 to report sizes; both
 // with the release build (scripts/build). It seeds a fresh table on
-// DynamoDB Local, then cold-starts the binaries Runs times each after the
-// warm-up rounds, round-robin. A cold start is a fresh process with its own
-// Runtime API on loopback and Lambda's environment; it is timed from just
-// before exec to its first GET next (init) and to its POST response (first
-// response) for one real request, which must answer 200 (route-not-found:
-// 404).
+// DynamoDB Local and a fresh clip bucket on MinIO, then cold-starts the
+// binaries Runs times each after the warm-up rounds, round-robin. A cold
+// start is a fresh process with its own Runtime API on loopback and
+// Lambda's environment; it is timed from just before exec to its first GET
+// next (init) and to its POST response (first response) for one real
+// event: an HTTP request, which must answer 200 (route-not-found: 404), or
+// for the S3-triggered function an object-created event of a real clip,
+// which must succeed and leave the clip decided playable.
 //
-// Any failure — a build, DynamoDB, a function reporting an init or
-// invocation error, exiting, an unexpected status, a timeout — ends Run
+// Any failure — a build, DynamoDB, MinIO, a function reporting an init or
+// invocation error, exiting, an unexpected answer, a timeout — ends Run
 // with an error and no rows. Rows that exceed a budget are returned with
 // OK false and a Note; that is not an error. Run needs Linux (it executes
 // linux binaries) on amd64 or arm64.
@@ -116,7 +122,14 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 		defer srv.Stop()
 		endpoint = srv.Endpoint
 	}
-	fx, err := newFixture(ctx, endpoint)
+	s3srv := o.S3
+	if s3srv == nil {
+		if s3srv, err = s3local.Start(ctx); err != nil {
+			return nil, fmt.Errorf("coldstart: %w", err)
+		}
+		defer s3srv.Stop()
+	}
+	fx, err := newFixture(ctx, endpoint, s3srv, root)
 	if err != nil {
 		return nil, err
 	}

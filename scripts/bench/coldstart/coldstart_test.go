@@ -16,6 +16,7 @@ import (
 	"github.com/moveleads/partnerapi/scripts/bench/report"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/s3local"
 )
 
 // TestRun builds every function and the baseline and cold-starts each 3
@@ -145,7 +146,7 @@ func TestRouteNotFoundEvent(t *testing.T) {
 	if !ok {
 		t.Fatal("no route-not-found function in the manifest")
 	}
-	fx := &fixture{}
+	fx := &fixture{s3: &s3local.Server{}}
 	tg, err := fx.Target(fn, "/bin/true")
 	if err != nil {
 		t.Fatal(err)
@@ -164,6 +165,52 @@ func TestRouteNotFoundEvent(t *testing.T) {
 	if ev.RouteKey != "$default" || ev.RequestContext.RouteKey != "$default" || ev.RawPath != "/v1-no-such-route" ||
 		ev.Headers["authorization"] != "" {
 		t.Errorf("event %s; want a $default event for /v1-no-such-route without a key", b)
+	}
+}
+
+// TestEveryFunctionHasAnEvent: the fixture has an event for every
+// function of the manifest, of the function's trigger.
+func TestEveryFunctionHasAnEvent(t *testing.T) {
+	fx := &fixture{s3: &s3local.Server{}}
+	for _, fn := range manifest.Functions {
+		tg, err := fx.Target(fn, "/bin/true")
+		if err != nil {
+			t.Errorf("%s: %v", fn.Slug, err)
+			continue
+		}
+		if s3 := fn.Trigger() == manifest.TriggerS3; s3 != (tg.Check != nil && tg.Verify != nil) {
+			t.Errorf("%s (%s): want a null check and a verification exactly for an S3 function", fn.Slug, fn.Trigger())
+		}
+	}
+}
+
+func TestS3Event(t *testing.T) {
+	const key = "clips/ptn_x/test/00000000-0000-4000-8000-000000000001/00000000-0000-4000-8000-000000000002"
+	b, err := s3Event("clips-bucket", key, 14246)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev events.S3Event
+	if err := json.Unmarshal(b, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if len(ev.Records) != 1 {
+		t.Fatalf("%d records; want 1", len(ev.Records))
+	}
+	r := ev.Records[0]
+	if r.EventName != "ObjectCreated:Put" || r.S3.Bucket.Name != "clips-bucket" || r.S3.Object.URLDecodedKey != key || r.S3.Object.Size != 14246 {
+		t.Errorf("event %s; want ObjectCreated:Put of %s (14246 bytes) in clips-bucket", b, key)
+	}
+}
+
+func TestCheckNull(t *testing.T) {
+	if err := checkNull([]byte("null")); err != nil {
+		t.Errorf("null: %v", err)
+	}
+	for _, body := range []string{"", `{"statusCode":200}`, `"null"`} {
+		if err := checkNull([]byte(body)); err == nil {
+			t.Errorf("%q: no error", body)
+		}
 	}
 }
 

@@ -11,10 +11,16 @@
 // environment Lambda gives, and times from just before exec:
 //
 //   - init: until the process's first GET next (Lambda's Init phase ends
-//     there: the function is ready for its first event);
-//   - first response: until it posts the response to one real request,
-//     served against DynamoDB Local, which must answer 200 (404 for
-//     route-not-found, which answers every request so).
+//     there: the function is ready for its first event), for an HTTP
+//     function and an S3-triggered one alike;
+//   - first response: until it posts the response to one real event,
+//     served against DynamoDB Local and MinIO. An HTTP request must answer
+//     200 (404 for route-not-found, which answers every request so); the
+//     capture page gets a fresh capture token per cold start. The clip
+//     processor gets an object-created event for a real 14 KB MediaRecorder
+//     clip announced for a new survey, must answer null (success), and the
+//     clip must then be playable: its first response includes reading the
+//     clip by ranged GETs and recording the verdict.
 //
 // Every binary is cold-started Options.Runs times, round-robin with the
 // others. The report gives each function's init as a ratio to the

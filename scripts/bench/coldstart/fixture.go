@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -13,7 +14,9 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/shared/auth"
@@ -22,6 +25,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/localgw"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/s3local"
 	"github.com/moveleads/partnerapi/shared/settings"
 )
 
@@ -32,8 +36,10 @@ const createBody = `{"customer_name":"Ada Lovelace","email":"ada@example.com","p
 	`"home_size":"2 bedroom","move_date":"2027-01-15","special_items":["piano"],"source":"web-form"}`
 
 // fixture is the data the cold starts' requests read: a fresh table on
-// DynamoDB Local with, per function, its own partner holding one lead, so
-// that each function's request finds the same data in every run.
+// DynamoDB Local with, per partner-key route, its own partner holding one
+// lead, so that each function's request finds the same data in every run;
+// a fresh clip bucket on MinIO; and for the survey functions their own
+// partner (see surveys.go).
 type fixture struct {
 	db       *dynamodb.Client
 	store    *dynamo.Store
@@ -42,16 +48,22 @@ type fixture struct {
 	secret   string // CURSOR_SECRET, hex
 	partners map[manifest.Operation]string
 	leads    map[manifest.Operation]string
+
+	s3     *s3local.Server
+	s3c    *s3.Client
+	bucket string
+	surveyFixture
 }
 
-// newFixture creates the table on the DynamoDB at endpoint and seeds it.
-func newFixture(ctx context.Context, endpoint string) (*fixture, error) {
+// newFixture creates the table on the DynamoDB at endpoint and the clip
+// bucket on s3srv, and seeds them; root is the module root (for the clip
+// the processor's cold starts validate).
+func newFixture(ctx context.Context, endpoint string, s3srv *s3local.Server, root string) (*fixture, error) {
 	db := dynamodb.New(dynamodb.Options{
 		Region:       region,
 		BaseEndpoint: aws.String(endpoint),
-		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
-			return aws.Credentials{AccessKeyID: accessKeyID, SecretAccessKey: secretKey, SessionToken: sessionToken}, nil
-		}),
+		// DynamoDB Local (-sharedDb) takes any credentials.
+		Credentials: credentials.NewStaticCredentialsProvider("coldstart", "coldstart", ""),
 	})
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
@@ -59,11 +71,16 @@ func newFixture(ctx context.Context, endpoint string) (*fixture, error) {
 		db: db, endpoint: endpoint, secret: hex.EncodeToString(secret),
 		table:    fmt.Sprintf("coldstart-%d", time.Now().UnixNano()),
 		partners: map[manifest.Operation]string{}, leads: map[manifest.Operation]string{},
+		s3: s3srv, s3c: s3srv.Client(), bucket: fmt.Sprintf("coldstart-%d", time.Now().UnixNano()),
 	}
 	if err := dynamo.CreateTable(ctx, db, f.table); err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
 	f.store = dynamo.New(db, f.table)
+	if err := s3local.CreateBucket(ctx, f.s3c, s3local.Bucket{Name: f.bucket}); err != nil {
+		_ = f.Close(ctx)
+		return nil, fmt.Errorf("fixture: %w", err)
+	}
 	now := time.Now().UTC()
 	for _, r := range manifest.PartnerRoutes() {
 		p := auth.Partner{
@@ -85,16 +102,37 @@ func newFixture(ctx context.Context, endpoint string) (*fixture, error) {
 		}
 		f.partners[r.Operation], f.leads[r.Operation] = p.ID, l.ID
 	}
+	if err := f.seedSurveys(ctx, root, now); err != nil {
+		_ = f.Close(ctx)
+		return nil, fmt.Errorf("fixture: %w", err)
+	}
 	return f, nil
 }
 
-// Env returns a function's own variables, pointing it at the table. As
-// deployed, only a function that lists the cursor secret gets it; fn nil
+// publicBaseURL is the API's public origin the survey functions are given
+// (capture links are made from it; nothing requests it).
+const publicBaseURL = "https://api.coldstart.example"
+
+// Env returns a function's own variables and credentials, pointing it at
+// the table and the clip bucket. As deployed, only a function that lists
+// the cursor secret gets it. Every function gets the bucket, the public
+// base URL and the S3 endpoint: which functions get them when deployed is
+// a rule of the CDK stack (infra/stack, environment), not a manifest
+// field, and a variable a function does not read costs it nothing. fn nil
 // (the baseline) gets the variables every function gets.
+//
+// The credentials are MinIO's root credentials without a session token:
+// MinIO checks signatures and refuses a session token with them, and
+// DynamoDB Local takes any.
 func (f *fixture) Env(fn *manifest.Function) []string {
 	env := []string{
 		settings.Table + "=" + f.table,
+		settings.ClipBucket + "=" + f.bucket,
+		settings.PublicBaseURL + "=" + publicBaseURL,
 		"AWS_ENDPOINT_URL_DYNAMODB=" + f.endpoint,
+		"AWS_ENDPOINT_URL_S3=" + f.s3.Endpoint,
+		"AWS_ACCESS_KEY_ID=" + f.s3.AccessKey,
+		"AWS_SECRET_ACCESS_KEY=" + f.s3.SecretKey,
 		"AWS_EC2_METADATA_DISABLED=true",
 	}
 	if fn != nil && slices.Contains(fn.Secrets, manifest.SecretCursor) {
@@ -103,18 +141,42 @@ func (f *fixture) Env(fn *manifest.Function) []string {
 	return env
 }
 
-// Close deletes the table.
+// Close deletes the table, and the clip bucket with its objects.
 func (f *fixture) Close(ctx context.Context) error {
 	_, err := f.db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: &f.table})
-	return err
+	return errors.Join(err, f.deleteBucket(ctx))
+}
+
+// deleteBucket deletes every object of the clip bucket, then the bucket.
+func (f *fixture) deleteBucket(ctx context.Context) error {
+	p := s3.NewListObjectsV2Paginator(f.s3c, &s3.ListObjectsV2Input{Bucket: &f.bucket})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return fmt.Errorf("list clip bucket: %w", err)
+		}
+		for _, o := range page.Contents {
+			if _, err := f.s3c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &f.bucket, Key: o.Key}); err != nil {
+				return fmt.Errorf("delete %s: %w", aws.ToString(o.Key), err)
+			}
+		}
+	}
+	if _, err := f.s3c.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: &f.bucket}); err != nil {
+		return fmt.Errorf("delete clip bucket: %w", err)
+	}
+	return nil
 }
 
 // Target returns the cold start of fn from bin: its environment, its
-// request and the status that request must answer with. It fails for a
-// function the harness has no request for (a trigger other than HTTP, or
-// an operation not listed in request).
+// event and what the event must be answered with. It fails for a function
+// the harness has no event for (a trigger other than HTTP and S3, or an
+// operation not listed in request).
 func (f *fixture) Target(fn manifest.Function, bin string) (target, error) {
-	if fn.Trigger() != manifest.TriggerHTTP {
+	switch fn.Trigger() {
+	case manifest.TriggerHTTP:
+	case manifest.TriggerS3:
+		return f.clipTarget(fn, bin), nil
+	default:
 		return target{}, fmt.Errorf("coldstart has no event for %s (trigger %q): add one to fixture.Target", fn.Slug, fn.Trigger())
 	}
 	rt := fn.HTTP[0]
@@ -134,7 +196,10 @@ type request struct {
 	route              manifest.Route
 	method, path, body string
 	// key: the request carries a fresh test key of the route's partner.
-	key    bool
+	key bool
+	// token: the path's parameter is a fresh capture token of the
+	// fixture's survey.
+	token  bool
 	status int // 0: 200
 }
 
@@ -148,6 +213,11 @@ func (f *fixture) request(rt manifest.Route) (request, error) {
 	case manifest.GetLead:
 		path := strings.Replace(rt.PilotPath, "{"+manifest.ParamName(rt.PilotPath)+"}", f.leads[rt.Operation], 1)
 		return request{route: rt, method: http.MethodGet, path: path, key: true}, nil
+	case manifest.GetSurveyLink:
+		path := strings.Replace(rt.PilotPath, "{"+manifest.ParamName(rt.PilotPath)+"}", f.leads[rt.Operation], 1)
+		return request{route: rt, method: http.MethodPost, path: path, key: true}, nil
+	case manifest.CapturePage:
+		return request{route: rt, method: http.MethodGet, path: rt.PilotPath, token: true}, nil
 	case manifest.RouteNotFound:
 		return request{route: rt, method: http.MethodGet, path: "/v1-no-such-route", status: http.StatusNotFound}, nil
 	}
@@ -156,10 +226,18 @@ func (f *fixture) request(rt manifest.Route) (request, error) {
 
 // Event returns the JSON of an API Gateway (HTTP API, payload 2.0) event
 // for req, authenticated, when req asks for a key, with a test key made
-// for it. A key per request keeps any number of cold starts under the
-// per-key rate limit.
+// for it, or, when it asks for a token, with a capture token issued for
+// it. A key or token per request keeps any number of cold starts under
+// the rate limits.
 func (f *fixture) Event(ctx context.Context, req request) ([]byte, error) {
 	var headers []string
+	if req.token {
+		token, err := f.captureToken(ctx)
+		if err != nil {
+			return nil, err
+		}
+		req.path = strings.Replace(req.path, "{"+manifest.ParamName(req.path)+"}", token, 1)
+	}
 	if req.key {
 		key, keyID, err := auth.NewKey(auth.Test)
 		if err != nil {

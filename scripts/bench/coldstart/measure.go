@@ -7,22 +7,19 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/tail"
 )
 
 // Lambda's environment, as far as a Go function can tell it from the
-// provided.al2023 runtime. Credentials are dummies: DynamoDB Local keeps
-// one database per access key id and region, so they must be the ones the
-// fixture seeds with.
+// provided.al2023 runtime. The credentials are the fixture's (see
+// fixture.Env): MinIO checks them, DynamoDB Local (-sharedDb) takes any.
 const (
-	region       = "us-east-1"
-	accessKeyID  = "local"
-	secretKey    = "local"
-	sessionToken = "local"
-	memoryMB     = "256"
-	accountID    = "000000000000"
+	region    = "us-east-1"
+	memoryMB  = "256"
+	accountID = "000000000000"
 )
 
 // defaultStatus is the status a cold start's request must answer with
@@ -41,6 +38,14 @@ type target struct {
 	// Status is the status the request must answer with; 0 means 200.
 	// (route-not-found answers every request with 404.)
 	Status int
+	// Check, when set, replaces the status check: it fails unless body is
+	// the response the event must get (an S3-triggered function answers
+	// null).
+	Check func(body []byte) error
+	// Verify, when set, runs after each successful cold start, off the
+	// clock: it fails unless the invocation did its work (the clip it was
+	// sent was decided).
+	Verify func(context.Context) error
 }
 
 // wantStatus returns the status t's request must answer with.
@@ -58,8 +63,9 @@ type sample struct {
 }
 
 // lambdaEnv is the environment Lambda gives a function's process (beyond
-// the function's own variables), for a function called name whose code is
-// in dir, with the Runtime API at api.
+// the function's own variables and the execution role's credentials, which
+// the target's Env adds), for a function called name whose code is in
+// dir, with the Runtime API at api.
 func lambdaEnv(name, dir, api string) []string {
 	return []string{
 		"AWS_LAMBDA_RUNTIME_API=" + api,
@@ -70,9 +76,6 @@ func lambdaEnv(name, dir, api string) []string {
 		"AWS_LAMBDA_LOG_GROUP_NAME=/aws/lambda/" + name,
 		"AWS_REGION=" + region,
 		"AWS_DEFAULT_REGION=" + region,
-		"AWS_ACCESS_KEY_ID=" + accessKeyID,
-		"AWS_SECRET_ACCESS_KEY=" + secretKey,
-		"AWS_SESSION_TOKEN=" + sessionToken,
 		"_HANDLER=bootstrap",
 		"LAMBDA_TASK_ROOT=" + dir,
 		"TZ=:UTC",
@@ -89,8 +92,9 @@ func functionARN(name string) string {
 // API, hands it one invocation and measures exec → first next (init) and
 // exec → response. The process is then killed (SIGKILL) and reaped. It
 // fails, with the process's last output, when the function reports an
-// init or invocation error, exits, does not respond within timeout, or
-// responds with a status other than t's (200 unless t says otherwise).
+// init or invocation error, exits, does not respond within timeout,
+// responds other than t wants (t.Check, or t's status: 200 unless t says
+// otherwise), or when t.Verify fails afterwards.
 func coldStart(ctx context.Context, t target, timeout time.Duration) (sample, error) {
 	event, err := t.Event(ctx)
 	if err != nil {
@@ -124,8 +128,15 @@ func coldStart(ctx context.Context, t target, timeout time.Duration) (sample, er
 	s, body, err := await(ctx, api.Calls, exited, func() error { return waitErr }, t0, timeout)
 	_ = cmd.Process.Kill() // fails only when it has exited already
 	<-exited
-	if err == nil {
+	switch {
+	case err != nil:
+	case t.Check != nil:
+		err = t.Check(body)
+	default:
 		err = checkStatus(body, t.wantStatus())
+	}
+	if err == nil && t.Verify != nil {
+		err = t.Verify(ctx)
 	}
 	if err != nil {
 		return sample{}, fmt.Errorf("%w\n--- process output (last %d bytes) ---\n%s", err, keep, out.String())
@@ -203,6 +214,15 @@ func checkStatus(body []byte, want int) error {
 	}
 	if resp.StatusCode != want {
 		return fmt.Errorf("response status %d; want %d: %s", resp.StatusCode, want, clip(body))
+	}
+	return nil
+}
+
+// checkNull fails unless body is null: what aws-lambda-go posts for a
+// handler that returns only an error, and returned nil.
+func checkNull(body []byte) error {
+	if strings.TrimSpace(string(body)) != "null" {
+		return fmt.Errorf("response %s; want null (the handler succeeded)", clip(body))
 	}
 	return nil
 }

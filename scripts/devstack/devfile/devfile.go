@@ -43,11 +43,30 @@ type File struct {
 	// PartnerID is the demo partner.
 	PartnerID string `json:"partner_id"`
 	// Env holds the variables that reach the stack: TABLE_NAME,
-	// CURSOR_SECRET, AWS_ENDPOINT_URL_DYNAMODB, region and the dummy
-	// credentials DynamoDB Local accepts.
+	// CURSOR_SECRET, AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_S3 (MinIO),
+	// CLIP_BUCKET, PUBLIC_BASE_URL, region and MinIO's credentials (which
+	// DynamoDB Local accepts too).
 	Env map[string]string `json:"env"`
 	// PID is the process id of the running `make dev`.
 	PID int `json:"pid"`
+	// S3Events is where MinIO posts the clip bucket's notifications; nil
+	// in files of older make devs.
+	S3Events *S3Events `json:"s3_events,omitempty"`
+}
+
+// S3Events is the endpoint that takes MinIO's notifications of the clip
+// bucket and runs the clip processor on them (s3local.Receiver). MinIO
+// sends each event once: to run the processor on an object again, POST
+// its event there (the processor is idempotent), e.g.
+//
+//	curl -s "$(jq -r .s3_events.url .local/dev.json)" \
+//	  -H "Authorization: $(jq -r .s3_events.authorization .local/dev.json)" --data @event.json
+type S3Events struct {
+	// URL is http://127.0.0.1:PORT/_local/s3-events.
+	URL string `json:"url"`
+	// Authorization is the header each request must carry (random per
+	// make dev; local only).
+	Authorization string `json:"authorization"`
 }
 
 // Write writes f to path (mode 0600: it holds a key), replacing any file

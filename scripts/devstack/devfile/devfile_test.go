@@ -52,7 +52,8 @@ func deadPID(t *testing.T) int {
 func TestWriteRead(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "dev.json")
 	want := File{BaseURL: "http://127.0.0.1:3000", APIKey: "mk_test_x", PartnerID: "ptn_1",
-		Env: map[string]string{"TABLE_NAME": "t"}, PID: 42}
+		Env: map[string]string{"TABLE_NAME": "t"}, PID: 42,
+		S3Events: &S3Events{URL: "http://127.0.0.1:3000/_local/s3-events", Authorization: "Bearer x"}}
 	if err := Write(path, want); err != nil {
 		t.Fatalf("Write: %v", err)
 	}

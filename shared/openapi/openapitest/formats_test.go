@@ -7,6 +7,7 @@ func TestFormatValidators(t *testing.T) {
 		"date-time": validateDateTime,
 		"date":      validateDate,
 		"email":     validateEmail,
+		"uri":       validateURI,
 	}
 	tests := []struct {
 		format string
@@ -26,6 +27,13 @@ func TestFormatValidators(t *testing.T) {
 		{"email", "Ada <ada@example.com>", false},
 		{"email", "ada.example.com", false},
 		{"email", "", false},
+		{"uri", "https://api.example.com/v1-capture/Zk3v9QeB1xYw7LmN2pRt5sUa8cDf0gHj4kMo6qSu_Xz", true},
+		{"uri", "http://127.0.0.1:3000/v1-capture/abc", true},
+		{"uri", "/v1-capture/abc", false},
+		{"uri", "api.example.com/v1-capture/abc", false},
+		{"uri", "https://api.example.com/v1 capture", false},
+		{"uri", "https://api.example.com/v1-capture/\u00e9", false},
+		{"uri", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.format+" "+tt.value, func(t *testing.T) {

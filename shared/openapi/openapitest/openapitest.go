@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/mail"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,6 +74,7 @@ func responseOptions() *openapi3filter.Options {
 				"date-time": openapi3.NewCallbackValidator(validateDateTime),
 				"date":      openapi3.NewCallbackValidator(validateDate),
 				"email":     openapi3.NewCallbackValidator(validateEmail),
+				"uri":       openapi3.NewCallbackValidator(validateURI),
 			}),
 		},
 	}
@@ -132,4 +135,32 @@ func validateEmail(s string) error {
 		return fmt.Errorf("not a bare email address")
 	}
 	return nil
+}
+
+// validateURI accepts an absolute URI (RFC 3986: a scheme, then only the
+// characters a URI may hold, anything else percent-encoded).
+func validateURI(s string) error {
+	for _, c := range []byte(s) {
+		if !uriChar(c) {
+			return fmt.Errorf("not a URI: character %q must be percent-encoded", c)
+		}
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("not a URI: %w", err)
+	}
+	if !u.IsAbs() {
+		return fmt.Errorf("not an absolute URI: no scheme")
+	}
+	return nil
+}
+
+// uriChar reports whether c may appear in a URI as it is: an unreserved or
+// reserved character of RFC 3986, or the % of a percent-encoding.
+func uriChar(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-._~:/?#[]@!$&'()*+,;=%", c) >= 0
 }

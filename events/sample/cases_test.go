@@ -1,0 +1,164 @@
+package sample_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/moveleads/partnerapi/events/sample"
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/survey"
+)
+
+// TestDefaultRouteEventsMatchNoRoute: a $default event is only realistic
+// when API Gateway would not have matched its method and path to a
+// partner route.
+func TestDefaultRouteEventsMatchNoRoute(t *testing.T) {
+	n := 0
+	for _, c := range sample.Cases() {
+		rt, err := c.Route()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rt.IsDefault() {
+			continue
+		}
+		n++
+		if r, _, _, _, _, ok := manifest.Resolve(manifest.PartnerRoutes(), c.Method, c.Path); ok {
+			t.Errorf("%s: %s %s is served by %s, so API Gateway would never send it to $default", c.FileName(), c.Method, c.Path, r.Operation)
+		}
+	}
+	if n == 0 {
+		t.Error("no case for the $default route")
+	}
+}
+
+func TestParseFileName(t *testing.T) {
+	tests := []struct {
+		name           string
+		slug, caseName string
+		status         int
+		wantErr        bool
+	}{
+		{name: "v1-leads.valid.200.json", slug: "v1-leads", caseName: "valid", status: 200},
+		{name: "v1-lead-get.not-a-uuid.404.json", slug: "v1-lead-get", caseName: "not-a-uuid", status: 404},
+		{name: "v1-leads.json", wantErr: true},
+		{name: "v1-leads.valid.ok.json", wantErr: true},
+		{name: "v1-leads.valid.2000.json", wantErr: true},
+		{name: "v1-leads.a.b.200.json", wantErr: true},
+		{name: "v1-leads.valid.200.yaml", wantErr: true},
+		{name: "clip-processor.object-created.json", slug: "clip-processor", caseName: "object-created", status: 0},
+		{name: "clip-processor.object-created.200.json", wantErr: true}, // S3 answers no status
+		{name: "v1-leads.valid.json", wantErr: true},                    // API Gateway: a status
+		{name: "v9-nothing.valid.200.json", wantErr: true},              // no such function
+		{name: "v1-leads..200.json", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			slug, c, status, err := sample.ParseFileName(tt.name)
+			if tt.wantErr {
+				if err == nil {
+					t.Errorf("ParseFileName(%q) = %q, %q, %d; want an error", tt.name, slug, c, status)
+				}
+				return
+			}
+			if err != nil || slug != tt.slug || c != tt.caseName || status != tt.status {
+				t.Errorf("ParseFileName(%q) = %q, %q, %d, %v; want %q, %q, %d", tt.name, slug, c, status, err, tt.slug, tt.caseName, tt.status)
+			}
+		})
+	}
+}
+
+// TestCasesAreWellFormed checks what the file names promise: each case is
+// for a known function of its kind, has a name without dots, sets a path
+// parameter exactly when its route has one, and sets its own method and
+// path exactly for the $default route; each S3 case names an object under
+// its function's prefix.
+func TestCasesAreWellFormed(t *testing.T) {
+	validName := func(name string) bool { return name != "" && !strings.ContainsAny(name, "./ ") }
+	for _, c := range sample.Cases() {
+		rt, err := c.Route()
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if !validName(c.Name) {
+			t.Errorf("%s: case name %q must be non-empty, without dots, slashes or spaces", c.FileName(), c.Name)
+		}
+		if hasParam := manifest.ParamName(rt.PilotPath) != ""; hasParam != (c.Param != "") {
+			t.Errorf("%s: path parameter %q for a route with parameter=%v", c.FileName(), c.Param, hasParam)
+		}
+		if own := c.Method != "" || c.Path != ""; own != rt.IsDefault() || (own && (c.Method == "" || c.Path == "")) {
+			t.Errorf("%s: method %q path %q; want both exactly for the $default route", c.FileName(), c.Method, c.Path)
+		}
+	}
+	for _, c := range sample.S3Cases() {
+		f, ok := manifest.BySlug(c.Slug)
+		switch {
+		case !ok || f.S3 == nil:
+			t.Errorf("%s: %q is not an S3-triggered function of the manifest", c.FileName(), c.Slug)
+		case !validName(c.Name):
+			t.Errorf("%s: case name %q must be non-empty, without dots, slashes or spaces", c.FileName(), c.Name)
+		case !strings.HasPrefix(c.Key, f.S3.Prefix):
+			t.Errorf("%s: key %q is not under the trigger's prefix %q", c.FileName(), c.Key, f.S3.Prefix)
+		}
+	}
+}
+
+// TestEveryFunctionHasEvents: each function of the manifest has at least
+// one sample event, of its trigger's kind.
+func TestEveryFunctionHasEvents(t *testing.T) {
+	has := map[string]manifest.TriggerKind{}
+	for _, c := range sample.Cases() {
+		has[c.Slug] = manifest.TriggerHTTP
+	}
+	for _, c := range sample.S3Cases() {
+		has[c.Slug] = manifest.TriggerS3
+	}
+	for _, f := range manifest.Functions {
+		switch kind, ok := has[f.Slug]; {
+		case !ok:
+			t.Errorf("function %s (%s) has no sample event", f.Slug, f.Trigger())
+		case kind != f.Trigger():
+			t.Errorf("function %s is started by %s; its sample events are %s events", f.Slug, f.Trigger(), kind)
+		}
+	}
+}
+
+// TestFixtureTokens: the capture tokens of the fixtures have the form of
+// capture tokens (a malformed one would answer 404 without ever reaching
+// the table) and are distinct.
+func TestFixtureTokens(t *testing.T) {
+	seen := map[string]string{}
+	for name, tok := range map[string]string{
+		"CaptureToken": sample.CaptureToken, "FinishToken": sample.FinishToken, "UnknownCaptureToken": sample.UnknownCaptureToken,
+	} {
+		hash, err := survey.ParseToken(tok)
+		if err != nil {
+			t.Errorf("%s %q: %v", name, tok, err)
+		}
+		if other, dup := seen[hash]; dup {
+			t.Errorf("%s and %s are the same token", name, other)
+		}
+		seen[hash] = name
+	}
+}
+
+// TestFixtureClip: the fixture clip is the shared/clip test clip it says
+// it is, and its key is the clip's object key.
+func TestFixtureClip(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join("..", "..", "shared", "clip", "testdata", "mediarecorder-vp8-opus.webm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(sample.ClipObject(), want) {
+		t.Error("events/sample/clip.webm differs from shared/clip/testdata/mediarecorder-vp8-opus.webm; copy it again")
+	}
+	partner, mode, surveyID, clipID, err := survey.ParseObjectKey(sample.ClipKey())
+	if err != nil || partner != sample.PartnerID || mode != string(auth.Test) || surveyID != sample.FinishSurveyID || clipID != sample.ClipID {
+		t.Errorf("ClipKey %q = %s %s %s %s (%v); want the fixture clip's", sample.ClipKey(), partner, mode, surveyID, clipID, err)
+	}
+}

@@ -1,0 +1,10 @@
+// Command clip-processor validates each clip uploaded to the clip bucket
+// and settles its survey.
+package main
+
+import (
+	"github.com/moveleads/partnerapi/shared/catalog"
+	"github.com/moveleads/partnerapi/shared/s3event"
+)
+
+func main() { s3event.Start("clip-processor", catalog.ClipProcessor) }

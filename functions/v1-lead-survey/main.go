@@ -1,0 +1,9 @@
+// Command v1-lead-survey is the getSurveyLink function.
+package main
+
+import (
+	"github.com/moveleads/partnerapi/shared/apigw"
+	"github.com/moveleads/partnerapi/shared/catalog"
+)
+
+func main() { apigw.Start(catalog.SurveyLink) }

@@ -1,0 +1,193 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// InstallHint is what to do when Chromium is missing.
+const InstallHint = "run scripts/bootstrap.sh (installs chromium)"
+
+// Path returns the Chromium binary: "chromium" on PATH (Debian's package
+// installs /usr/bin/chromium). It fails when there is none; no browser is
+// ever downloaded.
+func Path() (string, error) {
+	p, err := exec.LookPath("chromium")
+	if err != nil {
+		return "", fmt.Errorf("chromium not found on PATH: %s", InstallHint)
+	}
+	return p, nil
+}
+
+// Require fails the test (it does not skip it) when Chromium is missing,
+// saying how to install it, and returns its path otherwise.
+func Require(t testing.TB) string {
+	t.Helper()
+	p, err := Path()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Option changes how Start runs the browser.
+type Option func(*config)
+
+type config struct {
+	fakeVideo string
+	flags     [][2]any
+	logf      func(format string, args ...any)
+}
+
+// FakeVideo makes the fake camera film file (a .y4m or .mjpeg, as Chromium
+// requires) instead of its built-in test pattern.
+func FakeVideo(file string) Option { return func(c *config) { c.fakeVideo = file } }
+
+// Flag passes one more command-line switch to Chromium: --name=value for a
+// string, --name for true.
+func Flag(name string, value any) Option {
+	return func(c *config) { c.flags = append(c.flags, [2]any{name, value}) }
+}
+
+// Logf receives the page's console messages, uncaught exceptions and
+// browser log entries (a blocked request, a Content-Security-Policy
+// violation), one line each; pass t.Logf. It stops before Start's cancel
+// returns, so it is never called after the test ends.
+func Logf(f func(format string, args ...any)) Option { return func(c *config) { c.logf = f } }
+
+// Start runs a headless Chromium (no sandbox, no GPU, a fresh profile in a
+// temporary directory, a fake camera and microphone whose use is granted
+// without a prompt) and returns a chromedp context of its first tab. Run
+// actions on it with chromedp.Run and chromedp.Do, or with this package's
+// helpers; derive per-step timeouts from it with context.WithTimeout.
+//
+// cancel closes the browser, waits for it to exit and removes the profile;
+// call it before the test ends. Start fails when Chromium is missing or
+// does not start; the browser then is not running.
+func Start(ctx context.Context, opts ...Option) (context.Context, context.CancelFunc, error) {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	bin, err := Path()
+	if err != nil {
+		return nil, nil, err
+	}
+	dir, err := os.MkdirTemp("", "browser-profile-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("make browser profile: %w", err)
+	}
+	allocOpts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.UserDataDir(dir),
+		chromedp.Flag("use-fake-device-for-media-stream", true),
+		chromedp.Flag("use-fake-ui-for-media-stream", true),
+		chromedp.WindowSize(1280, 900),
+	)
+	if c.fakeVideo != "" {
+		abs, err := filepath.Abs(c.fakeVideo)
+		if err != nil {
+			return nil, nil, fmt.Errorf("fake video: %w", err)
+		}
+		allocOpts = append(allocOpts, chromedp.Flag("use-file-for-fake-video-capture", abs))
+	}
+	for _, f := range c.flags {
+		allocOpts = append(allocOpts, chromedp.Flag(f[0].(string), f[1]))
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, allocOpts...)
+	tabCtx, cancelTab := chromedp.NewContext(allocCtx)
+
+	var wg sync.WaitGroup
+	if c.logf != nil {
+		// Subscribe before the browser starts, so nothing is missed.
+		messages := chromedp.Console(tabCtx)
+		wg.Go(func() {
+			for m, err := range messages {
+				if err != nil {
+					return
+				}
+				c.logf("browser %s: %s", m.Type, m)
+			}
+		})
+	}
+	var once sync.Once
+	cancel := func() {
+		once.Do(func() {
+			cancelTab()
+			cancelAlloc() // waits for the browser to exit
+			wg.Wait()
+			os.RemoveAll(dir)
+		})
+	}
+	// The first action starts the browser; it must not run under a
+	// timeout, which would end the browser with it.
+	if err := chromedp.Do(tabCtx); err != nil {
+		cancel()
+		return nil, nil, fmt.Errorf("start chromium (%s): %w", bin, err)
+	}
+	return tabCtx, cancel, nil
+}
+
+// Phone sizes the page as a phone held upright: 390×844 CSS pixels (an
+// iPhone 12 to 15), device pixel ratio 2, mobile layout and touch events.
+func Phone() chromedp.Action[chromedp.Void] {
+	return chromedp.EmulateViewport(390, 844,
+		chromedp.EmulateScale(2),
+		chromedp.EmulateMobile,
+		chromedp.EmulateTouch,
+		chromedp.EmulateOrientation(emulation.ScreenOrientationTypePortraitPrimary, 0),
+	)
+}
+
+// Screenshot writes a PNG of the whole page, beyond the viewport, to path.
+func Screenshot(ctx context.Context, path string) error {
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		return fmt.Errorf("screenshot: %w", err)
+	}
+	return writeFile(path, png)
+}
+
+// ScreenshotViewport writes a PNG of what the viewport shows (the first
+// screen, before any scrolling, when the page is at the top) to path,
+// scaled by scale: 1 keeps CSS pixels (390 px wide for Phone) whatever the
+// device pixel ratio, which keeps the file small.
+func ScreenshotViewport(ctx context.Context, path string, scale float64) error {
+	size, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ W, H, X, Y, DPR float64 }](
+		`({W: innerWidth, H: innerHeight, X: scrollX, Y: scrollY, DPR: devicePixelRatio})`))
+	if err != nil {
+		return fmt.Errorf("screenshot: read the viewport: %w", err)
+	}
+	res, err := chromedp.Call(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{
+		Format: page.CaptureScreenshotFormatPng,
+		// The clip's scale multiplies the device pixel ratio.
+		Clip: &page.Viewport{X: size.X, Y: size.Y, Width: size.W, Height: size.H, Scale: scale / max(size.DPR, 1)},
+	})
+	if err != nil {
+		return fmt.Errorf("screenshot: %w", err)
+	}
+	return writeFile(path, res.Data)
+}
+
+func writeFile(path string, b []byte) error {
+	if len(b) == 0 {
+		return errors.New("screenshot: the browser returned no image")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("screenshot: %w", err)
+	}
+	return os.WriteFile(path, b, 0o644)
+}

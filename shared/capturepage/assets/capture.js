@@ -1,0 +1,676 @@
+// The capture page's script: records clips room by room, uploads them in
+// the background to presigned URLs, keeps the checklist saved and finishes
+// the survey (docs/CAPTURE.md). No framework and no third-party request;
+// the data comes from the survey-data JSON block. Text from the customer or
+// the server only ever goes into the page through textContent.
+(function () {
+  "use strict";
+
+  var data = JSON.parse(document.getElementById("survey-data").textContent);
+  var $ = function (id) { return document.getElementById(id); };
+
+  var UPLOADS_AT_ONCE = 1; // one at a time: the first clips finish first on a slow uplink
+  var SAVE_DELAY_MS = 1200;
+  var MIME_TYPES = ["video/mp4;codecs=avc1", "video/mp4", "video/webm;codecs=vp9", "video/webm;codecs=vp8", "video/webm"];
+  var FORBIDDEN_HEADERS = { "content-length": 1, "host": 1, "connection": 1, "accept-encoding": 1 };
+
+  var S = {
+    clipsUsed: data.clips.length, // as the server counts them
+    clips: [],                    // this visit's clips
+    earlier: data.clips.slice(),  // clips from an earlier visit
+    active: 0,                    // uploads running
+    checklist: {},                // room → key → count
+    room: "",                     // the room the checklist shows
+    stream: null,
+    rec: null,
+    saving: null, dirty: false, saveTimer: 0,
+    finishing: false, over: false,
+    waiters: []
+  };
+
+  var canRecord = !!(navigator.mediaDevices && navigator.mediaDevices.getUserMedia && window.MediaRecorder);
+
+  // ---- calls to the page's own API ----------------------------------------
+
+  function sleep(ms) { return new Promise(function (r) { setTimeout(r, ms); }); }
+
+  // ApiError carries the error body's code and message; status 0 is a
+  // network failure.
+  function ApiError(status, code, message) {
+    this.status = status; this.code = code; this.message = message;
+  }
+
+  // api makes one JSON call, retrying what may succeed later (network
+  // errors, 429, 5xx): every call of the page is idempotent. A dead link or
+  // a finished survey switches the page to the matching end state.
+  async function api(method, path, body) {
+    var wait = 1000;
+    for (var attempt = 1; ; attempt++) {
+      var res, json = null;
+      try {
+        res = await fetch(data.api_base + path, {
+          method: method, cache: "no-store", credentials: "same-origin", keepalive: true,
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body || {})
+        });
+        json = await res.json().catch(function () { return null; });
+      } catch (e) {
+        if (attempt < 5) { await sleep(wait); wait *= 2; continue; }
+        throw new ApiError(0, "network", "We could not reach the server. Check your connection and try again.");
+      }
+      if (res.ok) return json || {};
+      var err = (json && json.error) || {};
+      if (res.status === 404 || res.status === 410) { linkDead(); }
+      if (res.status === 409 && err.code === "survey_closed") { showDone(); }
+      if ((res.status === 429 || res.status >= 500) && attempt < 4) {
+        var after = parseInt(res.headers.get("Retry-After"), 10);
+        await sleep(after > 0 ? Math.min(after, 30) * 1000 : wait); wait *= 2; continue;
+      }
+      throw new ApiError(res.status, err.code || "error", err.message || "Something went wrong (error " + res.status + "). Please try again.");
+    }
+  }
+
+  // ---- rooms -----------------------------------------------------------------
+
+  var roomSelect = $("room"), otherField = $("other-room-field"), otherInput = $("other-room");
+
+  function canonicalRoom(name) {
+    name = name.trim();
+    for (var i = 0; i < data.rooms.length; i++) {
+      if (data.rooms[i].toLowerCase() === name.toLowerCase()) return data.rooms[i];
+    }
+    return name;
+  }
+
+  function isOther() { return roomSelect.selectedOptions[0] && roomSelect.selectedOptions[0].hasAttribute("data-other"); }
+
+  // currentRoom is the room the customer chose, or "" when "Other room" has
+  // no name yet.
+  function currentRoom() { return isOther() ? canonicalRoom(otherInput.value) : roomSelect.value; }
+
+  function roomError(text) {
+    $("other-room-error").textContent = text;
+    $("other-room-error").hidden = !text;
+    otherField.classList.toggle("has-error", !!text);
+  }
+
+  function addRoomOption(name) {
+    for (var i = 0; i < roomSelect.options.length; i++) if (roomSelect.options[i].value === name) return;
+    var o = document.createElement("option");
+    o.value = name; o.textContent = name;
+    roomSelect.insertBefore(o, roomSelect.querySelector("[data-other]"));
+  }
+
+  function showRoomName() {
+    var r = currentRoom() || "room";
+    document.querySelectorAll(".room-name").forEach(function (el) { el.textContent = r; });
+  }
+
+  function roomChanged() {
+    otherField.hidden = !isOther();
+    roomError("");
+    showRoomName();
+    loadChecklist(currentRoom());
+    var next = nextRoom();
+    $("next-room").hidden = !next;
+    if (next) $("next-room").textContent = "Next room: " + next;
+  }
+
+  function nextRoom() {
+    if (isOther()) return "";
+    var i = data.rooms.indexOf(roomSelect.value);
+    return i >= 0 && i + 1 < data.rooms.length ? data.rooms[i + 1] : "";
+  }
+
+  // ---- recording ---------------------------------------------------------
+
+  function cameraMessage(text, kind) {
+    var m = $("camera-message");
+    m.textContent = text || "";
+    m.className = "message" + (kind ? " is-" + kind : "");
+  }
+
+  function pickMimeType() {
+    if (!MediaRecorder.isTypeSupported) return "";
+    for (var i = 0; i < MIME_TYPES.length; i++) if (MediaRecorder.isTypeSupported(MIME_TYPES[i])) return MIME_TYPES[i];
+    return "";
+  }
+
+  function clipsCounted() {
+    return S.clipsUsed + S.clips.filter(function (c) { return !c.announced; }).length;
+  }
+
+  function limitReached() {
+    if (clipsCounted() < data.clips_max) return false;
+    cameraMessage("This link takes at most " + data.clips_max + " clips, and you have used them all. Tap “Finish survey” when you are done, or ask " + data.company + " if you need to send more.", "error");
+    return true;
+  }
+
+  function roomOrComplain() {
+    var room = currentRoom();
+    if (!room) {
+      roomError("Type the name of the room first.");
+      otherInput.focus();
+    }
+    return room;
+  }
+
+  async function getStream() {
+    var video = { facingMode: "environment", width: { ideal: 1280 }, height: { ideal: 720 } };
+    try {
+      S.stream = await navigator.mediaDevices.getUserMedia({ video: video, audio: true });
+    } catch (e) {
+      if (e && e.name === "SecurityError") throw e;
+      // No microphone, or the microphone refused: film without sound.
+      S.stream = await navigator.mediaDevices.getUserMedia({ video: video, audio: false });
+    }
+    $("preview").srcObject = S.stream;
+    $("viewer").hidden = false;
+    return S.stream;
+  }
+
+  // releaseCamera turns the camera off between clips: the preview shows
+  // only while recording, so what is on screen is what is being filmed.
+  function releaseCamera() {
+    if (S.stream) S.stream.getTracks().forEach(function (t) { t.onended = null; t.stop(); });
+    S.stream = null;
+    $("preview").srcObject = null;
+    $("viewer").hidden = true;
+  }
+
+  function cameraUnavailable(err) {
+    canRecord = false;
+    $("start").hidden = true; $("stop").hidden = true;
+    $("file").setAttribute("capture", "environment");
+    $("or").hidden = true;
+    $("file-label").className = "btn btn-primary";
+    var why = err && (err.name === "NotAllowedError" || err.name === "SecurityError")
+      ? "The camera was not allowed, so this page cannot record. "
+      : "Your browser can’t record video on this page. ";
+    cameraMessage(why + "Tap “Upload a video” below to film with your camera app instead.", "error");
+  }
+
+  async function startRecording() {
+    if (S.rec || S.over) return;
+    var room = roomOrComplain();
+    if (!room || limitReached()) return;
+    cameraMessage("");
+    $("start").disabled = true;
+    var stream;
+    try {
+      stream = await getStream();
+    } catch (e) {
+      $("start").disabled = false;
+      cameraUnavailable(e);
+      return;
+    }
+    var type = pickMimeType(), recorder;
+    try {
+      recorder = new MediaRecorder(stream, type ? { mimeType: type, videoBitsPerSecond: 2500000 } : {});
+    } catch (e) {
+      try { recorder = new MediaRecorder(stream); } catch (e2) { $("start").disabled = false; cameraUnavailable(e2); return; }
+    }
+    var rec = { recorder: recorder, chunks: [], bytes: 0, started: Date.now(), room: room, type: type, tick: 0, limit: 0, lock: null, note: "" };
+    S.rec = rec;
+    recorder.ondataavailable = function (ev) {
+      if (!ev.data || !ev.data.size) return;
+      rec.chunks.push(ev.data);
+      rec.bytes += ev.data.size;
+      if (rec.bytes > data.max_clip_bytes - 4 * 1048576 && recorder.state === "recording") {
+        rec.note = "The clip reached the largest size we accept, so recording stopped. ";
+        stopRecording();
+      }
+    };
+    recorder.onstop = function () { recordingStopped(rec); };
+    recorder.onerror = function () { rec.note = "Recording was interrupted. "; stopRecording(); };
+    stream.getVideoTracks().forEach(function (t) { t.onended = function () { if (S.rec === rec) { rec.note = "The camera stopped. "; stopRecording(); } }; });
+    recorder.start(1000);
+    rec.tick = setInterval(function () { showTimer(rec); }, 1000);
+    rec.limit = setTimeout(function () { rec.note = "You reached " + data.max_clip_seconds / 60 + " minutes, so recording stopped. "; stopRecording(); }, data.max_clip_seconds * 1000);
+    if (navigator.wakeLock) navigator.wakeLock.request("screen").then(function (l) { rec.lock = l; }, function () {});
+    showTimer(rec);
+    $("rec-badge").hidden = false;
+    $("start").hidden = true; $("start").disabled = false;
+    $("stop").hidden = false; $("stop").focus();
+    roomSelect.disabled = true; otherInput.disabled = true;
+  }
+
+  function showTimer(rec) {
+    var s = Math.min(Math.floor((Date.now() - rec.started) / 1000), data.max_clip_seconds);
+    $("timer").textContent = String(Math.floor(s / 60)).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  function stopRecording() {
+    var rec = S.rec;
+    if (!rec) return;
+    clearInterval(rec.tick); clearTimeout(rec.limit);
+    if (rec.recorder.state !== "inactive") rec.recorder.stop(); else recordingStopped(rec);
+  }
+
+  function recordingStopped(rec) {
+    if (S.rec !== rec) return;
+    S.rec = null;
+    clearInterval(rec.tick); clearTimeout(rec.limit);
+    if (rec.lock) rec.lock.release().catch(function () {});
+    $("rec-badge").hidden = true;
+    $("stop").hidden = true; $("start").hidden = false;
+    roomSelect.disabled = false; otherInput.disabled = false;
+    releaseCamera();
+    var type = (rec.recorder.mimeType || rec.type || "video/webm");
+    var blob = new Blob(rec.chunks, { type: type });
+    if (!blob.size) {
+      cameraMessage(rec.note + "Nothing was recorded. Please try again.", "error");
+    } else {
+      addClip(blob, type, rec.room);
+      cameraMessage(rec.note + "Clip saved and sending. Film more of the " + rec.room + ", or count its large items below.", "ok");
+    }
+    $("start").focus();
+    S.waiters.splice(0).forEach(function (w) { w(); });
+  }
+
+  // ---- clips chosen from the phone -----------------------------------------
+
+  function guessType(file) {
+    if (/^video\//.test(file.type)) return file.type;
+    var ext = (file.name.split(".").pop() || "").toLowerCase();
+    return { mp4: "video/mp4", m4v: "video/mp4", mov: "video/quicktime", qt: "video/quicktime", webm: "video/webm" }[ext] || "";
+  }
+
+  function videoSeconds(file) {
+    return new Promise(function (resolve) {
+      var v = document.createElement("video"), url = URL.createObjectURL(file);
+      var done = function (d) { clearTimeout(timer); URL.revokeObjectURL(url); resolve(d); };
+      var timer = setTimeout(function () { done(NaN); }, 4000);
+      v.preload = "metadata"; v.muted = true;
+      v.onloadedmetadata = function () { done(v.duration); };
+      v.onerror = function () { done(NaN); };
+      v.src = url;
+    });
+  }
+
+  function megabytes(n) { return n >= 1048576 ? (n / 1048576).toFixed(n >= 10485760 ? 0 : 1) + " MB" : Math.max(1, Math.round(n / 1024)) + " KB"; }
+
+  async function fileChosen() {
+    var input = $("file"), file = input.files && input.files[0];
+    input.value = "";
+    if (!file || S.over) return;
+    var room = roomOrComplain();
+    if (!room || limitReached()) return;
+    var type = guessType(file);
+    if (!type) { cameraMessage("“" + file.name + "” is not a video we can use. Please choose an MP4, MOV or WebM video.", "error"); return; }
+    if (file.size > data.max_clip_bytes) {
+      cameraMessage("This video is " + megabytes(file.size) + ", larger than the " + megabytes(data.max_clip_bytes) + " we accept. Please film the room in shorter clips.", "error");
+      return;
+    }
+    if (!file.size) { cameraMessage("This video is empty. Please choose another one.", "error"); return; }
+    var secs = await videoSeconds(file);
+    if (isFinite(secs) && secs > data.max_clip_seconds + 1) {
+      cameraMessage("This video is longer than " + data.max_clip_seconds / 60 + " minutes. Please choose a shorter one, or film the room in parts.", "error");
+      return;
+    }
+    addClip(file, type, room);
+    cameraMessage("Video added and sending.", "ok");
+  }
+
+  // ---- the upload queue ----------------------------------------------------
+
+  function uuid() {
+    if (crypto.randomUUID) return crypto.randomUUID();
+    var b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 15) | 64; b[8] = (b[8] & 63) | 128;
+    var h = Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join("");
+    return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
+  }
+
+  function clipNumber(room) {
+    return S.earlier.filter(function (c) { return c.room === room; }).length +
+      S.clips.filter(function (c) { return c.room === room; }).length + 1;
+  }
+
+  function addClip(blob, type, room) {
+    var clip = { id: uuid(), room: room, n: clipNumber(room), blob: blob, size: blob.size, type: type, state: "queued", progress: 0, error: "", announced: false };
+    S.clips.push(clip);
+    clip.el = clipElement(room + ", clip " + clip.n, megabytes(clip.size), "Upload of " + room + " clip " + clip.n);
+    clip.el.retry.addEventListener("click", function () { retry(clip); });
+    renderClip(clip);
+    pump();
+  }
+
+  function clipElement(title, size, progressLabel) {
+    var li = document.createElement("li"); li.className = "clip";
+    var head = document.createElement("div"); head.className = "clip-head";
+    var t = document.createElement("span"); t.textContent = title;
+    var s = document.createElement("span"); s.className = "clip-size"; s.textContent = size;
+    head.append(t, s); li.append(head);
+    var el = { li: li, bar: null, state: document.createElement("p"), retry: document.createElement("button") };
+    if (progressLabel) {
+      el.bar = document.createElement("progress"); el.bar.max = 100; el.bar.value = 0;
+      el.bar.setAttribute("aria-label", progressLabel);
+      li.append(el.bar);
+    }
+    el.state.className = "clip-state";
+    el.retry.type = "button"; el.retry.className = "btn btn-secondary"; el.retry.textContent = "Retry upload"; el.retry.hidden = true;
+    li.append(el.state, el.retry);
+    $("clips").append(li);
+    $("clips-box").hidden = false;
+    return el;
+  }
+
+  function renderClip(clip) {
+    var el = clip.el, text = {
+      queued: "Waiting to send…",
+      announcing: "Starting to send…",
+      uploading: "Sending… " + Math.floor(clip.progress) + "%",
+      done: "Sent",
+      failed: "Not sent. " + clip.error
+    }[clip.state];
+    el.state.textContent = text;
+    el.bar.value = clip.state === "done" ? 100 : clip.state === "failed" ? 0 : clip.progress;
+    el.retry.hidden = clip.state !== "failed";
+    el.li.className = "clip" + (clip.state === "done" ? " is-done" : clip.state === "failed" ? " is-failed" : "");
+    $("clips-used").textContent = String(Math.min(clipsCounted(), data.clips_max));
+    finishProgress();
+  }
+
+  function pending() { return S.clips.filter(function (c) { return c.state === "queued" || c.state === "announcing" || c.state === "uploading"; }); }
+  function failed() { return S.clips.filter(function (c) { return c.state === "failed"; }); }
+
+  function pump() {
+    while (S.active < UPLOADS_AT_ONCE && !S.over) {
+      var next = S.clips.find(function (c) { return c.state === "queued"; });
+      if (!next) break;
+      upload(next);
+    }
+    if (!pending().length) S.waiters.splice(0).forEach(function (w) { w(); });
+  }
+
+  async function upload(clip) {
+    S.active++;
+    clip.state = "announcing"; clip.progress = 0; clip.error = ""; renderClip(clip);
+    try {
+      var r = await api("POST", "/clips", { clip_id: clip.id, room: clip.room, size: clip.size, content_type: clip.type });
+      clip.announced = true;
+      if (r.clips_used) S.clipsUsed = Math.max(S.clipsUsed, r.clips_used);
+      clip.state = "uploading"; renderClip(clip);
+      await put(clip, r.upload || {});
+      clip.state = "done"; clip.blob = null;
+    } catch (e) {
+      clip.state = "failed";
+      clip.error = e && e.message ? e.message : "The upload did not finish.";
+      clip.offline = !!(e && e.status === 0);
+    } finally {
+      S.active--;
+      if (!S.over) renderClip(clip);
+      pump();
+    }
+  }
+
+  function put(clip, up) {
+    return new Promise(function (resolve, reject) {
+      var x = new XMLHttpRequest();
+      x.open(up.method || "PUT", up.url);
+      var headers = up.headers || {};
+      Object.keys(headers).forEach(function (k) {
+        if (!FORBIDDEN_HEADERS[k.toLowerCase()]) x.setRequestHeader(k, headers[k]);
+      });
+      x.upload.onprogress = function (e) {
+        if (e.lengthComputable && e.total) { clip.progress = Math.min(99, 100 * e.loaded / e.total); renderClip(clip); }
+      };
+      x.onload = function () {
+        if (x.status >= 200 && x.status < 300) resolve();
+        else reject(new ApiError(x.status, "upload", x.status === 403 ? "The upload link ran out before the video was sent." : "The upload was refused (error " + x.status + ")."));
+      };
+      x.onerror = x.ontimeout = function () { reject(new ApiError(0, "network", "The connection dropped while sending.")); };
+      x.onabort = function () { reject(new ApiError(0, "abort", "Sending was stopped.")); };
+      x.send(clip.blob);
+    });
+  }
+
+  // retry sends a failed clip again: the same clip_id gets a fresh upload
+  // URL from the server, so nothing is filmed twice or counted twice.
+  function retry(clip) {
+    if (clip.state !== "failed" || S.over) return;
+    clip.state = "queued"; renderClip(clip);
+    pump();
+  }
+
+  function showEarlierClips() {
+    S.earlier.forEach(function (c) {
+      var el = clipElement(c.room + " (sent earlier)", "", "");
+      el.state.textContent = c.status === "announced" ? "Did not arrive. If you can, film this room again."
+        : c.status === "rejected" ? "Could not be used. Please film this room again." : "Received";
+      el.li.className = "clip" + (c.status === "announced" || c.status === "rejected" ? " is-failed" : " is-done");
+    });
+  }
+
+  // ---- checklist -------------------------------------------------------------
+
+  var inputs = Array.prototype.slice.call(document.querySelectorAll("#checklist input.count"));
+
+  function loadChecklist(room) {
+    S.room = room;
+    var counts = S.checklist[room] || {};
+    inputs.forEach(function (i) {
+      var n = counts[i.dataset.key] || 0;
+      i.value = String(n);
+      i.classList.toggle("has-value", n > 0);
+      i.disabled = !room;
+    });
+    document.querySelectorAll("#checklist .step-btn").forEach(function (b) { b.disabled = !room; });
+    document.querySelectorAll("#checklist details").forEach(function (d) {
+      var hint = (data.group_rooms[d.dataset.group] || []).indexOf(room) >= 0;
+      d.open = hint || groupTotal(d) > 0;
+    });
+    var anyOpen = document.querySelector("#checklist details[open]");
+    if (!anyOpen && document.querySelector("#checklist details")) document.querySelector("#checklist details").open = true;
+    groupCounts();
+  }
+
+  function groupTotal(d) {
+    var n = 0;
+    d.querySelectorAll("input.count").forEach(function (i) { n += parseInt(i.value, 10) || 0; });
+    return n;
+  }
+
+  function groupCounts() {
+    document.querySelectorAll("#checklist details").forEach(function (d) {
+      var n = groupTotal(d);
+      d.querySelector(".group-count").textContent = n ? String(n) : "";
+    });
+  }
+
+  function setCount(input, n) {
+    if (!S.room) return;
+    n = Math.max(0, Math.min(99, Math.floor(n) || 0));
+    if (String(n) !== input.value) input.value = String(n);
+    input.classList.toggle("has-value", n > 0);
+    var counts = S.checklist[S.room] || (S.checklist[S.room] = {});
+    if (n) counts[input.dataset.key] = n; else delete counts[input.dataset.key];
+    groupCounts();
+    S.dirty = true;
+    $("save-status").textContent = "";
+    clearTimeout(S.saveTimer);
+    S.saveTimer = setTimeout(save, SAVE_DELAY_MS);
+  }
+
+  function checklistBody() {
+    var rooms = [];
+    Object.keys(S.checklist).forEach(function (name) {
+      var items = Object.keys(S.checklist[name]).filter(function (k) { return S.checklist[name][k] > 0; })
+        .map(function (k) { return { key: k, count: S.checklist[name][k] }; });
+      if (items.length) rooms.push({ name: name, items: items });
+    });
+    return { rooms: rooms };
+  }
+
+  // save sends the whole checklist; a change made while a save is on its way
+  // is sent by the next one. It resolves true once the server has the
+  // latest counts.
+  function save() {
+    clearTimeout(S.saveTimer);
+    if (S.saving) return S.saving.then(function () { return S.dirty ? save() : true; });
+    if (!S.dirty) return Promise.resolve(true);
+    S.dirty = false;
+    $("save-status").textContent = "Saving…";
+    S.saving = api("PUT", "/checklist", checklistBody()).then(function () {
+      $("save-status").textContent = "Saved";
+      return true;
+    }, function (e) {
+      S.dirty = true;
+      if (!S.over) $("save-status").textContent = "Not saved yet: " + e.message;
+      return false;
+    }).finally(function () { S.saving = null; });
+    return S.saving;
+  }
+
+  // ---- finishing ---------------------------------------------------------
+
+  function finishStatus(text, kind) {
+    var m = $("finish-status");
+    m.textContent = text || "";
+    m.className = "message" + (kind ? " is-" + kind : "");
+  }
+
+  function finishProgress() {
+    if (!S.finishing) return;
+    var all = S.clips.filter(function (c) { return c.state !== "failed"; });
+    var done = all.filter(function (c) { return c.state === "done"; }).length;
+    if (done < all.length) {
+      var bytes = 0, sent = 0;
+      all.forEach(function (c) { bytes += c.size; sent += c.size * (c.state === "done" ? 100 : c.progress) / 100; });
+      finishStatus("Sending your videos: " + done + " of " + all.length + " sent (" + Math.floor(100 * sent / bytes) + "%). Please keep this page open.");
+    }
+  }
+
+  function until(cond) {
+    return new Promise(function (resolve) {
+      var check = function () { if (cond()) resolve(); else S.waiters.push(check); };
+      check();
+    });
+  }
+
+  async function finish(force) {
+    if (S.finishing || S.over) return;
+    $("finish-choices").hidden = true;
+    if (S.rec) { stopRecording(); await until(function () { return !S.rec; }); }
+    if (!force && !S.clips.length && !S.earlier.length) {
+      finishStatus("You have not sent any video yet. " + data.company + " needs a video of your home to estimate your move.", "error");
+      $("retry-failed").hidden = true;
+      $("finish-anyway").textContent = "Finish without video";
+      $("finish-choices").hidden = false;
+      return;
+    }
+    S.finishing = true;
+    $("finish").disabled = true;
+    finishProgress();
+    await until(function () { return !pending().length; });
+    var bad = failed();
+    if (bad.length && !force) {
+      S.finishing = false; $("finish").disabled = false;
+      finishStatus((bad.length === 1 ? "1 video was" : bad.length + " videos were") + " not sent. Try again, or finish without " + (bad.length === 1 ? "it." : "them."), "error");
+      $("retry-failed").hidden = false;
+      $("finish-anyway").textContent = "Finish without " + (bad.length === 1 ? "it" : "them");
+      $("finish-choices").hidden = false;
+      return;
+    }
+    finishStatus("Saving your item counts…");
+    if (!(await save()) && !S.over) {
+      S.finishing = false; $("finish").disabled = false;
+      finishStatus("Your item counts could not be saved. Check your connection and tap “Finish survey” again.", "error");
+      return;
+    }
+    finishStatus("Finishing…");
+    try {
+      await api("POST", "/finish", {});
+      showDone();
+    } catch (e) {
+      if (S.over) return;
+      S.finishing = false; $("finish").disabled = false;
+      finishStatus(e.message + " Then tap “Finish survey” again.", "error");
+    }
+  }
+
+  function end(section) {
+    if (S.over) return;
+    S.over = true;
+    clearTimeout(S.saveTimer);
+    if (S.rec) { clearInterval(S.rec.tick); clearTimeout(S.rec.limit); try { S.rec.recorder.stop(); } catch (e) { /* already stopped */ } S.rec = null; }
+    releaseCamera();
+    $("survey").hidden = true;
+    $(section).hidden = false;
+    window.scrollTo(0, 0);
+    $(section).focus();
+  }
+
+  function showDone() { end("done"); }
+  function linkDead() { end("dead"); }
+
+  // ---- wiring ----------------------------------------------------------------
+
+  function init() {
+    var exp = new Date(data.expires_at);
+    if (!isNaN(exp)) {
+      $("expires").textContent = exp.toLocaleString(undefined, { weekday: "long", day: "numeric", month: "long", hour: "numeric", minute: "2-digit" });
+    }
+    Object.keys(data.checklist || {}).forEach(function (room) {
+      var name = canonicalRoom(room);
+      if (data.rooms.indexOf(name) < 0) addRoomOption(name);
+      S.checklist[name] = Object.assign({}, data.checklist[room]);
+    });
+    data.clips.forEach(function (c) { if (data.rooms.indexOf(c.room) < 0) addRoomOption(c.room); });
+    if (canRecord) {
+      // The camera records in the page, so the picker is for videos the
+      // phone already holds: without capture it offers the gallery too.
+      $("file").removeAttribute("capture");
+    } else {
+      cameraUnavailable(null);
+    }
+    showEarlierClips();
+    $("clips-used").textContent = String(Math.min(S.clipsUsed, data.clips_max));
+
+    roomSelect.addEventListener("change", roomChanged);
+    otherInput.addEventListener("input", function () { roomError(""); showRoomName(); });
+    otherInput.addEventListener("change", roomChanged);
+    $("next-room").addEventListener("click", function () {
+      var next = nextRoom();
+      if (!next) return;
+      roomSelect.value = next; roomChanged();
+      $("room-title").scrollIntoView({ behavior: "smooth", block: "start" });
+    });
+    $("start").addEventListener("click", startRecording);
+    $("stop").addEventListener("click", stopRecording);
+    $("file").addEventListener("change", fileChosen);
+    inputs.forEach(function (i) {
+      i.addEventListener("input", function () { if (i.value !== "") setCount(i, parseInt(i.value, 10)); });
+      i.addEventListener("change", function () { setCount(i, parseInt(i.value, 10)); });
+    });
+    document.querySelectorAll("#checklist .step-btn").forEach(function (b) {
+      b.addEventListener("click", function () {
+        var i = $(b.getAttribute("aria-controls"));
+        setCount(i, (parseInt(i.value, 10) || 0) + parseInt(b.dataset.step, 10));
+      });
+    });
+    $("finish").addEventListener("click", function () { finish(false); });
+    $("finish-anyway").addEventListener("click", function () { finish(true); });
+    $("retry-failed").addEventListener("click", function () {
+      $("finish-choices").hidden = true; finishStatus("");
+      failed().forEach(retry);
+      finish(false);
+    });
+    var online = function () { $("offline").hidden = navigator.onLine; };
+    window.addEventListener("offline", online);
+    window.addEventListener("online", function () {
+      online();
+      failed().filter(function (c) { return c.offline; }).forEach(retry);
+      if (S.dirty) save();
+    });
+    online();
+    window.addEventListener("beforeunload", function (e) {
+      if (!S.over && (S.rec || pending().length || S.dirty || S.saving)) { e.preventDefault(); e.returnValue = ""; }
+    });
+    window.addEventListener("pagehide", function () { if (S.dirty && !S.over) save(); });
+    roomChanged();
+  }
+
+  init();
+})();

@@ -1,0 +1,21 @@
+// Package capturepage renders the hosted capture page: the mobile page a
+// moving company's customer opens from a survey link to film the home room
+// by room, count the large items and finish (docs/CAPTURE.md).
+//
+// The page is one HTML document with its stylesheet and script inlined from
+// files embedded in the binary (assets/), allowed by the
+// Content-Security-Policy through their SHA-256 hashes, never by
+// 'unsafe-inline'. Everything the script needs (the company, the rooms, the
+// cube sheet, the clips and checklist saved so far, the limits) travels in a
+// <script type="application/json" id="survey-data"> block of encoding/json
+// output (which escapes <, > and &, so it cannot close the element) that the
+// browser never executes. The markup is filled in without html/template,
+// whose reflection would keep the linker from pruning unused methods and
+// double the binary: every text and attribute value goes through escape. The page makes no
+// request to a third party: its own JSON calls go to Page.APIBase, and the
+// clips go to presigned URLs on Page.UploadOrigin.
+//
+// The package does no I/O and imports no AWS or HTTP package: the
+// v1-capture function looks the survey up and hands Render a Page, or
+// answers ErrorPage for an unknown, expired or finished link.
+package capturepage

@@ -1,0 +1,480 @@
+package capturepage
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/moveleads/partnerapi/shared/browser"
+)
+
+// fakeSurvey serves a capture page and stands in for its JSON calls and
+// the presigned upload target, recording what the page sends. It checks
+// requests the way the real ones do: the upload must carry the announced
+// Content-Type and size.
+type fakeSurvey struct {
+	t    *testing.T
+	srv  *httptest.Server
+	base string
+	page Page
+
+	mu             sync.Mutex
+	failNextUpload bool           // answer the next PUT 403, as an expired URL would
+	expired        bool           // answer the JSON calls 410 link_expired
+	announced      []clipRequest  // POST /clips bodies, in order
+	clipIDs        map[string]int // distinct clip ids, for clips_used
+	uploads        map[string]int // clip id → bytes received with a 2xx
+	checklists     []string       // PUT /checklist bodies
+	finishes       []string       // POST /finish bodies
+	events         []string       // "checklist", "finish", in order
+}
+
+type clipRequest struct {
+	ClipID      string `json:"clip_id"`
+	Room        string `json:"room"`
+	Size        int64  `json:"size"`
+	ContentType string `json:"content_type"`
+}
+
+func newFakeSurvey(t *testing.T, p Page) *fakeSurvey {
+	f := &fakeSurvey{t: t, clipIDs: map[string]int{}, uploads: map[string]int{}}
+	f.srv = httptest.NewUnstartedServer(http.HandlerFunc(f.serve))
+	f.base = "http://" + f.srv.Listener.Addr().String()
+	p.APIBase = "/v1-capture/tok"
+	p.UploadOrigin = f.base
+	f.page = p
+	for _, c := range p.Clips {
+		f.clipIDs[c.ID] = len(f.clipIDs)
+	}
+	f.srv.Start()
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeSurvey) serve(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	body, _ := io.ReadAll(r.Body)
+	switch {
+	case f.expired && strings.HasPrefix(r.URL.Path, "/v1-capture/tok/"):
+		apiError(w, 410, "link_expired", "This link has expired.")
+	case r.Method == "GET" && r.URL.Path == "/v1-capture/tok":
+		f.write(w, Render(f.page))
+	case r.Method == "GET" && r.URL.Path == "/v1-capture/expired":
+		f.write(w, ErrorPage(410, f.page.Company))
+	case r.Method == "GET" && r.URL.Path == "/v1-capture/finished":
+		f.write(w, ErrorPage(409, f.page.Company))
+	case r.Method == "GET" && r.URL.Path == "/v1-capture/unknown":
+		f.write(w, ErrorPage(404, ""))
+	case r.Method == "POST" && r.URL.Path == "/v1-capture/tok/clips":
+		var c clipRequest
+		if err := json.Unmarshal(body, &c); err != nil {
+			apiError(w, 422, "invalid_json", "The body is not JSON.")
+			return
+		}
+		base := mediaType(c.ContentType)
+		if (base != "video/mp4" && base != "video/webm" && base != "video/quicktime") || c.Size < 1 || c.ClipID == "" || c.Room == "" {
+			apiError(w, 422, "validation_failed", "Bad clip: "+string(body))
+			return
+		}
+		f.announced = append(f.announced, c)
+		if _, ok := f.clipIDs[c.ClipID]; !ok {
+			f.clipIDs[c.ClipID] = len(f.clipIDs)
+		}
+		writeJSON(w, 200, map[string]any{
+			"clip_id": c.ClipID, "room": c.Room, "status": "announced",
+			"upload": map[string]any{
+				"method": "PUT", "url": f.base + "/upload/" + c.ClipID + "?size=" + itoa64(c.Size),
+				"headers": map[string]string{"Content-Type": base},
+			},
+			"expires_at": time.Now().Add(15 * time.Minute).UTC().Format(time.RFC3339),
+			"clips_used": len(f.clipIDs), "clips_max": f.page.ClipsMax,
+		})
+	case r.Method == "PUT" && strings.HasPrefix(r.URL.Path, "/upload/"):
+		id := strings.TrimPrefix(r.URL.Path, "/upload/")
+		var want clipRequest
+		for _, c := range f.announced {
+			if c.ClipID == id {
+				want = c
+			}
+		}
+		wantType := mediaType(want.ContentType)
+		switch {
+		case f.failNextUpload:
+			f.failNextUpload = false
+			w.WriteHeader(403) // what S3 answers a URL that has expired
+		case r.Header.Get("Content-Type") != wantType || r.URL.Query().Get("size") != itoa64(int64(len(body))):
+			f.t.Errorf("upload of %s: Content-Type %q, %d bytes; announced %q, %d bytes", id, r.Header.Get("Content-Type"), len(body), wantType, want.Size)
+			w.WriteHeader(403)
+		default:
+			f.uploads[id] = len(body)
+			w.WriteHeader(200)
+		}
+	case r.Method == "PUT" && r.URL.Path == "/v1-capture/tok/checklist":
+		f.checklists = append(f.checklists, string(body))
+		f.events = append(f.events, "checklist")
+		writeJSON(w, 200, map[string]any{"saved": true, "items": strings.Count(string(body), `"key"`)})
+	case r.Method == "POST" && r.URL.Path == "/v1-capture/tok/finish":
+		f.finishes = append(f.finishes, string(body))
+		f.events = append(f.events, "finish")
+		writeJSON(w, 200, map[string]any{"status": "processing", "clips": len(f.uploads)})
+	default:
+		apiError(w, 404, "not_found", "No such route.")
+	}
+}
+
+func (f *fakeSurvey) write(w http.ResponseWriter, d Document) {
+	for k, v := range d.Header {
+		w.Header().Set(k, v)
+	}
+	w.WriteHeader(d.Status)
+	w.Write(d.Body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func apiError(w http.ResponseWriter, status int, code, message string) {
+	writeJSON(w, status, map[string]any{"error": map[string]any{"code": code, "message": message, "details": map[string]any{}}})
+}
+
+// mediaType is a content type without its parameters, which the real
+// server ignores ("video/webm;codecs=vp8,opus" is video/webm; a codecs list
+// is not a valid MIME parameter, so mime.ParseMediaType refuses it).
+func mediaType(ct string) string {
+	base, _, _ := strings.Cut(ct, ";")
+	return strings.ToLower(strings.TrimSpace(base))
+}
+
+func itoa64(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// consoleLog collects the browser's console, and fails the test on an
+// exception or a Content-Security-Policy violation.
+type consoleLog struct {
+	t   *testing.T
+	mu  sync.Mutex
+	bad []string
+}
+
+func (c *consoleLog) logf(format string, args ...any) {
+	line := strings.TrimSpace(fmt.Sprintf(format, args...))
+	c.t.Log(line)
+	if strings.Contains(line, "Content Security Policy") || strings.Contains(line, "browser exception") || strings.Contains(line, "Refused to") {
+		c.mu.Lock()
+		c.bad = append(c.bad, line)
+		c.mu.Unlock()
+	}
+}
+
+func (c *consoleLog) check() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, l := range c.bad {
+		c.t.Errorf("browser console: %s", l)
+	}
+}
+
+// startPhone starts the browser with a phone-sized tab and opens path on
+// f. The script, when given, runs in the page before the page's own.
+func startPhone(t *testing.T, f *fakeSurvey, path, script string) context.Context {
+	t.Helper()
+	browser.Require(t)
+	log := &consoleLog{t: t}
+	ctx, cancel, err := browser.Start(context.Background(), browser.Logf(log.logf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); log.check() })
+	if script != "" {
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := chromedp.Do(ctx, browser.Phone(), chromedp.Navigate(f.base+path)); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// shot saves a full-page screenshot of the page's current state into
+// $SCREENSHOT_DIR (to look at), or a temporary directory.
+func shot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("SCREENSHOT_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	if err := browser.Screenshot(ctx, filepath.Join(dir, name+".png")); err != nil {
+		t.Error(err)
+	}
+}
+
+func flowPage() Page {
+	p := samplePage()
+	p.Clips = nil
+	p.Checklist = nil
+	return p
+}
+
+// TestCaptureFlowOnAPhone films one clip with the fake camera, has its
+// first upload refused as an expired URL would be and retries it, counts
+// items in two rooms and finishes; then checks what the server received.
+func TestCaptureFlowOnAPhone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	f := newFakeSurvey(t, flowPage())
+	f.failNextUpload = true
+	ctx := startPhone(t, f, "/v1-capture/tok", "")
+	step := func(d time.Duration) context.Context {
+		c, cancel := context.WithTimeout(ctx, d)
+		t.Cleanup(cancel)
+		return c
+	}
+
+	if _, err := browser.WaitFor(step(10*time.Second), browser.RoleButton, "Start recording"); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("UPDATE_SCREENSHOT") == "1" {
+		if err := browser.ScreenshotViewport(ctx, "../../docs/capture-page-phone.png", 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shot(t, ctx, "1-start")
+
+	if err := browser.Click(step(10*time.Second), browser.RoleButton, "Start recording"); err != nil {
+		t.Fatal(err)
+	}
+	if err := browser.WaitText(step(10*time.Second), "00:02"); err != nil {
+		t.Fatal(err)
+	}
+	shot(t, ctx, "2-recording")
+	if err := browser.Click(step(5*time.Second), browser.RoleButton, "Stop recording"); err != nil {
+		t.Fatal(err)
+	}
+
+	// The first upload fails; the clip is sent again without filming it again.
+	if _, err := browser.WaitFor(step(15*time.Second), browser.RoleButton, "Retry upload"); err != nil {
+		t.Fatal(err)
+	}
+	shot(t, ctx, "3-upload-failed")
+	if err := browser.Click(step(15*time.Second), browser.RoleButton, "Retry upload"); err != nil {
+		t.Fatal(err)
+	}
+	waitUploaded(t, step(20*time.Second), "Upload of Living room clip 1")
+	if err := browser.WaitText(step(5*time.Second), "1 of 20 clips used"); err != nil {
+		t.Error(err)
+	}
+
+	if err := browser.Fill(step(5*time.Second), browser.RoleSpinbutton, "Sofa, 3 seats", "2"); err != nil {
+		t.Fatal(err)
+	}
+	shot(t, ctx, "4-uploaded-and-counted")
+	if err := browser.Fill(step(5*time.Second), browser.RoleCombobox, "Room", "Bedroom"); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := browser.Value(ctx, browser.RoleSpinbutton, "Sofa, 3 seats"); err == nil && v != "0" {
+		t.Errorf("the Bedroom shows %s sofas; want the Living room's count kept apart", v)
+	}
+	if err := browser.Fill(step(5*time.Second), browser.RoleSpinbutton, "Bed, queen", "1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := browser.Click(step(5*time.Second), browser.RoleButton, "Finish survey"); err != nil {
+		t.Fatal(err)
+	}
+	if err := browser.WaitText(step(20*time.Second), "Thanks! Demo Movers will review your video and send your estimate."); err != nil {
+		t.Fatal(err)
+	}
+	shot(t, ctx, "5-done")
+
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.announced) != 2 || f.announced[0] != f.announced[1] {
+		t.Fatalf("clip requests %+v; want the same clip twice (first upload, then retry)", f.announced)
+	}
+	c := f.announced[0]
+	if c.Room != "Living room" || c.Size < 1000 || !(strings.HasPrefix(c.ContentType, "video/mp4") || strings.HasPrefix(c.ContentType, "video/webm")) {
+		t.Errorf("clip request %+v", c)
+	}
+	if len(c.ClipID) != 36 || c.ClipID[14] != '4' {
+		t.Errorf("clip_id %q is not a random UUID", c.ClipID)
+	}
+	if got := f.uploads[c.ClipID]; int64(got) != c.Size {
+		t.Errorf("uploaded %d bytes; announced %d", got, c.Size)
+	}
+	if len(f.checklists) == 0 {
+		t.Fatal("no checklist saved")
+	}
+	var got, want any
+	json.Unmarshal([]byte(f.checklists[len(f.checklists)-1]), &got)
+	json.Unmarshal([]byte(`{"rooms":[{"name":"Living room","items":[{"key":"sofa_3_seat","count":2}]},{"name":"Bedroom","items":[{"key":"bed_queen","count":1}]}]}`), &want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("last checklist %s; want %v", f.checklists[len(f.checklists)-1], want)
+	}
+	if len(f.finishes) != 1 || strings.TrimSpace(f.finishes[0]) != "{}" {
+		t.Errorf("finish bodies %q; want one {}", f.finishes)
+	}
+	if f.events[len(f.events)-1] != "finish" {
+		t.Errorf("calls %v; want the checklist saved before finish", f.events)
+	}
+}
+
+// waitUploaded waits until the named upload progress bar is full and says
+// so.
+func waitUploaded(t *testing.T, ctx context.Context, progress string) {
+	t.Helper()
+	for {
+		v, err := browser.Value(ctx, browser.RoleProgress, progress)
+		if err == nil && v == "100" {
+			if err := browser.WaitText(ctx, "Sent"); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		select {
+		case <-ctx.Done():
+			text, _ := browser.Text(context.WithoutCancel(ctx))
+			t.Fatalf("%s not at 100%% (value %q, %v); the page shows:\n%s", progress, v, err, text)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// TestFilePickerWhenTheBrowserCannotRecord opens the page again (one clip
+// and a checklist saved earlier) in a browser without MediaRecorder: it
+// offers the camera app through the file input, refuses a file over the
+// size limit before uploading, sends one that fits, and refuses a clip over
+// the survey's limit.
+func TestFilePickerWhenTheBrowserCannotRecord(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	p := flowPage()
+	p.MaxClipBytes = 4000
+	p.ClipsMax = 2
+	p.Clips = []Clip{{ID: "9b2f0000-0000-4000-8000-000000000001", Room: "Kitchen", Status: "playable"}}
+	p.Checklist = map[string]map[string]int{"Kitchen": {"stove": 1}, "Shed": {"box_large": 4}}
+	f := newFakeSurvey(t, p)
+	ctx := startPhone(t, f, "/v1-capture/tok", `delete window.MediaRecorder;`)
+	step := func(d time.Duration) context.Context {
+		c, cancel := context.WithTimeout(ctx, d)
+		t.Cleanup(cancel)
+		return c
+	}
+	if err := browser.WaitText(step(10*time.Second), "Tap “Upload a video” below to film with your camera app instead."); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := browser.Find(ctx, browser.RoleButton, "Start recording"); err == nil {
+		t.Error("Start recording is offered without MediaRecorder")
+	}
+	capture, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("file").getAttribute("capture")`))
+	if err != nil || capture != "environment" {
+		t.Errorf("file input capture = %q, %v; want environment", capture, err)
+	}
+	shot(t, ctx, "6-no-recorder")
+
+	dir := t.TempDir()
+	big, small := filepath.Join(dir, "big.webm"), filepath.Join(dir, "kitchen.webm")
+	os.WriteFile(big, make([]byte, 5000), 0o644)
+	os.WriteFile(small, make([]byte, 3000), 0o644)
+	if err := browser.SetFiles(step(5*time.Second), "Upload a video", big); err != nil {
+		t.Fatal(err)
+	}
+	if err := browser.WaitText(step(5*time.Second), "larger than the"); err != nil {
+		t.Error(err)
+	}
+	if err := browser.Fill(step(5*time.Second), browser.RoleCombobox, "Room", "Kitchen"); err != nil {
+		t.Fatal(err)
+	}
+	if err := browser.SetFiles(step(5*time.Second), "Upload a video", small); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := browser.Value(ctx, browser.RoleSpinbutton, "Stove"); err != nil || v != "1" {
+		t.Errorf("the Kitchen's stoves = %q, %v; want the saved 1", v, err)
+	}
+	waitUploaded(t, step(20*time.Second), "Upload of Kitchen clip 2")
+	if err := browser.WaitText(step(5*time.Second), "2 of 2 clips used"); err != nil {
+		t.Error(err)
+	}
+	shot(t, ctx, "7-file-uploaded")
+	if err := browser.SetFiles(step(5*time.Second), "Upload a video", small); err != nil {
+		t.Fatal(err)
+	}
+	if err := browser.WaitText(step(5*time.Second), "This link takes at most 2 clips, and you have used them all."); err != nil {
+		t.Error(err)
+	}
+	// A room named in an earlier visit is offered again, with its counts.
+	if err := browser.Fill(step(5*time.Second), browser.RoleCombobox, "Room", "Shed"); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := browser.Value(ctx, browser.RoleSpinbutton, "Box, large (4.5 cu ft)"); err != nil || v != "4" {
+		t.Errorf("the Shed's large boxes = %q, %v; want the saved 4", v, err)
+	}
+
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.announced) != 1 || f.announced[0].Size != 3000 || f.announced[0].Room != "Kitchen" || f.announced[0].ContentType != "video/webm" {
+		t.Errorf("clip requests %+v; want only the kitchen clip", f.announced)
+	}
+}
+
+// TestLinkThatNoLongerWorks shows the page switching to "this link no
+// longer works" when a call answers 410, and the error pages.
+func TestLinkThatNoLongerWorks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	f := newFakeSurvey(t, flowPage())
+	ctx := startPhone(t, f, "/v1-capture/tok", "")
+	step := func(d time.Duration) context.Context {
+		c, cancel := context.WithTimeout(ctx, d)
+		t.Cleanup(cancel)
+		return c
+	}
+	if _, err := browser.WaitFor(step(10*time.Second), browser.RoleButton, "Finish survey"); err != nil {
+		t.Fatal(err)
+	}
+	// The link expires while the page is open: finishing says so.
+	f.mu.Lock()
+	f.expired = true
+	f.mu.Unlock()
+	if err := browser.Click(step(5*time.Second), browser.RoleButton, "Finish survey"); err != nil {
+		t.Fatal(err)
+	}
+	if err := browser.Click(step(5*time.Second), browser.RoleButton, "Finish without video"); err != nil {
+		t.Fatal(err)
+	}
+	if err := browser.WaitText(step(10*time.Second), "This link no longer works"); err != nil {
+		t.Fatal(err)
+	}
+	shot(t, ctx, "8-link-dead")
+	for _, tc := range []struct{ path, want, name string }{
+		{"/v1-capture/expired", "Please ask Demo Movers for a new link.", "9-error-410"},
+		{"/v1-capture/finished", "Thank you, Demo Movers will be in touch", "10-error-409"},
+		{"/v1-capture/unknown", "ask the moving company to send you a new link", "11-error-404"},
+	} {
+		if err := chromedp.Do(ctx, chromedp.Navigate(f.base+tc.path)); err != nil {
+			t.Fatal(err)
+		}
+		if err := browser.WaitText(step(5*time.Second), tc.want); err != nil {
+			t.Error(err)
+		}
+		shot(t, ctx, tc.name)
+	}
+}

@@ -1,0 +1,208 @@
+package capturepage
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/api"
+)
+
+// Document is an HTML answer: status, headers and body, which the request
+// pipeline returns and the edge sends as it is.
+type Document = api.Document
+
+// Item is one row of the cube sheet as the checklist shows it.
+type Item struct {
+	Key  string // cube sheet key, sent back in the checklist, e.g. "sofa_3_seat"
+	Name string // what the customer reads, e.g. "Sofa, 3 seats"
+}
+
+// Clip is a clip the survey already holds, shown when the customer opens
+// the link again.
+type Clip struct {
+	ID     string
+	Room   string
+	Status string // a survey.ClipStatus: announced, uploading, processing, playable or rejected
+}
+
+// Page is what the capture page shows for one survey.
+type Page struct {
+	Company        string                    // the partner's display name, e.g. "Demo Movers"
+	APIBase        string                    // path prefix of the page's JSON calls: "/v1-capture/<token>"
+	UploadOrigin   string                    // origin of the presigned upload URLs, e.g. "https://bucket.s3.us-east-1.amazonaws.com"
+	Rooms          []string                  // suggested rooms in walk order (survey.Rooms)
+	Items          []Item                    // the cube sheet (inventory.Entries())
+	Clips          []Clip                    // clips already announced, oldest first
+	Checklist      map[string]map[string]int // room → item key → count, as saved
+	ClipsMax       int                       // clips a survey may hold (survey.MaxClips)
+	MaxClipBytes   int64                     // largest clip accepted (survey.MaxClipBytes)
+	MaxClipSeconds int                       // longest clip, in seconds (survey.MaxClipDuration)
+	ExpiresAt      time.Time                 // when the link stops working
+}
+
+// pageData is the survey-data JSON block the script reads.
+type pageData struct {
+	Company        string                    `json:"company"`
+	APIBase        string                    `json:"api_base"`
+	Rooms          []string                  `json:"rooms"`
+	GroupRooms     map[string][]string       `json:"group_rooms"`
+	Clips          []clipData                `json:"clips"`
+	Checklist      map[string]map[string]int `json:"checklist"`
+	ClipsMax       int                       `json:"clips_max"`
+	MaxClipBytes   int64                     `json:"max_clip_bytes"`
+	MaxClipSeconds int                       `json:"max_clip_seconds"`
+	ExpiresAt      string                    `json:"expires_at"`
+}
+
+type clipData struct {
+	ID     string `json:"id"`
+	Room   string `json:"room"`
+	Status string `json:"status"`
+}
+
+// escaper escapes text and quoted attribute values exactly as html/template
+// does, so the markup stays the same as when the page was a template.
+var escaper = strings.NewReplacer(
+	"\x00", "\uFFFD",
+	`"`, "&#34;",
+	"&", "&amp;",
+	"'", "&#39;",
+	"+", "&#43;",
+	"<", "&lt;",
+	">", "&gt;",
+)
+
+// escape makes s safe as HTML text, in <title> and in a quoted attribute.
+func escape(s string) string { return escaper.Replace(s) }
+
+// Render returns the capture page for p: status 200 with the headers of
+// Headers(p.UploadOrigin). It does not fail: the assets are embedded and
+// checked by the package's tests, and should the survey data fail to
+// encode anyway, Render answers ErrorPage(500, p.Company).
+func Render(p Page) Document {
+	a := loadAssets()
+	clips := make([]clipData, 0, len(p.Clips))
+	for _, c := range p.Clips {
+		clips = append(clips, clipData{ID: c.ID, Room: c.Room, Status: c.Status})
+	}
+	checklist := p.Checklist
+	if checklist == nil {
+		checklist = map[string]map[string]int{}
+	}
+	rooms := p.Rooms
+	if rooms == nil {
+		rooms = []string{}
+	}
+	data, err := json.Marshal(pageData{
+		Company:        p.Company,
+		APIBase:        p.APIBase,
+		Rooms:          rooms,
+		GroupRooms:     groupRooms(),
+		Clips:          clips,
+		Checklist:      checklist,
+		ClipsMax:       p.ClipsMax,
+		MaxClipBytes:   p.MaxClipBytes,
+		MaxClipSeconds: p.MaxClipSeconds,
+		ExpiresAt:      p.ExpiresAt.UTC().Format(time.RFC3339),
+	})
+	if err != nil {
+		return ErrorPage(500, p.Company)
+	}
+	// encoding/json escapes <, > and & already; U+2028 and U+2029 too.
+	var roomOptions strings.Builder
+	for _, r := range rooms {
+		r = escape(r)
+		roomOptions.WriteString(`<option value="` + r + `">` + r + "</option>\n    ")
+	}
+	var groups strings.Builder
+	for _, g := range groupItems(p.Items) {
+		groups.WriteString(`<details class="group" data-group="` + escape(g.ID) + `">
+    <summary><span class="group-title">` + escape(g.Title) + `</span><span class="group-count"></span></summary>
+    <ul class="items">
+    `)
+		for _, it := range g.Items {
+			k, n := escape(it.Key), escape(it.Name)
+			groups.WriteString(`<li class="item">
+      <label class="item-name" for="count-` + k + `">` + n + `</label>
+      <span class="stepper">
+        <button type="button" class="step-btn" data-step="-1" aria-controls="count-` + k + `" aria-label="One fewer: ` + n + `">−</button>
+        <input class="count" id="count-` + k + `" data-key="` + k + `" type="number" inputmode="numeric" pattern="[0-9]*" min="0" max="99" step="1" value="0">
+        <button type="button" class="step-btn" data-step="1" aria-controls="count-` + k + `" aria-label="One more: ` + n + `">+</button>
+      </span>
+    </li>
+    `)
+		}
+		groups.WriteString("</ul>\n  </details>\n  ")
+	}
+	minutes := (p.MaxClipSeconds + 59) / 60
+	// One pass over the markup: a value is never searched for placeholders.
+	body := strings.NewReplacer(
+		"%%COMPANY%%", escape(p.Company),
+		"%%CSS%%", a.css,
+		"%%JS%%", a.js,
+		"%%DATA%%", string(data),
+		"%%CLIPS_MAX%%", strconv.Itoa(p.ClipsMax),
+		"%%MAX_MINUTES%%", strconv.Itoa(minutes),
+		"%%MAX_MINUTES_2%%", fmt.Sprintf("%02d", minutes),
+		"%%EXPIRES_ISO%%", escape(p.ExpiresAt.UTC().Format(time.RFC3339)),
+		"%%EXPIRES_TEXT%%", escape(p.ExpiresAt.UTC().Format("Monday 2 January 2006, 15:04 UTC")),
+		"%%MAX_SIZE%%", escape(formatBytes(p.MaxClipBytes)),
+		"%%CLIPS_USED%%", strconv.Itoa(len(p.Clips)),
+		"%%ROOMS%%", roomOptions.String(),
+		"%%CHECKLIST%%", groups.String(),
+	).Replace(a.page)
+	return Document{Status: 200, Header: Headers(p.UploadOrigin), Body: []byte(body)}
+}
+
+// ErrorPage returns a friendly HTML page with the given status for a link
+// that cannot be used: 404 (the link is not known), 410 (it expired: ask
+// company for a new one) or 409 (the survey is finished: company will be in
+// touch). Any other status gets a "something went wrong, try again later"
+// page. It carries the same security headers as the capture page. An empty
+// company reads "the moving company".
+func ErrorPage(status int, company string) Document {
+	a := loadAssets()
+	brand := company
+	if company == "" {
+		company = "the moving company"
+	}
+	var title, message, tick string
+	switch status {
+	case 404:
+		title = "We can’t find this link"
+		message = "Check that you opened the whole link from your message. If it still doesn’t work, ask " + company + " to send you a new link."
+	case 410:
+		title = "This link has expired"
+		message = "Links to film your home only work for a limited time. Please ask " + company + " for a new link."
+	case 409:
+		title = "Thank you, you’re all done"
+		tick = `<div class="tick" aria-hidden="true"></div>`
+		message = "You have already sent your video survey. Thank you, " + company + " will be in touch about your estimate."
+	default:
+		title = "Sorry, something went wrong"
+		message = "Please try the link again in a few minutes. If it still doesn’t work, contact " + company + "."
+	}
+	body := strings.NewReplacer(
+		"%%COMPANY%%", escape(brand),
+		"%%CSS%%", a.css,
+		"%%TICK%%", tick,
+		"%%TITLE%%", escape(title),
+		"%%MESSAGE%%", escape(message),
+	).Replace(a.errorPage)
+	return Document{Status: status, Header: Headers(""), Body: []byte(body)}
+}
+
+// formatBytes renders n as the customer reads it: "500 MB".
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.0f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.0f MB", float64(n)/(1<<20))
+	default:
+		return fmt.Sprintf("%d KB", (n+1023)/1024)
+	}
+}

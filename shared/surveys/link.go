@@ -1,0 +1,214 @@
+package surveys
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/moveleads/partnerapi/shared/api"
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/errcode"
+	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
+)
+
+func newUUID() string { return uuid.NewString() }
+
+// DeliveryLink is the one delivery there is: the partner sends the URL on
+// its own channel; the service sends nothing.
+const DeliveryLink = "link"
+
+// LinkView is getSurveyLink's response.
+type LinkView struct {
+	SurveyID   string `json:"survey_id"`
+	CaptureURL string `json:"capture_url"`
+	Status     string `json:"status"`
+	Delivery   string `json:"delivery"`
+}
+
+// storedLink is what an Idempotency-Key keeps of a LinkView: everything
+// but the capture URL, whose token must never be stored in plain text. A
+// replay mints a fresh token for the same survey (see GetSurveyLink).
+type storedLink struct {
+	SurveyID string `json:"survey_id"`
+	Status   string `json:"status"`
+	Delivery string `json:"delivery"`
+}
+
+// linkStatus is the status a link response reports for a survey in st:
+// awaiting_recording until the first clip, then the survey's own status.
+func linkStatus(st survey.Status) string {
+	if st == survey.Invited {
+		return survey.AwaitingRecording
+	}
+	return string(st)
+}
+
+// parseLinkBody reads getSurveyLink's optional body: nothing, or an object
+// whose only property is delivery, "link".
+func parseLinkBody(body []byte) error {
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return nil
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil || fields == nil {
+		return errcode.New(errcode.InvalidJSON, "The request body must be a JSON object (or empty).")
+	}
+	fe := errcode.FieldErrors{}
+	for name, raw := range fields {
+		if name != "delivery" {
+			fe.Add(name, "is not a field of this request; the body may hold only delivery")
+			continue
+		}
+		var d string
+		if err := json.Unmarshal(raw, &d); err != nil || d != DeliveryLink {
+			fe.Add("delivery", fmt.Sprintf("must be %q (the partner sends the link itself)", DeliveryLink))
+		}
+	}
+	return fe.Err()
+}
+
+// GetSurveyLink is the getSurveyLink endpoint.
+//
+// The first call for a lead starts its survey (invited; the lead moves from
+// new to surveying and its updated_at moves). Later calls return the same
+// survey while it is open or processing. Once it reached inventory_ready or
+// failed, a call starts a new survey, which getLead then shows.
+//
+// Every call answers a fresh capture URL (a new token) for the survey:
+// only token hashes are stored, so an earlier URL cannot be shown again.
+// Earlier URLs keep working until they expire (the customer may hold one);
+// a survey keeps its survey.MaxTokens newest. Under an Idempotency-Key the
+// stored response holds no token: a replay answers the same survey with a
+// fresh URL (and 409 survey_closed when that survey has since finished:
+// call again without the key for a new one).
+func (s *Service) GetSurveyLink() api.Endpoint {
+	return api.Endpoint{Operation: manifest.GetSurveyLink, Prepare: func(ctx context.Context, c *api.Call) (api.Work, error) {
+		if err := parseLinkBody(c.Body); err != nil {
+			return api.Work{}, err
+		}
+		leadID, err := parseLeadID(c.PathParam)
+		if err != nil {
+			return api.Work{}, err
+		}
+		partner, err := c.Partner(ctx)
+		if err != nil {
+			return api.Work{}, err
+		}
+		t, now, lifetime := c.Tenant(), c.Now, partner.CaptureLinkTTL()
+		return api.Work{
+			Run: func(ctx context.Context, _ string) (any, error) {
+				return s.Link(ctx, t, leadID, lifetime, now)
+			},
+			Secret: &api.SecretResponse{
+				Strip: func(view any) any {
+					v := view.(LinkView)
+					return storedLink{SurveyID: v.SurveyID, Status: v.Status, Delivery: v.Delivery}
+				},
+				Restore: func(ctx context.Context, stored []byte) (any, error) {
+					var st storedLink
+					if err := json.Unmarshal(stored, &st); err != nil {
+						return nil, fmt.Errorf("read stored survey link: %w", err)
+					}
+					return s.relink(ctx, t, st, lifetime, now)
+				},
+			},
+		}, nil
+	}}
+}
+
+func parseLeadID(id string) (string, error) {
+	u, err := uuid.Parse(id)
+	if err != nil || len(id) != 36 {
+		return "", errcode.New(errcode.NotFound, "No lead with that id exists for this API key.")
+	}
+	return u.String(), nil
+}
+
+// Link returns a capture link for tenant t's lead leadID, starting a new
+// survey unless the lead's latest is still open or processing.
+func (s *Service) Link(ctx context.Context, t auth.Tenant, leadID string, lifetime time.Duration, now time.Time) (LinkView, error) {
+	for attempt := 0; ; attempt++ {
+		_, ls, err := s.store.GetLeadWithSurvey(ctx, t, leadID)
+		if err != nil {
+			return LinkView{}, err
+		}
+		var view LinkView
+		if ls.SurveyID != "" && !ls.Status.Final() {
+			view, err = s.reissue(ctx, t, ls.SurveyID, lifetime, now)
+		} else {
+			view, err = s.start(ctx, t, leadID, lifetime, now)
+		}
+		// Raced by another call (a survey started or closed, a token
+		// added): read again and decide again, a few times.
+		if err != nil && attempt < 3 && retryable(err) {
+			continue
+		}
+		return view, err
+	}
+}
+
+// retryable reports whether err means the survey or lead changed between
+// the read and the write.
+func retryable(err error) bool {
+	var live *surveyrec.LiveSurveyError
+	return errors.As(err, &live) || errors.Is(err, survey.ErrClosed) || errors.Is(err, surveyrec.ErrChanged)
+}
+
+func (s *Service) start(ctx context.Context, t auth.Tenant, leadID string, lifetime time.Duration, now time.Time) (LinkView, error) {
+	sv, token, err := survey.New(s.newID(), leadID, lifetime, now)
+	if err != nil {
+		return LinkView{}, err
+	}
+	if err := s.store.StartSurvey(ctx, t, sv); err != nil {
+		return LinkView{}, err
+	}
+	return s.view(sv, token), nil
+}
+
+func (s *Service) reissue(ctx context.Context, t auth.Tenant, surveyID string, lifetime time.Duration, now time.Time) (LinkView, error) {
+	rec, err := s.store.GetSurvey(ctx, t, surveyID)
+	if err != nil {
+		return LinkView{}, err
+	}
+	if rec.Status.Final() {
+		return LinkView{}, closed(rec.ID)
+	}
+	token, sv, err := s.store.AddSurveyToken(ctx, t, rec.Survey, lifetime, now)
+	if err != nil {
+		return LinkView{}, err
+	}
+	return s.view(sv, token), nil
+}
+
+// relink answers a replayed getSurveyLink: the stored survey, with a fresh
+// token.
+func (s *Service) relink(ctx context.Context, t auth.Tenant, st storedLink, lifetime time.Duration, now time.Time) (LinkView, error) {
+	view, err := s.reissue(ctx, t, st.SurveyID, lifetime, now)
+	if errors.Is(err, survey.ErrClosed) {
+		return LinkView{}, errcode.New(errcode.SurveyClosed,
+			"The survey this Idempotency-Key started (%s) is finished; call again without the key, or with a new one, to start a new survey.", st.SurveyID).
+			WithDetail("survey_id", st.SurveyID)
+	}
+	return view, err
+}
+
+func (s *Service) view(sv survey.Survey, token string) LinkView {
+	return LinkView{
+		SurveyID: sv.ID, CaptureURL: strings.TrimRight(s.baseURL, "/") + CapturePath(token),
+		Status: linkStatus(sv.Status), Delivery: DeliveryLink,
+	}
+}
+
+// closed is the survey_closed error of survey id.
+func closed(id string) error {
+	e := errcode.New(errcode.SurveyClosed, "The survey is finished; nothing was written.")
+	e.Cause = fmt.Errorf("survey %s: %w", id, survey.ErrClosed)
+	return e
+}

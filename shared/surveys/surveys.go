@@ -1,0 +1,123 @@
+// Package surveys is the video-survey feature's service: getSurveyLink
+// (a partner starts or continues a lead's survey and gets a capture link),
+// the capture page's calls (request a clip upload, save the checklist,
+// finish), and the clip processor (validate each uploaded clip, then settle
+// the survey: inventory and recommended estimate, or failed). It is plain Go
+// over the survey domain: storage is the Store interface (shared/dynamo),
+// the clip bucket the Objects interface (shared/s3store, adapted in
+// shared/catalog), and the page's HTML comes from shared/capturepage.
+package surveys
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/inventory"
+	"github.com/moveleads/partnerapi/shared/lead"
+	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
+)
+
+// Store is the survey storage the service needs (shared/dynamo's Store).
+// Its errors carry errcodes; see each method's documentation there.
+type Store interface {
+	GetLead(ctx context.Context, t auth.Tenant, id string) (lead.Lead, error)
+	GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey, error)
+	GetPartner(ctx context.Context, id string) (auth.Partner, error)
+
+	GetSurvey(ctx context.Context, t auth.Tenant, id string) (surveyrec.Record, error)
+	StartSurvey(ctx context.Context, t auth.Tenant, sv survey.Survey) error
+	AddSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Survey, lifetime time.Duration, now time.Time) (string, survey.Survey, error)
+	AdmitCaptureToken(ctx context.Context, tokenHash string, now time.Time, limit int) (surveyrec.CaptureGrant, auth.Usage, error)
+	AdvanceSurvey(ctx context.Context, t auth.Tenant, tr surveyrec.Transition) error
+	SetChecklist(ctx context.Context, t auth.Tenant, id string, c inventory.Checklist) error
+
+	PutClip(ctx context.Context, t auth.Tenant, surveyID string, c survey.Clip) error
+	GetClip(ctx context.Context, t auth.Tenant, surveyID, clipID string) (survey.Clip, error)
+	ListClips(ctx context.Context, t auth.Tenant, surveyID string) ([]survey.Clip, error)
+	AdvanceClip(ctx context.Context, t auth.Tenant, ct surveyrec.ClipTransition) error
+}
+
+// Upload is a presigned upload: send the clip's bytes as the body of
+// Method to URL with exactly Headers, before ExpiresAt.
+type Upload struct {
+	Method    string
+	URL       string
+	Headers   map[string]string
+	ExpiresAt time.Time
+}
+
+// Objects is the clip bucket.
+type Objects interface {
+	// PresignUpload signs an upload of exactly size bytes of contentType
+	// to key, valid for ttl.
+	PresignUpload(ctx context.Context, key, contentType string, size int64, ttl time.Duration) (Upload, error)
+	// Size returns the size of the object at key, and false when there is
+	// none.
+	Size(ctx context.Context, key string) (int64, bool, error)
+	// Open reads the object at key, of size bytes, by ranges: memory does
+	// not grow with the object.
+	Open(ctx context.Context, key string, size int64) io.ReaderAt
+	// Origin is the scheme and host presigned URLs point at, for the
+	// capture page's Content-Security-Policy.
+	Origin() string
+}
+
+// Service runs the survey operations.
+type Service struct {
+	store   Store
+	objects Objects
+	baseURL string
+	builder inventory.Builder
+	log     *slog.Logger
+	newID   func() string
+}
+
+// Deps is what a Service needs; functions that do not touch the bucket
+// (getSurveyLink) leave Objects nil.
+type Deps struct {
+	Store   Store
+	Objects Objects
+	// BaseURL is the API's public origin (settings.PublicBaseURL), from
+	// which capture links are made.
+	BaseURL string
+	// Builder turns a finished survey into its inventory; nil is the
+	// customer's checklist (inventory.ChecklistBuilder).
+	Builder inventory.Builder
+	Log     *slog.Logger
+	// NewID makes survey ids; nil is random UUIDs.
+	NewID func() string
+}
+
+// New returns the service over d.
+func New(d Deps) *Service {
+	if d.Builder == nil {
+		d.Builder = inventory.ChecklistBuilder{}
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.NewID == nil {
+		d.NewID = newUUID
+	}
+	return &Service{store: d.Store, objects: d.Objects, baseURL: d.BaseURL, builder: d.Builder, log: d.Log, newID: d.NewID}
+}
+
+// Limits of the capture page's calls.
+const (
+	// CaptureRateLimit is how many requests a capture token may make per
+	// minute: the page makes a handful per clip, so 120 leaves room for
+	// retries and a reload or two, and stops a script hammering a link.
+	CaptureRateLimit = 120
+	// UploadTTL is how long a presigned clip upload stays valid. The
+	// upload must start before it ends (S3 checks the signature when the
+	// request arrives); a retry asks for a fresh URL.
+	UploadTTL = 15 * time.Minute
+)
+
+// CapturePath is the path of the capture page of token, under the API's
+// public origin: the page's own JSON calls live below it.
+func CapturePath(token string) string { return "/v1-capture/" + token }
