@@ -164,7 +164,7 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 		if err != nil {
 			return nil, fmt.Errorf("clipprobe: %w", err)
 		}
-		small, large, err := measure(ctx, objects{store, client}, c, src, o)
+		small, large, err := measure(ctx, store, client, c, src, o)
 		if err != nil {
 			return nil, fmt.Errorf("clipprobe %s: %w", c.name, err)
 		}
@@ -173,10 +173,10 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 	return rows, nil
 }
 
-// measure uploads c's fixture padded to both sizes, probes each clip
-// warmup+runs times, alternating, and deletes them.
-func measure(ctx context.Context, obj objects, c container, src []byte, o Options) (small, large measured, err error) {
-	store := obj.store
+// measure uploads c's fixture padded to both sizes through store, probes
+// each clip warmup+runs times, alternating, and deletes them with client
+// (the service itself never deletes a clip).
+func measure(ctx context.Context, store *s3store.Store, client *s3.Client, c container, src []byte, o Options) (small, large measured, err error) {
 	want, err := clip.Probe(bytes.NewReader(src), int64(len(src)))
 	if err != nil {
 		return small, large, fmt.Errorf("probe of the fixture %s: %w", c.fixture, err)
@@ -186,7 +186,7 @@ func measure(ctx context.Context, obj objects, c container, src []byte, o Option
 	defer func() {
 		for _, k := range keys {
 			if k != "" {
-				obj.delete(context.WithoutCancel(ctx), k)
+				_, _ = client.DeleteObject(context.WithoutCancel(ctx), &s3.DeleteObjectInput{Bucket: aws.String(store.Bucket()), Key: &k})
 			}
 		}
 	}()
@@ -277,18 +277,6 @@ func upload(ctx context.Context, store *s3store.Store, key, contentType string, 
 		return fmt.Errorf("upload %s: status %d: %s", key, resp.StatusCode, body)
 	}
 	return nil
-}
-
-// objects is the bench's bucket: s3store for what the service does
-// (presign, ranged reads), the client for the bench's own cleanup, which
-// the service never does.
-type objects struct {
-	store  *s3store.Store
-	client *s3.Client
-}
-
-func (o objects) delete(ctx context.Context, key string) {
-	_, _ = o.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(o.store.Bucket()), Key: &key})
 }
 
 // deleteBucket deletes every object left in bucket, then the bucket.
