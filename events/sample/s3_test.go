@@ -18,11 +18,11 @@ import (
 	"github.com/moveleads/partnerapi/shared/apitest"
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/awsenv"
-	"github.com/moveleads/partnerapi/shared/catalog"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/s3event"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
 // clipProcessor returns the clip processor's handler, built as
@@ -40,7 +40,7 @@ func clipProcessor(t *testing.T, env *apitest.Env) (s3event.Handler, *apitest.Sy
 		e.Log = slog.New(slog.NewJSONHandler(logs, nil))
 		return e, nil
 	}
-	h, err := s3event.Build(load, "clip-processor", catalog.ClipProcessor)
+	h, err := s3event.Build(load, "clip-processor", s3wiring.ClipProcessor)
 	if err != nil {
 		t.Fatalf("build clip-processor: %v", err)
 	}

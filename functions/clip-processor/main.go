@@ -3,8 +3,8 @@
 package main
 
 import (
-	"github.com/moveleads/partnerapi/shared/catalog"
 	"github.com/moveleads/partnerapi/shared/s3event"
+	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
-func main() { s3event.Start("clip-processor", catalog.ClipProcessor) }
+func main() { s3event.Start("clip-processor", s3wiring.ClipProcessor) }

@@ -3,7 +3,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/apigw"
-	"github.com/moveleads/partnerapi/shared/catalog"
+	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
-func main() { apigw.Start(catalog.Capture) }
+func main() { apigw.Start(s3wiring.Capture) }

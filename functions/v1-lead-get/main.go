@@ -6,7 +6,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/apigw"
-	"github.com/moveleads/partnerapi/shared/catalog"
+	"github.com/moveleads/partnerapi/shared/wiring"
 )
 
-func main() { apigw.Start(catalog.GetLead) }
+func main() { apigw.Start(wiring.GetLead) }

@@ -11,6 +11,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/catalog"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/s3event"
+	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
 // notFoundSlug is the $default function's slug (functions/route-not-found).
@@ -21,7 +22,7 @@ const notFoundSlug = "route-not-found"
 // covers the manifest.
 func processors() map[string]func(*awsenv.Env) (s3event.Processor, error) {
 	return map[string]func(*awsenv.Env) (s3event.Processor, error){
-		"clip-processor": catalog.ClipProcessor,
+		"clip-processor": s3wiring.ClipProcessor,
 	}
 }
 

@@ -71,19 +71,13 @@ func dispatch(ctx context.Context, ev events.S3Event) error {
 	return h.(s3event.Handler)(ctx, ev)
 }
 
-var bucketSeq sync.Mutex
-var bucketN int
-
 // newBucket creates the Env's clip bucket with its notification.
 func (e *Env) newBucket(t testing.TB, cfg aws.Config) string {
 	t.Helper()
 	if webhook.ID == "" {
 		t.Fatal("apitest: Options.S3 needs TestMain to call apitest.MainS3")
 	}
-	bucketSeq.Lock()
-	bucketN++
-	name := fmt.Sprintf("clips-%d-%d", time.Now().UnixNano()%1e9, bucketN)
-	bucketSeq.Unlock()
+	name := fmt.Sprintf("clips-%d-%d", time.Now().UnixNano()%1e9, tableSeq.Add(1))
 	e.S3 = s3.NewFromConfig(cfg, func(o *s3.Options) { o.UsePathStyle = true })
 	err := s3local.CreateBucket(context.Background(), e.S3, s3local.Bucket{
 		Name: name, Notify: []s3local.Notification{{Target: webhook, Prefix: manifest.ClipPrefix}},

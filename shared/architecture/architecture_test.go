@@ -3,8 +3,11 @@ package architecture
 import (
 	"encoding/json"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 const module = "github.com/moveleads/partnerapi/"
@@ -89,12 +92,32 @@ func TestMainsOnlyWire(t *testing.T) {
 		}
 		n++
 		for _, imp := range p.Imports {
-			if imp != module+"shared/apigw" && imp != module+"shared/s3event" && imp != module+"shared/catalog" {
-				t.Errorf("%s imports %s; a main imports only an edge (shared/apigw, shared/s3event) and shared/catalog", name, imp)
+			switch imp {
+			case module + "shared/apigw", module + "shared/s3event", module + "shared/wiring", module + "shared/wiring/s3wiring":
+			default:
+				t.Errorf("%s imports %s; a main imports only an edge (shared/apigw, shared/s3event) and its builder's package (shared/wiring, shared/wiring/s3wiring)", name, imp)
 			}
 		}
 	}
 	if n == 0 {
 		t.Error("no functions/ packages found")
+	}
+}
+
+// TestOnlyS3FunctionsLinkS3: the S3 client's packages (and their start-up
+// work) reach only the functions whose manifest entry grants bucket access.
+func TestOnlyS3FunctionsLinkS3(t *testing.T) {
+	pkgs := listPackages(t)
+	for _, f := range manifest.Functions {
+		p, ok := pkgs["functions/"+f.Slug]
+		if !ok {
+			t.Errorf("functions/%s not found", f.Slug)
+			continue
+		}
+		usesBucket := len(f.Bucket.Read)+len(f.Bucket.Write) > 0
+		links := slices.Contains(p.Deps, "github.com/aws/aws-sdk-go-v2/service/s3")
+		if links != usesBucket {
+			t.Errorf("functions/%s links service/s3: %v; its manifest entry uses the bucket: %v", f.Slug, links, usesBucket)
+		}
 	}
 }

@@ -2,7 +2,9 @@
 // for the tools that serve them all in one process: `make dev`'s local
 // gateway, scripts/invoke, the integration tests and the benchmarks (and,
 // later, the agent tool server). Deployed functions never import it: each
-// main serves one endpoint, so its binary links only that endpoint's code.
+// main calls one builder of shared/wiring (or shared/wiring/s3wiring, for
+// the functions that reach S3), so its binary links, and initialises, only
+// the packages its function uses.
 package catalog
 
 import (
@@ -17,11 +19,10 @@ import (
 	"github.com/moveleads/partnerapi/shared/apigw"
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/dynamo"
-	"github.com/moveleads/partnerapi/shared/leads"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/s3event"
-	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/surveys"
+	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
 // Deps is what the endpoints and their pipeline need.
@@ -42,66 +43,15 @@ type Deps struct {
 	SettingsTTL     time.Duration
 }
 
-// Builder builds one HTTP function's endpoints (one per route of its
-// manifest entry) from its environment.
-type Builder = func(*awsenv.Env) ([]api.Endpoint, error)
-
-// The builders of each HTTP function's endpoints, one per function: its
-// main passes exactly one to apigw.Start (so its binary links only that
-// function's code), and the tools serve them all through Builders.
-
-// CreateLead builds the v1-leads function's endpoint.
-func CreateLead(e *awsenv.Env) ([]api.Endpoint, error) {
-	return []api.Endpoint{leads.New(e.Store, nil).CreateLead()}, nil
-}
-
-// ListLeads builds the v1-leads-list function's endpoint.
-func ListLeads(e *awsenv.Env) ([]api.Endpoint, error) {
-	return []api.Endpoint{leads.New(e.Store, e.Secret(manifest.SecretCursor)).ListLeads()}, nil
-}
-
-// GetLead builds the v1-lead-get function's endpoint.
-func GetLead(e *awsenv.Env) ([]api.Endpoint, error) {
-	return []api.Endpoint{leads.New(e.Store, nil).GetLead()}, nil
-}
-
-// SurveyLink builds the v1-lead-survey function's endpoint.
-func SurveyLink(e *awsenv.Env) ([]api.Endpoint, error) {
-	base, err := e.Setting(settings.PublicBaseURL)
-	if err != nil {
-		return nil, err
-	}
-	return []api.Endpoint{surveys.New(surveys.Deps{Store: e.Store, BaseURL: base, Log: e.Log}).GetSurveyLink()}, nil
-}
-
-// Capture builds the v1-capture function's endpoints: the page and its
-// calls.
-func Capture(e *awsenv.Env) ([]api.Endpoint, error) {
-	objects, err := ClipObjects(e)
-	if err != nil {
-		return nil, err
-	}
-	return surveys.New(surveys.Deps{Store: e.Store, Objects: objects, Log: e.Log}).CaptureEndpoints(), nil
-}
-
-// ClipProcessor builds the clip-processor function's processor.
-func ClipProcessor(e *awsenv.Env) (s3event.Processor, error) {
-	objects, err := ClipObjects(e)
-	if err != nil {
-		return nil, err
-	}
-	return clipProcessor{surveys.New(surveys.Deps{Store: e.Store, Objects: objects, Log: e.Log})}, nil
-}
-
 // Builders maps the slug of every function with partner routes to the
 // builder its main uses. A test checks it covers the manifest.
-func Builders() map[string]Builder {
-	return map[string]Builder{
-		"v1-leads":       CreateLead,
-		"v1-leads-list":  ListLeads,
-		"v1-lead-get":    GetLead,
-		"v1-lead-survey": SurveyLink,
-		"v1-capture":     Capture,
+func Builders() map[string]wiring.Builder {
+	return map[string]wiring.Builder{
+		"v1-leads":       wiring.CreateLead,
+		"v1-leads-list":  wiring.ListLeads,
+		"v1-lead-get":    wiring.GetLead,
+		"v1-lead-survey": wiring.SurveyLink,
+		"v1-capture":     s3wiring.Capture,
 	}
 }
 
@@ -153,7 +103,7 @@ func New(d Deps) *Stack {
 			s.eps[ep.Operation] = ep
 		}
 	}
-	proc, err := ClipProcessor(env)
+	proc, err := s3wiring.ClipProcessor(env)
 	if err != nil {
 		proc = failingProcessor{err}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
 func noSecrets(string) func(context.Context) ([]byte, error) { return nil }
@@ -101,7 +102,7 @@ func TestBuildersRefuseMissingSettings(t *testing.T) {
 	}
 	env := toolEnv(t)
 	t.Setenv(settings.ClipBucket, "")
-	if _, err := ClipProcessor(env); err == nil || !contains(err.Error(), settings.ClipBucket) {
+	if _, err := s3wiring.ClipProcessor(env); err == nil || !contains(err.Error(), settings.ClipBucket) {
 		t.Errorf("clip processor without %s: %v; want an error naming it", settings.ClipBucket, err)
 	}
 }

@@ -116,15 +116,15 @@ func (s *Service) capturePage() api.Endpoint {
 			return api.Work{Run: func(ctx context.Context, _ string) (any, error) {
 				switch {
 				case !ss.Record.Status.Open():
-					return document(capturepage.ErrorPage(409, partner.Name)), nil
+					return capturepage.ErrorPage(409, partner.Name), nil
 				case ss.Expired:
-					return document(capturepage.ErrorPage(410, partner.Name)), nil
+					return capturepage.ErrorPage(410, partner.Name), nil
 				}
 				clips, err := s.store.ListClips(ctx, ss.Tenant, ss.Record.ID)
 				if err != nil {
 					return nil, err
 				}
-				return document(capturepage.Render(s.page(c.PathParam, partner.Name, ss, clips))), nil
+				return capturepage.Render(s.page(c.PathParam, partner.Name, ss, clips)), nil
 			}}, nil
 		},
 	}
@@ -158,11 +158,7 @@ func (s *Service) page(token, company string, ss *Session, clips []survey.Clip) 
 // failure) as a page saying to try again shortly.
 func errorPage(err error) api.Document {
 	status, _ := api.Render(err)
-	return document(capturepage.ErrorPage(status, ""))
-}
-
-func document(d capturepage.Document) api.Document {
-	return api.Document{Status: d.Status, Header: d.Header, Body: d.Body}
+	return capturepage.ErrorPage(status, "")
 }
 
 // clipRequest is the body of POST /v1-capture/{token}/clips.

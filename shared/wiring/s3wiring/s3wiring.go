@@ -1,0 +1,115 @@
+// Package s3wiring holds the builders of the functions that reach the clip
+// bucket (v1-capture, clip-processor) and the adapter from shared/s3store
+// to the survey feature: apart from shared/wiring, so that only these
+// functions link and initialise the S3 client.
+package s3wiring
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/moveleads/partnerapi/shared/api"
+	"github.com/moveleads/partnerapi/shared/awsenv"
+	"github.com/moveleads/partnerapi/shared/s3event"
+	"github.com/moveleads/partnerapi/shared/s3store"
+	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/surveys"
+)
+
+// Capture builds the v1-capture function's endpoints: the page and its
+// calls.
+func Capture(e *awsenv.Env) ([]api.Endpoint, error) {
+	objects, err := ClipObjects(e)
+	if err != nil {
+		return nil, err
+	}
+	return surveys.New(surveys.Deps{Store: e.Store, Objects: objects, Log: e.Log}).CaptureEndpoints(), nil
+}
+
+// ClipProcessor builds the clip-processor function's processor.
+func ClipProcessor(e *awsenv.Env) (s3event.Processor, error) {
+	objects, err := ClipObjects(e)
+	if err != nil {
+		return nil, err
+	}
+	return clipProcessor{surveys.New(surveys.Deps{Store: e.Store, Objects: objects, Log: e.Log})}, nil
+}
+
+// ClipObjects returns the clip bucket (settings.ClipBucket) as the survey
+// service uses it, through an S3 client on e's configuration that honours
+// AWS_ENDPOINT_URL_S3 (path-style addressing then, as local servers need).
+func ClipObjects(e *awsenv.Env) (surveys.Objects, error) {
+	bucket, err := e.Setting(settings.ClipBucket)
+	if err != nil {
+		return nil, err
+	}
+	endpoint := awsenv.Endpoint(e.Getenv, "S3")
+	client := s3.NewFromConfig(e.Config, func(o *s3.Options) {
+		o.BaseEndpoint = endpoint
+		o.UsePathStyle = endpoint != nil
+	})
+	c := &clipObjects{st: s3store.New(client, bucket)}
+	c.origin = sync.OnceValue(c.presignOrigin)
+	return c, nil
+}
+
+// clipObjects adapts s3store.Store to surveys.Objects.
+type clipObjects struct {
+	st     *s3store.Store
+	origin func() string
+}
+
+func (c *clipObjects) PresignUpload(ctx context.Context, key, contentType string, size int64, ttl time.Duration) (surveys.Upload, error) {
+	up, err := c.st.PresignUpload(ctx, key, contentType, size, ttl)
+	if err != nil {
+		return surveys.Upload{}, err
+	}
+	return surveys.Upload{Method: up.Method, URL: up.URL, Headers: up.Headers, ExpiresAt: up.ExpiresAt}, nil
+}
+
+func (c *clipObjects) Size(ctx context.Context, key string) (int64, bool, error) {
+	o, err := c.st.Head(ctx, key)
+	if errors.Is(err, s3store.ErrNotFound) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	return o.Size, true, nil
+}
+
+func (c *clipObjects) Open(ctx context.Context, key string, size int64) io.ReaderAt {
+	return c.st.ReaderAt(ctx, key, size)
+}
+
+// Origin is the scheme and host of the store's presigned URLs, learned
+// from the SDK by presigning once (it sends nothing), on first use rather
+// than at init: only the capture page needs it. "" when presigning fails
+// (the page's CSP then allows uploads to no origin, and its uploads fail
+// visibly).
+func (c *clipObjects) Origin() string { return c.origin() }
+
+func (c *clipObjects) presignOrigin() string {
+	raw, err := c.st.PresignGet(context.Background(), "origin", time.Minute)
+	if err != nil {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// clipProcessor adapts the survey service to the S3 edge.
+type clipProcessor struct{ s *surveys.Service }
+
+func (p clipProcessor) Process(ctx context.Context, obj s3event.Object) error {
+	return p.s.ProcessClip(ctx, surveys.Object{Key: obj.Key, Size: obj.Size}, time.Now())
+}

@@ -1,0 +1,48 @@
+// Package wiring holds the builder of each function that needs no AWS
+// service but DynamoDB: its main's one call (apigw.Start(wiring.X)), so
+// its binary links and initialises only what that function uses. The
+// functions that reach the clip bucket are built by shared/wiring/s3wiring,
+// so that the S3 client's packages never enter (nor start up in) the
+// others.
+package wiring
+
+import (
+	"github.com/moveleads/partnerapi/shared/api"
+	"github.com/moveleads/partnerapi/shared/awsenv"
+	"github.com/moveleads/partnerapi/shared/leads"
+	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/surveys"
+)
+
+// Builder builds one HTTP function's endpoints (one per route of its
+// manifest entry) from its environment.
+type Builder = func(*awsenv.Env) ([]api.Endpoint, error)
+
+// The builders of each HTTP function's endpoints, one per function: its
+// main passes exactly one to apigw.Start (so its binary links only that
+// function's code), and the tools serve them all through Builders.
+
+// CreateLead builds the v1-leads function's endpoint.
+func CreateLead(e *awsenv.Env) ([]api.Endpoint, error) {
+	return []api.Endpoint{leads.New(e.Store, nil).CreateLead()}, nil
+}
+
+// ListLeads builds the v1-leads-list function's endpoint.
+func ListLeads(e *awsenv.Env) ([]api.Endpoint, error) {
+	return []api.Endpoint{leads.New(e.Store, e.Secret(manifest.SecretCursor)).ListLeads()}, nil
+}
+
+// GetLead builds the v1-lead-get function's endpoint.
+func GetLead(e *awsenv.Env) ([]api.Endpoint, error) {
+	return []api.Endpoint{leads.New(e.Store, nil).GetLead()}, nil
+}
+
+// SurveyLink builds the v1-lead-survey function's endpoint.
+func SurveyLink(e *awsenv.Env) ([]api.Endpoint, error) {
+	base, err := e.Setting(settings.PublicBaseURL)
+	if err != nil {
+		return nil, err
+	}
+	return []api.Endpoint{surveys.New(surveys.Deps{Store: e.Store, BaseURL: base, Log: e.Log}).GetSurveyLink()}, nil
+}
