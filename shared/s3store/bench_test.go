@@ -13,7 +13,7 @@ import (
 // BenchmarkPresignUpload measures signing an upload: local CPU work, no
 // request.
 func BenchmarkPresignUpload(b *testing.B) {
-	s := New(newClient(b), "clips")
+	s := mustNew(b, loadConfig(b), "clips")
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/moveleads/partnerapi/shared/clip"
 	"github.com/moveleads/partnerapi/shared/s3store"
@@ -23,7 +22,11 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	store := s3store.New(s3.NewFromConfig(cfg), "clips")
+	store, err := s3store.New(cfg, "clips", s3store.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 
 	const key, announced = "surveys/s1/clips/c1.webm", 5 << 20
 	up, err := store.PresignUpload(ctx, key, "video/webm", announced, 15*time.Minute)

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
 func TestHead(t *testing.T) {
@@ -30,9 +29,9 @@ func TestHeadErrors(t *testing.T) {
 	s := newStore(t)
 	put(t, s, "k", "video/mp4", []byte("x"))
 	// Credentials MinIO does not know: S3 answers 403, not 404.
-	stranger := New(s3.New(s.client.Options(), func(o *s3.Options) {
-		o.Credentials = credentials.NewStaticCredentialsProvider("stranger", "not-a-secret", "")
-	}), s.bucket)
+	cfg := loadConfig(t)
+	cfg.Credentials = credentials.NewStaticCredentialsProvider("stranger", "not-a-secret", "")
+	stranger := mustNew(t, cfg, s.bucket)
 	tests := []struct {
 		name         string
 		store        *Store
@@ -41,7 +40,7 @@ func TestHeadErrors(t *testing.T) {
 		wantInvalid  bool
 	}{
 		{"missing key", s, "clips/missing.mp4", true, false},
-		{"missing bucket", New(s.client, s.bucket+"-gone"), "k", true, false},
+		{"missing bucket", mustNew(t, loadConfig(t), s.bucket+"-gone"), "k", true, false},
 		{"empty key", s, "", false, true},
 		{"refused", stranger, "k", false, false},
 	}

@@ -7,11 +7,11 @@ import (
 	"encoding/hex"
 	"io"
 	"net/http"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
@@ -26,35 +26,51 @@ func TestMain(m *testing.M) { s3local.RunTests(m) }
 // browser is the plain HTTP client that plays the browser and the viewer.
 var browser = &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{Proxy: nil}}
 
-// newClient returns an S3 client built from the environment that
-// s3local.SetEnv prepared.
-func newClient(t testing.TB) *s3.Client {
+// loadConfig returns the AWS configuration built from the environment
+// that s3local.SetEnv prepared, as the functions build theirs.
+func loadConfig(t testing.TB) aws.Config {
 	t.Helper()
 	cfg, err := config.LoadDefaultConfig(context.Background())
 	if err != nil {
 		t.Fatalf("load AWS config: %v", err)
 	}
-	return s3.NewFromConfig(cfg)
+	return cfg
+}
+
+// newClient returns an SDK S3 client built from the environment: the
+// tests' independent view of the bucket (they write objects with it).
+func newClient(t testing.TB) *s3.Client {
+	t.Helper()
+	return s3.NewFromConfig(loadConfig(t), func(o *s3.Options) { o.UsePathStyle = true })
+}
+
+// mustNew returns a Store over bucket from cfg, at the local server.
+func mustNew(t testing.TB, cfg aws.Config, bucket string) *Store {
+	t.Helper()
+	s, err := New(cfg, bucket, Options{Endpoint: os.Getenv("AWS_ENDPOINT_URL_S3")})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return s
 }
 
 // newStore returns a Store over a new, empty bucket.
 func newStore(t testing.TB) *Store {
 	t.Helper()
-	c := newClient(t)
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	name := "s3store-" + hex.EncodeToString(b)
-	if err := s3local.CreateBucket(context.Background(), c, s3local.Bucket{Name: name}); err != nil {
+	if err := s3local.CreateBucket(context.Background(), newClient(t), s3local.Bucket{Name: name}); err != nil {
 		t.Fatalf("create bucket: %v", err)
 	}
-	return New(c, name)
+	return mustNew(t, loadConfig(t), name)
 }
 
-// put stores data at key with contentType and returns the quoted ETag S3
-// gave it.
+// put stores data at key with contentType through the SDK's client and
+// returns the quoted ETag S3 gave it.
 func put(t testing.TB, s *Store, key, contentType string, data []byte) string {
 	t.Helper()
-	out, err := s.client.PutObject(context.Background(), &s3.PutObjectInput{
+	out, err := newClient(t).PutObject(context.Background(), &s3.PutObjectInput{
 		Bucket: &s.bucket, Key: &key, Body: bytes.NewReader(data), ContentType: aws.String(contentType),
 	})
 	if err != nil {
@@ -78,26 +94,10 @@ func do(t testing.TB, req *http.Request) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
-// signedAgo returns a copy of s whose presigned URLs are signed as if at
+// signedAgo returns a copy of s whose requests are signed as if at
 // now-ago, so tests see expired URLs without waiting for them.
 func signedAgo(s *Store, ago time.Duration) *Store {
 	c := *s
-	c.presign = s3.NewPresignClient(s.client, func(o *s3.PresignOptions) {
-		o.Presigner = shiftedPresigner{
-			// As the S3 client's own signer: keys are escaped once.
-			inner: v4.NewSigner(func(so *v4.SignerOptions) { so.DisableURIPathEscaping = true }),
-			shift: -ago,
-		}
-	})
+	c.now = func() time.Time { return time.Now().Add(-ago) }
 	return &c
-}
-
-// shiftedPresigner signs at the time it is given plus shift.
-type shiftedPresigner struct {
-	inner *v4.Signer
-	shift time.Duration
-}
-
-func (p shiftedPresigner) PresignHTTP(ctx context.Context, creds aws.Credentials, r *http.Request, payloadHash, service, region string, at time.Time, optFns ...func(*v4.SignerOptions)) (string, http.Header, error) {
-	return p.inner.PresignHTTP(ctx, creds, r, payloadHash, service, region, at.Add(p.shift), optFns...)
 }

@@ -4,14 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
 // Bounds of the presigned requests.
@@ -56,33 +51,25 @@ type Upload struct {
 // type that is not a valid media type of printable ASCII (at most 255
 // bytes), a size outside 1..MaxUploadSize, or a ttl outside
 // 1s..MaxUploadTTL (a fraction of a second is dropped). Any other failure
-// (credentials that cannot be retrieved) is the SDK's, wrapped.
+// (credentials that cannot be retrieved) is wrapped.
 func (s *Store) PresignUpload(ctx context.Context, key, contentType string, size int64, ttl time.Duration) (Upload, error) {
 	if err := checkUpload(key, contentType, size, ttl); err != nil {
 		return Upload{}, fmt.Errorf("presign upload: %w", err)
 	}
-	signed, err := s.presign.PresignPutObject(ctx, &s3.PutObjectInput{
-		Bucket:        &s.bucket,
-		Key:           &key,
-		ContentType:   &contentType,
-		ContentLength: aws.Int64(size),
-	}, s3.WithPresignExpires(ttl))
+	header := http.Header{"Content-Type": {contentType}}
+	signed, expires, err := s.presign(ctx, http.MethodPut, key, header, size, ttl)
 	if err != nil {
 		return Upload{}, s.fail("presign upload", key, err)
 	}
-	expires, err := expiry(signed)
-	if err != nil {
-		return Upload{}, fmt.Errorf("presign upload s3://%s/%s: %w", s.bucket, key, err)
-	}
-	headers := make(map[string]string, len(signed.SignedHeader))
-	for name, values := range signed.SignedHeader {
+	headers := make(map[string]string, len(signed.Header))
+	for name, values := range signed.Header {
 		name = http.CanonicalHeaderKey(name)
 		if name == "Host" || name == "Content-Length" {
 			continue
 		}
 		headers[name] = strings.Join(values, ",")
 	}
-	return Upload{URL: signed.URL, Method: signed.Method, Headers: headers, ExpiresAt: expires}, nil
+	return Upload{URL: signed.url, Method: http.MethodPut, Headers: headers, ExpiresAt: expires}, nil
 }
 
 // PresignGet signs a GET of the object at key, valid for ttl: the address
@@ -91,7 +78,8 @@ func (s *Store) PresignUpload(ctx context.Context, key, contentType string, size
 // URL of a missing object is signed, and S3 answers it 404.
 //
 // It fails with ErrInvalid for an invalid key or a ttl outside
-// 1s..MaxGetTTL, and otherwise with the SDK's error, wrapped.
+// 1s..MaxGetTTL, and otherwise (credentials that cannot be
+// retrieved) with the error wrapped.
 func (s *Store) PresignGet(ctx context.Context, key string, ttl time.Duration) (string, error) {
 	if err := checkKey(key); err != nil {
 		return "", fmt.Errorf("presign get: %w", err)
@@ -99,11 +87,43 @@ func (s *Store) PresignGet(ctx context.Context, key string, ttl time.Duration) (
 	if err := checkTTL(ttl, MaxGetTTL); err != nil {
 		return "", fmt.Errorf("presign get: %w", err)
 	}
-	signed, err := s.presign.PresignGetObject(ctx, &s3.GetObjectInput{Bucket: &s.bucket, Key: &key}, s3.WithPresignExpires(ttl))
+	signed, _, err := s.presign(ctx, http.MethodGet, key, nil, 0, ttl)
 	if err != nil {
 		return "", s.fail("presign get", key, err)
 	}
-	return signed.URL, nil
+	return signed.url, nil
+}
+
+// signed is a presigned request: its URL, and the headers it was signed
+// with (Host among them, and Content-Length when it has a body).
+type signed struct {
+	url string
+	http.Header
+}
+
+// presign signs method on key with header's fields and a body of length
+// bytes (0: none) as a SigV4 query-string request valid for ttl (whole
+// seconds) from now, with an unsigned payload, as S3 presigned URLs are.
+// It returns the request and when S3 starts refusing it.
+func (s *Store) presign(ctx context.Context, method, key string, header http.Header, length int64, ttl time.Duration) (signed, time.Time, error) {
+	secs := int64(ttl / time.Second)
+	u := s.objectURL(key)
+	u.RawQuery = "X-Amz-Expires=" + strconv.FormatInt(secs, 10)
+	if header == nil {
+		header = http.Header{}
+	}
+	req := &http.Request{Method: method, URL: u, Host: u.Host, Header: header, ContentLength: length}
+	creds, err := s.creds.Retrieve(ctx)
+	if err != nil {
+		return signed{}, time.Time{}, fmt.Errorf("retrieve credentials: %w", err)
+	}
+	// X-Amz-Date counts whole seconds: the URL expires secs after it.
+	at := s.now().UTC().Truncate(time.Second)
+	raw, headers, err := s.signer.PresignHTTP(ctx, creds, req.WithContext(ctx), "UNSIGNED-PAYLOAD", "s3", s.region, at)
+	if err != nil {
+		return signed{}, time.Time{}, fmt.Errorf("sign: %w", err)
+	}
+	return signed{url: raw, Header: headers}, at.Add(time.Duration(secs) * time.Second), nil
 }
 
 // checkUpload fails with ErrInvalid when PresignUpload's arguments are
@@ -167,23 +187,4 @@ func checkTTL(ttl, max time.Duration) error {
 		return fmt.Errorf("%w: ttl %s, want %s to %s", ErrInvalid, ttl, minTTL, max)
 	}
 	return nil
-}
-
-// expiry reads when a presigned URL expires from its X-Amz-Date and
-// X-Amz-Expires, which the SDK has just written.
-func expiry(signed *v4.PresignedHTTPRequest) (time.Time, error) {
-	u, err := url.Parse(signed.URL)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("parse presigned URL: %w", err)
-	}
-	q := u.Query()
-	date, err := time.Parse("20060102T150405Z", q.Get("X-Amz-Date"))
-	if err != nil {
-		return time.Time{}, fmt.Errorf("presigned URL's X-Amz-Date: %w", err)
-	}
-	secs, err := strconv.Atoi(q.Get("X-Amz-Expires"))
-	if err != nil {
-		return time.Time{}, fmt.Errorf("presigned URL's X-Amz-Expires: %w", err)
-	}
-	return date.Add(time.Duration(secs) * time.Second), nil
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
 // numbered returns n bytes of "0123456789101112…", so that a wrong offset
@@ -204,15 +203,14 @@ func TestReadAtStalled(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			client := s3.New(s3.Options{
-				BaseEndpoint: aws.String(tt.endpoint),
-				Region:       "us-east-1",
-				Credentials:  credentials.NewStaticCredentialsProvider("k", "secret", ""),
-				UsePathStyle: true,
-			})
+			cfg := aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("k", "secret", "")}
+			store, err := New(cfg, "clips", Options{Endpoint: tt.endpoint})
+			if err != nil {
+				t.Fatal(err)
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 			defer cancel()
-			r := New(client, "clips").ReaderAt(ctx, "clip", 1000)
+			r := store.ReaderAt(ctx, "clip", 1000)
 			start := time.Now()
 			n, err := r.ReadAt(make([]byte, 100), 0)
 			if took := time.Since(start); took > 5*time.Second {

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -218,11 +220,12 @@ func strictJSON(body []byte, v any) error {
 // unknownField reads the field name of encoding/json's "unknown field"
 // error (it has no type of its own).
 func unknownField(err error) (string, bool) {
-	var name string
-	if _, scanErr := fmt.Sscanf(err.Error(), "json: unknown field %q", &name); scanErr == nil {
-		return name, true
+	quoted, ok := strings.CutPrefix(err.Error(), "json: unknown field ")
+	if !ok {
+		return "", false
 	}
-	return "", false
+	name, uerr := strconv.Unquote(quoted)
+	return name, uerr == nil
 }
 
 func (s *Service) captureClip() api.Endpoint {

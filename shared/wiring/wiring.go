@@ -2,7 +2,7 @@
 // service but DynamoDB: its main's one call (apigw.Start(wiring.X)), so
 // its binary links and initialises only what that function uses. The
 // functions that reach the clip bucket are built by shared/wiring/s3wiring,
-// so that the S3 client's packages never enter (nor start up in) the
+// so that the S3 adapter (shared/s3store) never enters (nor starts up in) the
 // others.
 package wiring
 

@@ -156,7 +156,10 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 		return nil, fmt.Errorf("clipprobe: %w", err)
 	}
 	defer deleteBucket(context.WithoutCancel(ctx), client, bucket)
-	store := s3store.New(client, bucket)
+	store, err := s3store.New(srv.Config(), bucket, s3store.Options{Endpoint: srv.Endpoint})
+	if err != nil {
+		return nil, fmt.Errorf("clipprobe: %w", err)
+	}
 
 	var rows []report.Row
 	for _, c := range containers {

@@ -1,7 +1,7 @@
 // Package presign measures signing the clip bucket's URLs with
 // shared/s3store: PresignUpload, which the capture page's clip call makes
 // once per clip, and PresignGet. Signing is local CPU work (no request),
-// so it runs in process with the S3 client built as a deployed function
+// so it runs in process with the store built as a deployed function
 // builds it (AWS region and static credentials, no endpoint override).
 // `go test -bench . ./scripts/bench/presign` runs the same benchmarks that
 // `make bench` reports through Run.
@@ -14,7 +14,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
 	"github.com/moveleads/partnerapi/shared/s3store"
@@ -49,14 +48,14 @@ func Cases() []Case {
 }
 
 // NewStore returns a Store over a bucket of us-east-1 with static
-// credentials, as a deployed function's (catalog.ClipObjects without
+// credentials, as a deployed function's (s3wiring.ClipObjects without
 // AWS_ENDPOINT_URL_S3).
-func NewStore() *s3store.Store {
+func NewStore() (*s3store.Store, error) {
 	cfg := aws.Config{
 		Region:      "us-east-1",
 		Credentials: credentials.NewStaticCredentialsProvider("AKIABENCHEXAMPLE", "bench-secret", "bench-session-token"),
 	}
-	return s3store.New(s3.NewFromConfig(cfg), "moveleads-clips-bench")
+	return s3store.New(cfg, "moveleads-clips-bench", s3store.Options{})
 }
 
 // Bench signs with c b.N times and fails b on any error.
@@ -73,7 +72,10 @@ func Bench(b *testing.B, s *s3store.Store, c Case) {
 
 // Run benchmarks every case and returns the rows for `make bench`.
 func Run() ([]report.Row, error) {
-	s := NewStore()
+	s, err := NewStore()
+	if err != nil {
+		return nil, err
+	}
 	var rows []report.Row
 	for _, c := range Cases() {
 		if err := c.Sign(context.Background(), s); err != nil {

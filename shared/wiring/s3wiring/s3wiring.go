@@ -1,18 +1,14 @@
 // Package s3wiring holds the builders of the functions that reach the clip
 // bucket (v1-capture, clip-processor) and the adapter from shared/s3store
 // to the survey feature: apart from shared/wiring, so that only these
-// functions link and initialise the S3 client.
+// functions link shared/s3store and build its signer.
 package s3wiring
 
 import (
 	"context"
 	"errors"
 	"io"
-	"net/url"
-	"sync"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/moveleads/partnerapi/shared/api"
 	"github.com/moveleads/partnerapi/shared/awsenv"
@@ -42,28 +38,26 @@ func ClipProcessor(e *awsenv.Env) (s3event.Processor, error) {
 }
 
 // ClipObjects returns the clip bucket (settings.ClipBucket) as the survey
-// service uses it, through an S3 client on e's configuration that honours
+// service uses it, through s3store on e's configuration, honouring
 // AWS_ENDPOINT_URL_S3 (path-style addressing then, as local servers need).
 func ClipObjects(e *awsenv.Env) (surveys.Objects, error) {
 	bucket, err := e.Setting(settings.ClipBucket)
 	if err != nil {
 		return nil, err
 	}
-	endpoint := awsenv.Endpoint(e.Getenv, "S3")
-	client := s3.NewFromConfig(e.Config, func(o *s3.Options) {
-		o.BaseEndpoint = endpoint
-		o.UsePathStyle = endpoint != nil
-	})
-	c := &clipObjects{st: s3store.New(client, bucket)}
-	c.origin = sync.OnceValue(c.presignOrigin)
-	return c, nil
+	var o s3store.Options
+	if endpoint := awsenv.Endpoint(e.Getenv, "S3"); endpoint != nil {
+		o.Endpoint = *endpoint
+	}
+	st, err := s3store.New(e.Config, bucket, o)
+	if err != nil {
+		return nil, err
+	}
+	return &clipObjects{st: st}, nil
 }
 
 // clipObjects adapts s3store.Store to surveys.Objects.
-type clipObjects struct {
-	st     *s3store.Store
-	origin func() string
-}
+type clipObjects struct{ st *s3store.Store }
 
 func (c *clipObjects) PresignUpload(ctx context.Context, key, contentType string, size int64, ttl time.Duration) (surveys.Upload, error) {
 	up, err := c.st.PresignUpload(ctx, key, contentType, size, ttl)
@@ -88,24 +82,8 @@ func (c *clipObjects) Open(ctx context.Context, key string, size int64) io.Reade
 	return c.st.ReaderAt(ctx, key, size)
 }
 
-// Origin is the scheme and host of the store's presigned URLs, learned
-// from the SDK by presigning once (it sends nothing), on first use rather
-// than at init: only the capture page needs it. "" when presigning fails
-// (the page's CSP then allows uploads to no origin, and its uploads fail
-// visibly).
-func (c *clipObjects) Origin() string { return c.origin() }
-
-func (c *clipObjects) presignOrigin() string {
-	raw, err := c.st.PresignGet(context.Background(), "origin", time.Minute)
-	if err != nil {
-		return ""
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	return u.Scheme + "://" + u.Host
-}
+// Origin is the scheme and host of the store's presigned URLs.
+func (c *clipObjects) Origin() string { return c.st.Origin() }
 
 // clipProcessor adapts the survey service to the S3 edge.
 type clipProcessor struct{ s *surveys.Service }
