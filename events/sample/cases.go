@@ -67,13 +67,25 @@ func phoneBrowser() map[string]string {
 	}
 }
 
+// desktopBrowser returns the headers of a desktop browser opening a
+// forwarded video link (a carrier's office).
+func desktopBrowser() map[string]string {
+	return map[string]string{
+		"user-agent":      "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+		"accept":          "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+		"accept-language": "en-US,en;q=0.9",
+	}
+}
+
 // Cases returns every sample API Gateway event. Each route and path form
 // has at least one 2xx case; the $default route has a 404 and a 405. Cases
 // do not depend on one another or on their order, and running one again
 // answers the same status (creates with an Idempotency-Key replay the first
 // response; getSurveyLink answers the lead's survey with a fresh link; the
 // capture calls are idempotent and finishing again answers the survey's
-// state).
+// state; each createSurveyVideoAccess mints another link, which a revoke
+// closes; the videoPage event opens a link no event revokes, up to
+// videolink.OpensPerHour times an hour).
 func Cases() []Case {
 	jsonBody := map[string]string{"content-type": "application/json"}
 	withIdem := func(key string) map[string]string {
@@ -118,6 +130,24 @@ func Cases() []Case {
 		{Slug: "v1-capture", Name: "clip-unknown-token", Status: 404, Operation: manifest.CaptureClip, Param: UnknownCaptureToken, Headers: fromPage, Body: clipBody},
 		{Slug: "v1-capture", Name: "checklist", Status: 200, Operation: manifest.CaptureChecklist, Param: CaptureToken, Headers: fromPage, Body: checklistBody},
 		{Slug: "v1-capture", Name: "finish", Status: 200, Operation: manifest.CaptureFinish, Param: FinishToken, Headers: fromPage, Body: `{}`},
+
+		{Slug: "v1-survey-video-access", Name: "valid", Status: 200, Operation: manifest.CreateSurveyVideoAccess, Key: APIKey, Param: VideoSurveyID,
+			Headers: jsonBody, Body: `{"ttl_hours":24,"label":"Sent to the carrier for a quote"}`},
+		{Slug: "v1-survey-video-access", Name: "logical-path", Status: 200, Operation: manifest.CreateSurveyVideoAccess, Logical: true, Key: APIKey, Param: VideoSurveyID},
+		{Slug: "v1-survey-video-access", Name: "no-playable-clips", Status: 422, Operation: manifest.CreateSurveyVideoAccess, Key: APIKey, Param: CaptureSurveyID},
+		{Slug: "v1-survey-video-access", Name: "bad-body", Status: 422, Operation: manifest.CreateSurveyVideoAccess, Key: APIKey, Param: VideoSurveyID,
+			Headers: jsonBody, Body: `{"ttl_hours":0,"grant":"all"}`},
+		{Slug: "v1-survey-video-access", Name: "unknown-survey", Status: 404, Operation: manifest.CreateSurveyVideoAccess, Key: APIKey, Param: UnknownSurveyID},
+		{Slug: "v1-survey-video-access", Name: "not-a-uuid", Status: 404, Operation: manifest.CreateSurveyVideoAccess, Logical: true, Key: APIKey, Param: "survey-42"},
+		{Slug: "v1-survey-video-access", Name: "missing-key", Status: 401, Operation: manifest.CreateSurveyVideoAccess, Param: VideoSurveyID},
+		{Slug: "v1-survey-video-access", Name: "revoke", Status: 200, Operation: manifest.RevokeSurveyVideoAccess, Key: APIKey, Param: VideoSurveyID},
+		{Slug: "v1-survey-video-access", Name: "revoke-logical-path", Status: 200, Operation: manifest.RevokeSurveyVideoAccess, Logical: true, Key: APIKey, Param: VideoSurveyID},
+		{Slug: "v1-survey-video-access", Name: "revoke-bad-body", Status: 422, Operation: manifest.RevokeSurveyVideoAccess, Key: APIKey, Param: VideoSurveyID,
+			Headers: jsonBody, Body: `{"grant_id":"` + ViewGrantID + `"}`},
+		{Slug: "v1-survey-video-access", Name: "revoke-unknown-survey", Status: 404, Operation: manifest.RevokeSurveyVideoAccess, Key: APIKey, Param: UnknownSurveyID},
+
+		{Slug: "v1-video", Name: "page", Status: 200, Operation: manifest.VideoPage, Param: ViewToken, Headers: desktopBrowser()},
+		{Slug: "v1-video", Name: "unknown-token", Status: 404, Operation: manifest.VideoPage, Param: UnknownViewToken, Headers: desktopBrowser()},
 
 		{Slug: "route-not-found", Name: "unknown-path", Status: 404, Method: "GET", Path: "/v1/quotes", Key: APIKey},
 		{Slug: "route-not-found", Name: "wrong-method", Status: 405, Method: "DELETE", Path: "/v1/leads/" + LeadID, Key: APIKey},

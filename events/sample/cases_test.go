@@ -128,13 +128,14 @@ func TestEveryFunctionHasEvents(t *testing.T) {
 	}
 }
 
-// TestFixtureTokens: the capture tokens of the fixtures have the form of
-// capture tokens (a malformed one would answer 404 without ever reaching
-// the table) and are distinct.
+// TestFixtureTokens: the capture and view tokens of the fixtures have the
+// form of capture tokens (a malformed one would answer 404 without ever
+// reaching the table) and are distinct.
 func TestFixtureTokens(t *testing.T) {
 	seen := map[string]string{}
 	for name, tok := range map[string]string{
 		"CaptureToken": sample.CaptureToken, "FinishToken": sample.FinishToken, "UnknownCaptureToken": sample.UnknownCaptureToken,
+		"ViewToken": sample.ViewToken, "UnknownViewToken": sample.UnknownViewToken,
 	} {
 		hash, err := survey.ParseToken(tok)
 		if err != nil {

@@ -32,6 +32,18 @@ func ClipKey() string {
 	return survey.ObjectKey(PartnerID, string(auth.Test), FinishSurveyID, ClipID)
 }
 
+// ClipKeys returns the clip bucket keys of every fixture clip's object,
+// ClipKey first, then those of the playable clips VideoClipID and
+// ViewClipID (the viewer page presigns GETs of them): what PutClipObject
+// stores and a test's clean-up deletes.
+func ClipKeys() []string {
+	return []string{
+		ClipKey(),
+		survey.ObjectKey(PartnerID, string(auth.Test), VideoSurveyID, VideoClipID),
+		survey.ObjectKey(PartnerID, string(auth.Test), ViewSurveyID, ViewClipID),
+	}
+}
+
 // ClipObject returns a copy of the fixture clip's bytes, as PutClipObject
 // stores them.
 func ClipObject() []byte { return bytes.Clone(clipObject) }
@@ -48,22 +60,26 @@ type ObjectPutter interface {
 	PutObject(ctx context.Context, in *s3.PutObjectInput, optFns ...func(*s3.Options)) (*s3.PutObjectOutput, error)
 }
 
-// PutClipObject stores the fixture clip's object at ClipKey in bucket, as
-// the capture page's presigned upload would (same bytes and Content-Type
-// as the clip record Seed writes), so that the clip-processor event and
-// the finish event find it. Call it after Seed, on a local bucket only.
-// Where the bucket notifies the clip processor (make dev's MinIO), the
-// processor decides the clip at once; the sample event then finds it
-// decided, which changes nothing. Putting it again overwrites it with the
-// same bytes.
+// PutClipObject stores the fixture clip's object at each of ClipKeys in
+// bucket, as the capture page's presigned upload would (same bytes and
+// Content-Type as the clip records Seed writes): at ClipKey so that the
+// clip-processor event and the finish event find it, and at the keys of
+// the playable clips so that the viewer page's addresses play. Call it
+// after Seed, on a local bucket only. Where the bucket notifies the clip
+// processor (make dev's MinIO), the processor decides the clip at once;
+// the sample event then finds it decided, which changes nothing (the
+// playable clips are decided already). Putting them again overwrites them
+// with the same bytes.
 func PutClipObject(ctx context.Context, client ObjectPutter, bucket string) error {
-	_, err := client.PutObject(ctx, &s3.PutObjectInput{
-		Bucket: aws.String(bucket), Key: aws.String(ClipKey()),
-		Body: bytes.NewReader(clipObject), ContentLength: aws.Int64(int64(len(clipObject))),
-		ContentType: aws.String(clipContentType),
-	})
-	if err != nil {
-		return fmt.Errorf("put fixture clip %s in bucket %s: %w", ClipKey(), bucket, err)
+	for _, key := range ClipKeys() {
+		_, err := client.PutObject(ctx, &s3.PutObjectInput{
+			Bucket: aws.String(bucket), Key: aws.String(key),
+			Body: bytes.NewReader(clipObject), ContentLength: aws.Int64(int64(len(clipObject))),
+			ContentType: aws.String(clipContentType),
+		})
+		if err != nil {
+			return fmt.Errorf("put fixture clip %s in bucket %s: %w", key, bucket, err)
+		}
 	}
 	return nil
 }

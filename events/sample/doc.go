@@ -1,6 +1,6 @@
 // Package sample defines the sample events in events/ and the local-only
 // fixtures (partner, API key, leads, video surveys with their capture
-// tokens, a clip and its object) they refer to.
+// tokens, clips and their objects, a video link) they refer to.
 //
 // Every function of the manifest has events. An HTTP function has API
 // Gateway HTTP API (payload 2.0) events: each route for each of its path

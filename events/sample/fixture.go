@@ -13,18 +13,19 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/survey"
 	"github.com/moveleads/partnerapi/shared/surveyrec"
+	"github.com/moveleads/partnerapi/shared/videolink"
 )
 
 // The fixtures the sample events refer to. Seed creates them in a local
-// table (and PutClipObject the one clip object in a local bucket); `make
+// table (and PutClipObject the clips' objects in a local bucket); `make
 // dev` and the tests call it.
 //
-// APIKey and the capture tokens are NOT secrets and must never grant
-// anything real: they are printed in this file and in the events under
-// events/, the key is a test-mode key (it can only ever see test-mode
-// data) and the tokens open test-mode surveys of the fixture partner, and
-// only local tooling creates them, in DynamoDB Local tables. Never seed a
-// deployed table.
+// APIKey, the capture tokens and the view token are NOT secrets and must
+// never grant anything real: they are printed in this file and in the
+// events under events/, the key is a test-mode key (it can only ever see
+// test-mode data) and the tokens open test-mode surveys of the fixture
+// partner, and only local tooling creates them, in DynamoDB Local tables.
+// Never seed a deployed table.
 const (
 	// APIKey is the fixture partner's test-mode key, with all scopes.
 	APIKey = "mk_test_0000000000000000000000000000000000000000000000000000000000000001"
@@ -74,20 +75,67 @@ const (
 	// UnknownCaptureToken has the form of a capture token but was never
 	// issued: it answers 404.
 	UnknownCaptureToken = "sample_capture_token_unknown_local_only_000"
+
+	// VideoLeadID is a lead whose survey VideoSurveyID is recording with
+	// one playable clip (VideoClipID): the createSurveyVideoAccess events
+	// mint links to it and the revokeSurveyVideoAccess events close them
+	// all.
+	VideoLeadID = "00000000-0000-4000-8000-000000000005"
+	// VideoSurveyID is VideoLeadID's survey.
+	VideoSurveyID = "00000000-0000-4000-8000-000000000105"
+	// VideoClipID is VideoSurveyID's clip, playable.
+	VideoClipID = "00000000-0000-4000-8000-000000000205"
+
+	// ViewLeadID is a lead whose survey ViewSurveyID is recording with one
+	// playable clip (ViewClipID) and one live video link (ViewGrantID,
+	// token ViewToken), which the videoPage event opens. No event revokes
+	// it: the revoke events name VideoSurveyID.
+	ViewLeadID = "00000000-0000-4000-8000-000000000006"
+	// ViewSurveyID is ViewLeadID's survey.
+	ViewSurveyID = "00000000-0000-4000-8000-000000000106"
+	// ViewClipID is ViewSurveyID's clip, playable.
+	ViewClipID = "00000000-0000-4000-8000-000000000206"
+	// ViewGrantID is the video link of ViewSurveyID.
+	ViewGrantID = "00000000-0000-4000-8000-000000000306"
+	// ViewToken is ViewGrantID's token: the videoPage event's path. A video
+	// link's token has a capture token's form; only its SHA-256 is stored.
+	ViewToken = "sample_view_token_local_only_00000000000000"
+	// ViewLabel is ViewGrantID's label.
+	ViewLabel = "Sample link (local fixture)"
+
+	// UnknownViewToken has the form of a view token but was never issued:
+	// it answers 404.
+	UnknownViewToken = "sample_view_token_unknown_local_only_000000"
+	// UnknownSurveyID is a UUID no survey has: it answers 404.
+	UnknownSurveyID = "00000000-0000-4000-8000-000000000199"
+)
+
+// The fixture clips' findings, as the clip processor records them for the
+// fixture clip's object (clip.webm): VideoClipID and ViewClipID are seeded
+// playable with them. A test checks them against the processor's own
+// decision on ClipID, the same bytes.
+const (
+	fixtureClipCodec    = "vp8"
+	fixtureClipDuration = 1980 * time.Millisecond
+	fixtureClipWidth    = 320
+	fixtureClipHeight   = 240
 )
 
 // SeededAt is when the fixture records say they were created.
 var SeededAt = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
 // Seed creates the fixture partner, its key APIKey, its leads LeadID,
-// CaptureLeadID and FinishLeadID, and the two surveys with their capture
-// tokens, FinishSurveyID's clip record and its checklist, in store's
-// table, through the same store code the operator CLI and the API use.
-// The capture tokens expire survey.MaxTokenLifetime after the call, and
-// the clip counts as announced at the call (so a finish does not take it
-// for never uploaded). The clip's object is not in any bucket until
-// PutClipObject puts it there. Seed fails, having written part of them,
-// when any already exists: seed a fresh table.
+// CaptureLeadID, FinishLeadID, VideoLeadID and ViewLeadID, and their four
+// surveys with their capture tokens, FinishSurveyID's clip record and its
+// checklist, the playable clips of VideoSurveyID and ViewSurveyID, and
+// ViewSurveyID's video link (token ViewToken), in store's table, through
+// the same store code the operator CLI and the API use. The capture tokens
+// and the video link expire survey.MaxTokenLifetime and videolink.MaxTTL
+// after the call, and the clips count as announced at the call (so a
+// finish does not take FinishSurveyID's for never uploaded). The clips'
+// objects are not in any bucket until PutClipObject puts them there. Seed
+// fails, having written part of them, when any already exists: seed a
+// fresh table.
 func Seed(ctx context.Context, store *dynamo.Store) error {
 	rc := estimate.DefaultRateCard("usd")
 	err := store.CreatePartner(ctx, auth.Partner{ID: PartnerID, Name: PartnerName, RateCard: rc, CreatedAt: SeededAt})
@@ -102,7 +150,7 @@ func Seed(ctx context.Context, store *dynamo.Store) error {
 		return fmt.Errorf("seed key %s: %w", KeyID, err)
 	}
 	t := auth.Tenant{PartnerID: PartnerID, Mode: auth.Test}
-	for _, id := range []string{LeadID, CaptureLeadID, FinishLeadID} {
+	for _, id := range []string{LeadID, CaptureLeadID, FinishLeadID, VideoLeadID, ViewLeadID} {
 		l := lead.Build(id, lead.CreateInput{
 			CustomerName: "Grace Hopper", Email: "grace@example.com", Phone: "+15555550100",
 			FromAddress: "1 Main St, New York, NY 10001", ToAddress: "9 Oak Ave, Boston, MA 02108",
@@ -116,7 +164,16 @@ func Seed(ctx context.Context, store *dynamo.Store) error {
 	if err := seedSurvey(ctx, store, t, CaptureLeadID, CaptureSurveyID, CaptureToken, now); err != nil {
 		return err
 	}
-	return seedFinishSurvey(ctx, store, t, now)
+	if err := seedFinishSurvey(ctx, store, t, now); err != nil {
+		return err
+	}
+	if err := seedPlayableSurvey(ctx, store, t, VideoLeadID, VideoSurveyID, VideoClipID, now); err != nil {
+		return err
+	}
+	if err := seedPlayableSurvey(ctx, store, t, ViewLeadID, ViewSurveyID, ViewClipID, now); err != nil {
+		return err
+	}
+	return seedVideoLink(ctx, store, t, now)
 }
 
 // seedSurvey starts survey id of lead leadID, invited, with the one capture
@@ -165,6 +222,65 @@ func seedFinishSurvey(ctx context.Context, store *dynamo.Store, t auth.Tenant, n
 	}}
 	if err := store.SetChecklist(ctx, t, FinishSurveyID, checklist); err != nil {
 		return fmt.Errorf("seed checklist of survey %s: %w", FinishSurveyID, err)
+	}
+	return nil
+}
+
+// seedPlayableSurvey seeds survey id of lead leadID as the capture page and
+// the clip processor leave it once the customer's first clip is checked:
+// recording, with clip clipID playable (the fixture clip's findings). Its
+// capture token is random: no event uses it.
+func seedPlayableSurvey(ctx context.Context, store *dynamo.Store, t auth.Tenant, leadID, id, clipID string, now time.Time) error {
+	token, err := survey.NewToken()
+	if err != nil {
+		return fmt.Errorf("seed survey %s: %w", id, err)
+	}
+	if err := seedSurvey(ctx, store, t, leadID, id, token, now); err != nil {
+		return err
+	}
+	c, err := survey.NewClip(clipID, "Living room", int64(len(clipObject)), clipContentType, 0, now)
+	if err != nil {
+		return fmt.Errorf("seed clip %s: %w", clipID, err)
+	}
+	if err := store.PutClip(ctx, t, id, c); err != nil {
+		return fmt.Errorf("seed clip %s: %w", clipID, err)
+	}
+	err = store.AdvanceSurvey(ctx, t, surveyrec.Transition{
+		LeadID: leadID, SurveyID: id, From: survey.Invited, To: survey.Recording, At: SeededAt,
+	})
+	if err != nil {
+		return fmt.Errorf("seed survey %s recording: %w", id, err)
+	}
+	err = store.AdvanceClip(ctx, t, surveyrec.ClipTransition{
+		SurveyID: id, ClipID: clipID, From: c.Status, To: survey.ClipPlayable, At: now,
+		Size: int64(len(clipObject)), Duration: fixtureClipDuration, Codec: fixtureClipCodec,
+		Width: fixtureClipWidth, Height: fixtureClipHeight,
+	})
+	if err != nil {
+		return fmt.Errorf("seed clip %s playable: %w", clipID, err)
+	}
+	return nil
+}
+
+// seedVideoLink mints ViewSurveyID's video link ViewGrantID with the fixed
+// token ViewToken (videolinks mints a random one; the fixture's is fixed,
+// so the grant is stored here with the token's hash, as a mint stores it),
+// live for videolink.MaxTTL from now.
+func seedVideoLink(ctx context.Context, store *dynamo.Store, t auth.Tenant, now time.Time) error {
+	hash, err := survey.ParseToken(ViewToken)
+	if err != nil {
+		return fmt.Errorf("seed video link %s: token %q: %w", ViewGrantID, ViewToken, err)
+	}
+	set, err := store.VideoLinkSet(ctx, t, ViewSurveyID)
+	if err != nil {
+		return fmt.Errorf("seed video link %s: %w", ViewGrantID, err)
+	}
+	g := videolink.Grant{
+		ID: ViewGrantID, SurveyID: ViewSurveyID, Label: ViewLabel, TokenHash: hash,
+		CreatedAt: now, ExpiresAt: now.Add(videolink.MaxTTL).Truncate(time.Second),
+	}
+	if err := store.MintVideoLink(ctx, t, g, set, now); err != nil {
+		return fmt.Errorf("seed video link %s: %w", ViewGrantID, err)
 	}
 	return nil
 }

@@ -23,7 +23,7 @@ const publicBaseURL = "http://127.0.0.1:3000"
 // TestMain runs the tests against DynamoDB Local and MinIO (s3local), with
 // the settings the survey functions read (CLIP_BUCKET, PUBLIC_BASE_URL,
 // the S3 endpoint and credentials) in the environment, and the fixture
-// clip's object (sample.PutClipObject) in a fresh clip bucket. The bucket
+// clips' objects (sample.PutClipObject) in a fresh clip bucket. The bucket
 // has no notification: only the sample S3 event runs the clip processor.
 func TestMain(m *testing.M) { os.Exit(runTests(m)) }
 
@@ -59,10 +59,12 @@ func runTests(m *testing.M) int {
 	return m.Run()
 }
 
-// removeBucket deletes the test's bucket and the fixture clip's object, for
-// a developer's long-running MinIO (AWS_ENDPOINT_URL_S3).
+// removeBucket deletes the test's bucket and the fixture clips' objects,
+// for a developer's long-running MinIO (AWS_ENDPOINT_URL_S3).
 func removeBucket(client *s3.Client, bucket string) {
 	ctx := context.Background()
-	_, _ = client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(bucket), Key: aws.String(sample.ClipKey())})
+	for _, key := range sample.ClipKeys() {
+		_, _ = client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(bucket), Key: aws.String(key)})
+	}
 	_, _ = client.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: aws.String(bucket)})
 }

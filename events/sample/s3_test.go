@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
@@ -74,6 +75,51 @@ func checkFixtureClipSettled(t *testing.T, env *apitest.Env) {
 	}
 	if ls.Recommended == nil {
 		t.Errorf("lead %s has no recommended estimate after its survey settled", sample.FinishLeadID)
+	}
+}
+
+// checkSeededClipsAsProcessed checks that the playable clips Seed writes
+// (VideoClipID, ViewClipID, of the same object as ClipID) say what the
+// clip processor said of ClipID, and that the videoPage events' opens of
+// the fixture link were logged, by that link, while it stays live.
+func checkSeededClipsAsProcessed(t *testing.T, env *apitest.Env, opens int) {
+	t.Helper()
+	ctx := context.Background()
+	tenant := auth.Tenant{PartnerID: sample.PartnerID, Mode: auth.Test}
+	want, err := env.Store.GetClip(ctx, tenant, sample.FinishSurveyID, sample.ClipID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for surveyID, clipID := range map[string]string{sample.VideoSurveyID: sample.VideoClipID, sample.ViewSurveyID: sample.ViewClipID} {
+		c, err := env.Store.GetClip(ctx, tenant, surveyID, clipID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Status != want.Status || c.Codec != want.Codec || c.Duration != want.Duration ||
+			c.Width != want.Width || c.Height != want.Height || c.Size != want.Size || c.ContentType != want.ContentType {
+			t.Errorf("seeded clip %s: %s %s %v %dx%d %d bytes %s; want as processed: %s %s %v %dx%d %d bytes %s", clipID,
+				c.Status, c.Codec, c.Duration, c.Width, c.Height, c.Size, c.ContentType,
+				want.Status, want.Codec, want.Duration, want.Width, want.Height, want.Size, want.ContentType)
+		}
+	}
+	log, err := env.Store.VideoOpens(ctx, tenant, sample.ViewSurveyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(log) != opens {
+		t.Errorf("fixture video link opened %d times; want %d (the videoPage events)", len(log), opens)
+	}
+	for _, o := range log {
+		if o.GrantID != sample.ViewGrantID || o.Client != "127.0.0.0" || o.UserAgent == "" {
+			t.Errorf("open %+v; want grant %s from 127.0.0.0 with a user agent", o, sample.ViewGrantID)
+		}
+	}
+	set, err := env.Store.VideoLinkSet(ctx, tenant, sample.ViewSurveyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if live := set.Live(time.Now()); len(live) != 1 || live[0].GrantID != sample.ViewGrantID {
+		t.Errorf("fixture survey's live links %+v; want only %s", live, sample.ViewGrantID)
 	}
 }
 

@@ -78,7 +78,9 @@ func TestFilesAreCurrent(t *testing.T) {
 // built as its main builds it (s3event.Build) and must succeed. It runs
 // them all twice, as a developer repeating invocations against `make dev`
 // would, and then checks what the events did together: the fixture clip
-// decided playable and its finished survey inventory_ready.
+// decided playable and its finished survey inventory_ready; the seeded
+// playable clips as the processor decided it; each open of the fixture
+// video link logged, and the link still live.
 func TestEveryEventAnswersItsStatus(t *testing.T) {
 	env := apitest.New(t)
 	ctx := context.Background()
@@ -91,6 +93,7 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 
 	succeeded := map[string]bool{} // "METHOD template" with a 2xx event
 	statuses := map[int]int{}
+	views := 0 // videoPage events that answered 200: opens of the fixture link
 	for pass := 1; pass <= 2; pass++ {
 		for _, path := range paths {
 			name := filepath.Base(path)
@@ -113,6 +116,9 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 				key := answersAsNamed(t, env, spec, slug, want, payload)
 				if want/100 == 2 {
 					succeeded[key] = true
+				}
+				if slug == "v1-video" && want == 200 {
+					views++
 				}
 				if pass == 1 {
 					statuses[want]++
@@ -137,6 +143,7 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 		}
 	}
 	checkFixtureClipSettled(t, env)
+	checkSeededClipsAsProcessed(t, env, views)
 	if strings.Contains(logs.String(), `"level":"WARN"`) || strings.Contains(logs.String(), `"level":"ERROR"`) {
 		t.Errorf("clip processor logged a warning or an error: %s", logs)
 	}

@@ -127,6 +127,11 @@ func suppressAuth(route awsapigatewayv2.HttpRoute, r manifest.Route) {
 		reason = "The capture page and its calls are authenticated by the capture token in the path (256 random bits; " +
 			"only its SHA-256 is stored), which the function looks up in DynamoDB with its expiry, in the same " +
 			"request that counts it against the token's own rate limit. Customers have no account to authorize."
+	case manifest.AuthViewToken:
+		reason = "The viewer page is authenticated by the video link's token in the path (256 random bits; only its " +
+			"SHA-256 is stored), which the function looks up in DynamoDB with its expiry and its survey's live set, in " +
+			"the same transaction that counts the open against the link's hourly limit. Whoever the partner forwards " +
+			"the link to has no account to authorize."
 	case manifest.AuthNone:
 		reason = "Public by design: " + string(r.Operation) + " reads and writes nothing and answers only the " +
 			"API's error body (e.g. 404 route_not_found)."

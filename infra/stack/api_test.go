@@ -275,6 +275,33 @@ func TestStageThrottlesAndLogsJSON(t *testing.T) {
 			t.Errorf("access log format %s logs $context.path; tokens travel in paths", als["Format"])
 		}
 	}
+	// The route key logged for a token route is its template: each such
+	// route is on the API by a key whose token is a path parameter, so a
+	// request to it logs "GET /v1-video/{token}", never the token.
+	targets := s.routeTargets(t)
+	var tokenKeys []string
+	for _, f := range manifest.Functions {
+		for _, r := range f.HTTP {
+			if !r.Auth.TokenInPath() {
+				continue
+			}
+			for _, p := range r.Paths() {
+				key := r.Method + " " + p
+				tokenKeys = append(tokenKeys, key)
+				if _, ok := targets[key]; !ok {
+					t.Errorf("token route %q is not a route of the API: its requests would log $default's key", key)
+				}
+				if !strings.Contains(p, "{token}") {
+					t.Errorf("token route %q: want the token as the path parameter {token}", key)
+				}
+			}
+		}
+	}
+	for _, key := range []string{"GET /v1-capture/{token}", "GET /v1-video/{token}"} {
+		if !slices.Contains(tokenKeys, key) {
+			t.Errorf("token routes %q; want %q among them", tokenKeys, key)
+		}
+	}
 	assert(t, "BaseUrl output", func() {
 		s.template.HasOutput(jsii.String("BaseUrl"), &map[string]any{
 			"Value": map[string]any{"Fn::GetAtt": []any{assertions.Match_AnyValue(), "ApiEndpoint"}},

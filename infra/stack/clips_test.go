@@ -221,11 +221,14 @@ func TestBucketGrantsFollowManifest(t *testing.T) {
 		})
 	}
 	// Pinned: the capture page writes and checks clips, the processor
-	// reads them.
+	// reads them, the viewer page presigns GETs of them; minting a video
+	// link touches no object.
 	for slug, want := range map[string]map[string][]string{
-		"v1-capture":     {"s3:GetObject": {"clips/*"}, "s3:PutObject": {"clips/*"}, "s3:ListBucket": {""}},
-		"clip-processor": {"s3:GetObject": {"clips/*"}, "s3:ListBucket": {""}},
-		"v1-lead-survey": {},
+		"v1-capture":             {"s3:GetObject": {"clips/*"}, "s3:PutObject": {"clips/*"}, "s3:ListBucket": {""}},
+		"clip-processor":         {"s3:GetObject": {"clips/*"}, "s3:ListBucket": {""}},
+		"v1-video":               {"s3:GetObject": {"clips/*"}, "s3:ListBucket": {""}},
+		"v1-lead-survey":         {},
+		"v1-survey-video-access": {},
 	} {
 		if got := s.objectGrants(t, slug); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: object grants %v; want %v", slug, got, want)
@@ -235,8 +238,9 @@ func TestBucketGrantsFollowManifest(t *testing.T) {
 
 // TestFunctionEnvironment: every function gets the table's name; the
 // secret ARNs it lists; the clip bucket's name when it touches the bucket;
-// the API's endpoint as PUBLIC_BASE_URL when it makes or serves capture
-// links; nothing else (and never a value of a secret).
+// the API's endpoint as PUBLIC_BASE_URL when it makes capture or video
+// links or serves a token page; nothing else (and never a value of a
+// secret).
 func TestFunctionEnvironment(t *testing.T) {
 	s := devStack(t)
 	tableID := ""
@@ -265,10 +269,10 @@ func TestFunctionEnvironment(t *testing.T) {
 			}
 		})
 	}
-	if want := []string{"v1-lead-survey", "v1-capture"}; !slices.Equal(withBaseURL, want) {
+	if want := []string{"v1-lead-survey", "v1-capture", "v1-survey-video-access", "v1-video"}; !slices.Equal(withBaseURL, want) {
 		t.Errorf("functions with %s: %v; want %v", settings.PublicBaseURL, withBaseURL, want)
 	}
-	if want := []string{"v1-capture", "clip-processor"}; !slices.Equal(withBucket, want) {
+	if want := []string{"v1-capture", "v1-video", "clip-processor"}; !slices.Equal(withBucket, want) {
 		t.Errorf("functions with %s: %v; want %v", settings.ClipBucket, withBucket, want)
 	}
 	assert(t, "BaseUrl output is the same endpoint", func() {
@@ -415,6 +419,8 @@ func TestNeedsBaseURLAndUsesBucket(t *testing.T) {
 		{"mints capture links", manifest.Function{HTTP: []manifest.Route{partner},
 			Table: manifest.TableAccess{Write: []string{table.CaptureTokenKeys}}}, true, false},
 		{"capture page", manifest.Function{HTTP: []manifest.Route{{Operation: "p", Auth: manifest.AuthCaptureToken}}}, true, false},
+		{"mints video links", manifest.Function{HTTP: []manifest.Route{partner},
+			Table: manifest.TableAccess{Write: []string{table.SurveyKeys, table.ViewTokenKeys}}}, true, false},
 		{"view page", manifest.Function{HTTP: []manifest.Route{{Operation: "v", Auth: manifest.AuthViewToken}}}, true, false},
 		{"reads clips", manifest.Function{HTTP: []manifest.Route{partner}, Bucket: manifest.BucketAccess{Read: []string{"clips/"}}}, false, true},
 		{"writes clips", manifest.Function{HTTP: []manifest.Route{partner}, Bucket: manifest.BucketAccess{Write: []string{"clips/"}}}, false, true},

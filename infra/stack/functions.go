@@ -134,7 +134,8 @@ func newFunctions(s awscdk.Stack, sz sizing, p Props, res resources) []function 
 // environment is f's environment: the table's name always; each listed
 // secret's ARN (never its value); the clip bucket's name when f touches
 // the bucket (settings.ClipBucket); the API's public base URL when f makes
-// or serves capture links (settings.PublicBaseURL, see needsBaseURL).
+// capture or video links or serves a token page (settings.PublicBaseURL,
+// see needsBaseURL).
 func environment(f manifest.Function, res resources) map[string]*string {
 	env := map[string]*string{settings.Table: res.table.TableName()}
 	for _, name := range f.Secrets {
@@ -156,13 +157,14 @@ func usesBucket(f manifest.Function) bool {
 }
 
 // needsBaseURL reports whether f needs the API's public base URL: it mints
-// capture links (it writes capture-token records; getSurveyLink) or serves
-// a page reached through a token in its path (the capture page, whose
-// Content-Security-Policy and calls name its own origin). The manifest has
-// no field for a function's settings yet, so the rule lives here and in
+// capture or video links (it writes their tokens' lookup records:
+// getSurveyLink, createSurveyVideoAccess) or serves a page reached through
+// a token in its path (the capture page, whose Content-Security-Policy and
+// calls name its own origin; the viewer page). The manifest has no field
+// for a function's settings yet, so the rule lives here and in
 // shared/samcheck, each pinned by tests to the functions that need it.
 func needsBaseURL(f manifest.Function) bool {
-	if slices.Contains(f.Table.Write, table.CaptureTokenKeys) {
+	if slices.Contains(f.Table.Write, table.CaptureTokenKeys) || slices.Contains(f.Table.Write, table.ViewTokenKeys) {
 		return true
 	}
 	for _, r := range f.HTTP {
@@ -209,9 +211,14 @@ type grant struct {
 //   - Table.QueryItems: Query on the table itself (QueryItems), to read
 //     one partition (a survey and its clips). Like GetItem it is not
 //     limited by leading key: it reads nothing GetItem could not;
-//   - Table.Write: PutItem and UpdateItem limited to exactly those leading
-//     key patterns (WriteItems), so createLead may write leads and
-//     idempotency records but never a key record or a partner profile.
+//   - Table.Write: PutItem, UpdateItem and ConditionCheckItem limited to
+//     exactly those leading key patterns (WriteItems), so createLead may
+//     write leads and idempotency records but never a key record or a
+//     partner profile. ConditionCheckItem is what a TransactWriteItems
+//     needs for a ConditionCheck element (an open of a video link checks
+//     its survey's live set that way); it writes nothing, but it is
+//     granted with the writes it guards and on the same keys, so that a
+//     transaction may check only items the function could also write.
 //
 // A function with none of these (route-not-found) gets no table grant.
 func tableGrants(f manifest.Function) []grant {
@@ -230,11 +237,13 @@ func tableGrants(f manifest.Function) []grant {
 		gs = append(gs, grant{sid: "QueryItems", actions: []string{"dynamodb:Query"}})
 	}
 	if len(f.Table.Write) > 0 {
-		gs = append(gs, grant{sid: "WriteItems", actions: []string{"dynamodb:PutItem", "dynamodb:UpdateItem"},
-			leadingKeys: f.Table.Write})
+		gs = append(gs, grant{sid: "WriteItems", actions: writeItemActions, leadingKeys: f.Table.Write})
 	}
 	return gs
 }
+
+// writeItemActions are the actions of a WriteItems grant (tableGrants).
+var writeItemActions = []string{"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"}
 
 // servesPartnerKeys reports whether any of f's routes authenticates a
 // partner API key.

@@ -22,13 +22,17 @@ func leadingKeys(patterns ...string) map[string]any {
 	return map[string]any{"ForAllValues:StringLike": map[string]any{"dynamodb:LeadingKeys": ps}}
 }
 
-// writeActions are the DynamoDB actions that change items.
+// writeActions are the DynamoDB actions that change items, and
+// ConditionCheckItem, which changes none but is part of a write
+// transaction (TransactWriteItems' ConditionCheck): like the writes it
+// guards it must be limited by leading keys.
 var writeActions = []string{
 	"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem",
-	"dynamodb:PartiQLInsert", "dynamodb:PartiQLUpdate", "dynamodb:PartiQLDelete",
+	"dynamodb:PartiQLInsert", "dynamodb:PartiQLUpdate", "dynamodb:PartiQLDelete", "dynamodb:ConditionCheckItem",
 }
 
-// isWrite reports whether action may change items (wildcards included).
+// isWrite reports whether action may change items, or check them in a
+// write transaction (wildcards included).
 func isWrite(action string) bool {
 	return slices.Contains(writeActions, action) || action == "*" ||
 		(strings.HasPrefix(action, "dynamodb:") && strings.Contains(action, "*"))
@@ -109,8 +113,9 @@ func TestCreateLeadWritesOnlyItsLeadingKeys(t *testing.T) {
 		}
 	}
 	want := map[string][]map[string]any{
-		"dynamodb:PutItem":    {leadingKeys(f.Table.Write...)},
-		"dynamodb:UpdateItem": {leadingKeys(table.AuthKeys), leadingKeys(f.Table.Write...)},
+		"dynamodb:PutItem":            {leadingKeys(f.Table.Write...)},
+		"dynamodb:UpdateItem":         {leadingKeys(table.AuthKeys), leadingKeys(f.Table.Write...)},
+		"dynamodb:ConditionCheckItem": {leadingKeys(f.Table.Write...)},
 	}
 	for a, conds := range writes {
 		slices.SortFunc(conds, func(x, y map[string]any) int { return strings.Compare(fmt.Sprint(x), fmt.Sprint(y)) })
@@ -183,8 +188,65 @@ func wantDynamo(f manifest.Function) map[string][]string {
 		keys := "table:keys=" + strings.Join(slices.Sorted(slices.Values(f.Table.Write)), ",")
 		w["dynamodb:PutItem"] = []string{keys}
 		w["dynamodb:UpdateItem"] = append(w["dynamodb:UpdateItem"], keys)
+		w["dynamodb:ConditionCheckItem"] = []string{keys}
 	}
 	return w
+}
+
+// TestEveryWriteIsLimitedByLeadingKeys: in every function's role, each
+// action that writes items, or checks them in a write transaction, is
+// granted on the table itself and only for partition keys matching
+// patterns the manifest knows (table.WritePatterns, and table.AuthKeys for
+// the key-record update), never unconditionally.
+func TestEveryWriteIsLimitedByLeadingKeys(t *testing.T) {
+	s := devStack(t)
+	known := append([]string{table.AuthKeys}, table.WritePatterns...)
+	for _, f := range manifest.Functions {
+		t.Run(f.Slug, func(t *testing.T) {
+			for _, st := range s.functionStatements(t, f.Slug) {
+				if st.effect != "Allow" {
+					continue
+				}
+				for _, a := range st.actions {
+					if !isWrite(a) {
+						continue
+					}
+					if len(st.resources) != 1 || !s.isTableArn(st.resources[0]) {
+						t.Errorf("%s on %v; want the table's ARN only", a, st.resources)
+					}
+					like, _ := st.condition["ForAllValues:StringLike"].(map[string]any)
+					keys := stringList(like["dynamodb:LeadingKeys"])
+					if len(st.condition) != 1 || len(like) != 1 || len(keys) == 0 {
+						t.Errorf("%s with condition %v; want it limited by dynamodb:LeadingKeys", a, st.condition)
+					}
+					for _, k := range keys {
+						if !slices.Contains(known, k) {
+							t.Errorf("%s on leading keys %q; want only patterns of shared/table (%q)", a, k, known)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestVideoOpenMayCheckItsSurvey: opening a video link is one
+// TransactWriteItems whose ConditionCheck reads the survey item
+// (PARTNER#…#SURVEY#…), so v1-video needs dynamodb:ConditionCheckItem on
+// the survey's leading keys (without it every open fails with
+// AccessDenied in AWS, while DynamoDB Local, which checks no IAM, serves
+// it).
+func TestVideoOpenMayCheckItsSurvey(t *testing.T) {
+	s := devStack(t)
+	var got []string
+	for _, st := range s.functionStatements(t, "v1-video") {
+		if st.effect == "Allow" && slices.Contains(st.actions, "dynamodb:ConditionCheckItem") {
+			got = append(got, s.grantOn(t, st))
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], table.SurveyKeys) {
+		t.Errorf("v1-video: dynamodb:ConditionCheckItem on %v; want one grant on the table whose leading keys include %s", got, table.SurveyKeys)
+	}
 }
 
 func TestDynamoGrantsFollowManifest(t *testing.T) {
@@ -370,10 +432,12 @@ func TestSecretEnvIsWhatFunctionsRead(t *testing.T) {
 func TestQueryItemsIsOnTheTable(t *testing.T) {
 	s := devStack(t)
 	for slug, want := range map[string][]string{
-		"v1-capture":     {"table"},
-		"clip-processor": {"table"},
-		"v1-leads-list":  {"index"},
-		"v1-lead-get":    nil,
+		"v1-capture":             {"table"},
+		"clip-processor":         {"table"},
+		"v1-survey-video-access": {"table"},
+		"v1-video":               {"table"},
+		"v1-leads-list":          {"index"},
+		"v1-lead-get":            nil,
 	} {
 		var got []string
 		for _, st := range s.functionStatements(t, slug) {

@@ -1,6 +1,7 @@
 // Command bench is `make bench`: it measures cold starts, DynamoDB cost per
-// operation, clip validation over S3, behaviour under load, the handlers'
-// own overhead and presigning, prints one table of metric, value, budget
+// operation, clip validation over S3, video links (mint, open, and an
+// unknown token's timing against a known one's), behaviour under load, the
+// handlers' own overhead and presigning, prints one table of metric, value, budget
 // and verdict, and writes it with the machine's description to
 // docs/BENCHMARKS.md (never edit that file by hand). Everything runs on
 // this machine against DynamoDB Local and MinIO on loopback; the run is
@@ -25,6 +26,7 @@ import (
 	"github.com/moveleads/partnerapi/scripts/bench/overhead"
 	"github.com/moveleads/partnerapi/scripts/bench/presign"
 	"github.com/moveleads/partnerapi/scripts/bench/report"
+	"github.com/moveleads/partnerapi/scripts/bench/viewtiming"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/s3local"
 )
@@ -90,6 +92,13 @@ func run(ctx context.Context, out string, runs int, loadFor time.Duration) error
 	r, err = clipprobe.Run(ctx, clipprobe.Options{S3: s3srv, Log: os.Stderr})
 	if err != nil {
 		return fmt.Errorf("clip validation: %w", err)
+	}
+	rows = append(rows, r...)
+
+	step("video links")
+	r, err = viewtiming.Run(ctx, viewtiming.Options{Endpoint: db.Endpoint, Log: os.Stderr})
+	if err != nil {
+		return fmt.Errorf("video links: %w", err)
 	}
 	rows = append(rows, r...)
 

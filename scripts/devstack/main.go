@@ -228,9 +228,15 @@ Video survey of the demo lead %s (the customer's side):
   secure context, and http://127.0.0.1 counts as one. After recording, tap Finish survey, then:
   curl -s %s/v1/leads/%s -H "Authorization: Bearer %s"   (survey.status, recommended_estimate)
 
+Forwardable video link of a fixture survey with a playable clip (the carrier's side):
+  %s/v1-video/%s
+  Mint your own once your survey has a playable clip (its survey_id is in getLead's survey):
+  curl -s -X POST %s/v1/surveys/SURVEY_ID/video-access -H "Authorization: Bearer %s" -d '{"ttl_hours":24}'
+
 `, base, partnerID, key, base, s3srv.Endpoint, clipBucket, manifest.ClipPrefix,
 		sample.PartnerID, sample.APIKey, sample.LeadID, base, key,
-		demo.LeadID, demo.CaptureURL, base, demo.LeadID, key)
+		demo.LeadID, demo.CaptureURL, base, demo.LeadID, key,
+		base, sample.ViewToken, base, key)
 
 	err = <-served
 	fmt.Fprintln(out, "Stopping the API, DynamoDB Local and MinIO.")

@@ -100,6 +100,7 @@ func TestMakeDev(t *testing.T) {
 		t.Errorf("the banner's capture link %s is not under %s/v1-capture/", redact(capture), dev.BaseURL)
 	}
 	checkCapturePage(t, capture)
+	checkVideoLink(t, out.String())
 	checkS3EventsEndpoint(t, dev)
 	checkSurveyFlow(t, dev, leadID, capture)
 	if log := out.String(); !strings.Contains(log, `"msg":"s3 record","event":"s3:ObjectCreated:Put"`) || !strings.Contains(log, `"bucket":"`+clipBucket+`"`) {

@@ -85,6 +85,31 @@ func checkCapturePage(t *testing.T, capture string) {
 	}
 }
 
+// bannerVideo is the banner's forwardable video link.
+var bannerVideo = regexp.MustCompile(`(http://\S+/v1-video/\S+)`)
+
+// checkVideoLink: the banner's video link answers the viewer page, whose
+// clip address plays from MinIO.
+func checkVideoLink(t *testing.T, banner string) {
+	t.Helper()
+	m := bannerVideo.FindStringSubmatch(banner)
+	if m == nil {
+		t.Fatalf("the banner has no video link:\n%s", banner)
+	}
+	status, h, body := send(t, "GET", m[1], nil, nil)
+	if status != 200 || !strings.HasPrefix(h.Get("Content-Type"), "text/html") {
+		t.Fatalf("GET the video link: %d %q; want 200 text/html\n%.300s", status, h.Get("Content-Type"), body)
+	}
+	src := regexp.MustCompile(`<source src="([^"]+)"`).FindSubmatch(body)
+	if src == nil {
+		t.Fatalf("the viewer page has no clip:\n%.600s", body)
+	}
+	clip := strings.ReplaceAll(string(src[1]), "&amp;", "&")
+	if status, _, b := send(t, "GET", clip, nil, nil); status != 200 || len(b) == 0 {
+		t.Errorf("GET the clip address: %d, %d bytes; want 200 with the clip", status, len(b))
+	}
+}
+
 // checkSurveyFlow does what the capture page does, without a browser: it
 // requests an upload for a real MediaRecorder clip, PUTs the clip to the
 // presigned URL, saves a checklist and finishes; MinIO's notification then

@@ -184,7 +184,7 @@ func tableAccess(f manifest.Function) string {
 		for i, k := range f.Table.Write {
 			keys[i] = code(k)
 		}
-		parts = append(parts, "PutItem, UpdateItem "+strings.Join(keys, ", "))
+		parts = append(parts, "PutItem, UpdateItem, ConditionCheckItem "+strings.Join(keys, ", "))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -82,7 +82,9 @@ func setUp() error {
 		return err
 	}
 	tearDown = func() {
-		_, _ = client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(fixtureBucket), Key: aws.String(sample.ClipKey())})
+		for _, key := range sample.ClipKeys() {
+			_, _ = client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(fixtureBucket), Key: aws.String(key)})
+		}
 		_, _ = client.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: aws.String(fixtureBucket)})
 		stopS3()
 		stopDB()

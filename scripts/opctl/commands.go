@@ -34,6 +34,8 @@ var commands = []command{
 	{"key create", "--partner ID --mode test|live [--scopes SCOPE,...]", parseKeyCreate},
 	{"key revoke", "KEY_ID", parseKeyRevoke},
 	{"key list", "--partner ID", parseKeyList},
+	{"survey grants", "--survey ID", parseSurveyGrants},
+	{"survey opens", "--survey ID [--limit N]", parseSurveyOpens},
 }
 
 // errHelp asks for the usage text: `opctl help`, -h or --help, alone or

@@ -1,9 +1,9 @@
 // Command opctl is the operator's tool for partners and their API keys: it
 // creates partners, edits their rate cards, beta features and capture link
-// lifetimes, and creates, revokes and lists keys, writing straight to the
-// service's DynamoDB table through package dynamo (the same store code the
-// API uses). `make opctl` builds it as ./opctl in the repository root
-// (git-ignored).
+// lifetimes, creates, revokes and lists keys, and shows a survey's video
+// links and who opened them, writing straight to the service's DynamoDB
+// table through package dynamo (the same store code the API uses). `make
+// opctl` builds it as ./opctl in the repository root (git-ignored).
 //
 //	opctl partner create --name NAME [--currency usd]
 //	opctl partner rate-card --partner ID [--hourly-cents N] [--crew N] [--travel-cents-per-mile N] [--minimum-cents N]
@@ -12,6 +12,8 @@
 //	opctl key create --partner ID --mode test|live [--scopes leads:read,leads:write,...]
 //	opctl key revoke KEY_ID
 //	opctl key list --partner ID
+//	opctl survey grants --survey ID
+//	opctl survey opens --survey ID [--limit N]
 //	opctl help
 //
 // # Configuration
@@ -42,6 +44,10 @@
 //	key create            {"key_id", "key", "mode", "scopes"}  (the only time the key is shown)
 //	key revoke            {"key_id", "revoked": true, "revoked_at"}
 //	key list              {"partner_id", "keys": [{"key_id", "mode", "scopes", "created_at", "revoked_at"}]}
+//	survey grants         {"survey_id", "partner_id", "mode", "lead_id", "grants": [{"grant_id", "label",
+//	                       "created_at", "expires_at", "revoked_at", "live", "opens"}]}
+//	survey opens          {"survey_id", "partner_id", "mode", "total", "opens": [{"at", "grant_id",
+//	                       "user_agent", "client_address"}]}
 //
 // In key list, revoked_at is null for a key in use; a revoked key keeps the
 // time of its first revocation. Scopes are listed in the order of
@@ -57,21 +63,32 @@
 // lifetime. The output is always the lifetime in effect (the default when
 // none is set). A change applies to links minted afterwards.
 //
+// survey grants lists a survey's video links (createSurveyVideoAccess),
+// oldest first, never their tokens: label and revoked_at are null when
+// there is none (a link that expired before any revoke keeps revoked_at
+// null); live is whether the link opens now (in the survey's live set and
+// not expired); opens counts its logged opens. survey opens prints the
+// open log, oldest first: each open's time, link, user agent (truncated)
+// and client address (its /24 or /48 network); total counts them all and
+// --limit N keeps only the last N. Both find the survey's partner and mode
+// from the survey id alone (its id record).
+//
 // `opctl help`, -h and --help (also after a command) print the usage on
 // stdout and exit 0: asking for help is not a mistake.
 //
 // Exit status 2 means the command line is wrong and nothing was read or
 // written: no command, an unknown command, flag or positional argument, a
-// missing or invalid flag value, an unknown beta feature, both or neither
-// of --enable and --disable, rate-card values that fail
-// RateCard.Validate, or a capture link lifetime that is malformed, out of
-// bounds (the message names the bounds) or given with --default. No
+// missing or invalid flag value (a --survey with white space inside, a
+// --limit below 1), an unknown beta feature, both or neither of --enable
+// and --disable, rate-card values that fail RateCard.Validate, or a
+// capture link lifetime that is malformed, out of bounds (the message
+// names the bounds) or given with --default. No
 // command and an unknown command print the usage on stderr (an unknown
 // command preceded by one error line); every other usage error prints one
 // line.
 //
 // Exit status 1 means the command could not be carried out: TABLE_NAME
-// unset, an unknown partner or key, a stored rate card that would still be
+// unset, an unknown partner, key or survey, a stored rate card that would still be
 // invalid after the change, or a DynamoDB failure. It prints one line
 // (after the line naming the table, once one was chosen).
 //

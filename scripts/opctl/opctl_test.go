@@ -253,6 +253,8 @@ func FuzzParse(f *testing.F) {
 		"key\x00list\x00-h",
 		"partner\x00beta\x00--partner\x00p\x00--enable\x00deposits,,x\x00--disable\x00deposits",
 		"partner\x00capture-link\x00--partner\x00p\x00--lifetime\x001d-1h\x00--default",
+		"survey\x00grants\x00--survey\x00a b",
+		"survey\x00opens\x00--survey\x00s\x00--limit\x00-1",
 		"",
 	} {
 		f.Add(s)

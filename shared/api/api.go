@@ -43,6 +43,11 @@ type Request struct {
 	// framing (content type, encoding, query syntax). It is reported after
 	// authentication, so an anonymous caller learns nothing else.
 	Malformed error
+	// UserAgent and SourceIP describe the client as the edge saw it (API
+	// Gateway's requestContext.http), for the logs an operation keeps
+	// (a video link's opens); "" when unknown.
+	UserAgent string
+	SourceIP  string
 }
 
 // Call is an admitted request as an operation sees it.
@@ -77,10 +82,11 @@ type Endpoint struct {
 	// do. It must not write: nothing is stored for an invalid request.
 	Prepare func(ctx context.Context, c *Call) (Work, error)
 	// Verify authenticates a token route (manifest.AuthCaptureToken,
-	// AuthViewToken): it resolves the token from the path to its tenant and
-	// subject and counts the request against the token's rate limit. The
-	// pipeline refuses a token route whose endpoint has none.
-	Verify func(ctx context.Context, token string, now time.Time) (Grant, error)
+	// AuthViewToken): it resolves the token in the path (c.PathParam) to
+	// its tenant and subject and counts the request against the token's
+	// rate limit. c has no Principal yet. The pipeline refuses a token
+	// route whose endpoint has none.
+	Verify func(ctx context.Context, c *Call) (Grant, error)
 	// RenderError renders an error of an HTML route as a page (the JSON
 	// error body is for programs, not people). Nil: the JSON body.
 	RenderError func(err error) Document

@@ -207,7 +207,7 @@ func (p *Pipeline) admitToken(ctx context.Context, ep Endpoint, c *Call, res *Re
 	if c.Route.RateLimit != manifest.PerToken {
 		return fmt.Errorf("route %s: token routes are counted per token, not %q", c.Route.Operation, c.Route.RateLimit)
 	}
-	g, err := ep.Verify(ctx, c.PathParam, c.Now)
+	g, err := ep.Verify(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -216,8 +216,12 @@ func (p *Pipeline) admitToken(ctx context.Context, ep Endpoint, c *Call, res *Re
 	u := g.Usage
 	res.Usage = &u
 	if !u.Admitted {
+		period := u.Period
+		if period == "" {
+			period = "minute"
+		}
 		return errcode.New(errcode.RateLimited,
-			"Rate limit of %d requests per minute exceeded for this link; retry after %d seconds.", u.Limit, u.RetryAfter(c.Now)).
+			"Rate limit of %d requests per %s exceeded for this link; retry after %d seconds.", u.Limit, period, u.RetryAfter(c.Now)).
 			WithDetail("limit", u.Limit).WithDetail("retry_after", u.RetryAfter(c.Now))
 	}
 	return nil

@@ -24,6 +24,10 @@ var endpoints = []struct{ method, path, body string }{
 	{"GET", "/v1/leads/{id}", ""},
 	{"POST", "/v1-lead-survey/{id}", ""},
 	{"POST", "/v1/leads/{id}/video-survey", `{"delivery":"link"}`},
+	{"POST", "/v1-survey-video-access/{id}", `{"ttl_hours":1}`},
+	{"POST", "/v1/surveys/{id}/video-access", ""},
+	{"DELETE", "/v1-survey-video-access/{id}", ""},
+	{"DELETE", "/v1/surveys/{id}/video-access", ""},
 }
 
 func TestEveryRouteIsCovered(t *testing.T) {

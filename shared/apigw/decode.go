@@ -19,7 +19,10 @@ import (
 // read is put in the request (KeyErr, Malformed) for the pipeline to report
 // in its order, after authentication.
 func decode(rt manifest.Route, ev *events.APIGatewayV2HTTPRequest) *api.Request {
-	req := &api.Request{Route: rt, RequestID: requestID(ev), PathParam: rt.PathParam(ev.PathParameters)}
+	req := &api.Request{
+		Route: rt, RequestID: requestID(ev), PathParam: rt.PathParam(ev.PathParameters),
+		UserAgent: ev.RequestContext.HTTP.UserAgent, SourceIP: ev.RequestContext.HTTP.SourceIP,
+	}
 	if rt.Auth == manifest.AuthPartnerKey {
 		authz, _ := header(ev, "authorization")
 		key, ok := auth.BearerKey(authz)

@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -62,6 +63,16 @@ func (c *Clock) Set(t time.Time) {
 
 // Advance moves a fixed clock by d (fixing it at now+d first if unset).
 func (c *Clock) Advance(d time.Duration) { c.Set(c.Now().Add(d)) }
+
+// tick moves a fixed clock by d and leaves one that follows real time
+// alone.
+func (c *Clock) tick(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.fixed.IsZero() {
+		c.fixed = c.fixed.Add(d)
+	}
+}
 
 // Env is one test's stack.
 type Env struct {
@@ -275,3 +286,31 @@ func randomHex(n int) string {
 // running one when AWS_ENDPOINT_URL_DYNAMODB is set, else one it starts and
 // stops. Call it from TestMain.
 func Main(m *testing.M) { dynamolocal.RunTests(m) }
+
+// JSON decodes r's body as a JSON object, failing the test when it is not
+// one.
+func JSON(t testing.TB, r Result) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body, &m); err != nil {
+		t.Fatalf("%s %s -> %d: body is not a JSON object: %v: %s", r.Req.Method, r.Req.URL.Path, r.Status, err, r.Body)
+	}
+	return m
+}
+
+// Want fails the test unless r has status and, when code is not "", the
+// error body with that error.code; it returns the decoded body.
+func Want(t testing.TB, r Result, status int, code string) map[string]any {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("%s %s -> %d; want %d: %s", r.Req.Method, r.Req.URL.Path, r.Status, status, r.Body)
+	}
+	m := JSON(t, r)
+	if code != "" {
+		e, _ := m["error"].(map[string]any)
+		if e == nil || e["code"] != code {
+			t.Fatalf("%s %s -> %s; want error code %s", r.Req.Method, r.Req.URL.Path, r.Body, code)
+		}
+	}
+	return m
+}

@@ -54,6 +54,7 @@ func TestPlainGoLayersImportNoInfrastructure(t *testing.T) {
 		"shared/errcode", "shared/manifest", "shared/table", "shared/settings",
 		"shared/api", "shared/leads", "shared/survey", "shared/inventory", "shared/clip",
 		"shared/surveyrec", "shared/surveys", "shared/capturepage",
+		"shared/videolink", "shared/videolinks", "shared/viewerpage", "shared/htmlpage",
 	}
 	for _, name := range plain {
 		t.Run(name, func(t *testing.T) {
@@ -72,7 +73,7 @@ func TestPlainGoLayersImportNoInfrastructure(t *testing.T) {
 
 func TestFeaturesImportNoEdgeOrAdapter(t *testing.T) {
 	pkgs := listPackages(t)
-	for _, feature := range []string{"shared/leads", "shared/api", "shared/surveys"} {
+	for _, feature := range []string{"shared/leads", "shared/api", "shared/surveys", "shared/videolinks"} {
 		for _, d := range pkgs[feature].Deps {
 			for _, banned := range []string{"shared/apigw", "shared/s3event", "shared/dynamo", "shared/s3store", "shared/awsenv", "shared/catalog", "shared/localgw"} {
 				if d == module+banned {

@@ -18,6 +18,9 @@ type Usage struct {
 	Remaining int
 	Reset     int64 // epoch second the window ends
 	Admitted  bool
+	// Period names the window's length for messages: "" (a minute, the
+	// API's) or "hour" (a video link's opens).
+	Period string
 }
 
 // RetryAfter returns whole seconds until the window resets, at least 1.

@@ -1,10 +1,10 @@
 package capturepage
 
 import (
-	"crypto/sha256"
 	"embed"
-	"encoding/base64"
 	"sync"
+
+	"github.com/moveleads/partnerapi/shared/htmlpage"
 )
 
 //go:embed assets/page.html assets/error.html assets/capture.css assets/capture.js
@@ -33,14 +33,7 @@ var loadAssets = sync.OnceValue(func() *pageAssets {
 	a := &pageAssets{css: read("capture.css"), js: read("capture.js")}
 	a.page = read("page.html")
 	a.errorPage = read("error.html")
-	a.styleHash = cspHash(a.css)
-	a.scriptHash = cspHash(a.js)
+	a.styleHash = htmlpage.Hash(a.css)
+	a.scriptHash = htmlpage.Hash(a.js)
 	return a
 })
-
-// cspHash is the CSP source expression that allows an inline element whose
-// text is exactly s.
-func cspHash(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-}

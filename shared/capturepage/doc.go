@@ -11,9 +11,11 @@
 // output (which escapes <, > and &, so it cannot close the element) that the
 // browser never executes. The markup is filled in without html/template,
 // whose reflection would keep the linker from pruning unused methods and
-// double the binary: every text and attribute value goes through escape. The page makes no
-// request to a third party: its own JSON calls go to Page.APIBase, and the
-// clips go to presigned URLs on Page.UploadOrigin.
+// double the binary: every text and attribute value goes through
+// htmlpage.Escape, and the inline script and stylesheet are allowed by
+// htmlpage.Hash. The page makes no request to a third party: its own JSON
+// calls go to Page.APIBase, and the clips go to presigned URLs on
+// Page.UploadOrigin.
 //
 // The package does no I/O and imports no AWS or HTTP package: the
 // v1-capture function looks the survey up and hands Render a Page, or

@@ -3,7 +3,6 @@ package capturepage
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/moveleads/partnerapi/shared/browser"
+	"github.com/moveleads/partnerapi/shared/htmlpage/htmltest"
 )
 
 // fakeSurvey serves a capture page and stands in for its JSON calls and
@@ -164,65 +163,15 @@ func mediaType(ct string) string {
 
 func itoa64(n int64) string { b, _ := json.Marshal(n); return string(b) }
 
-// consoleLog collects the browser's console, and fails the test on an
-// exception or a Content-Security-Policy violation.
-type consoleLog struct {
-	t   *testing.T
-	mu  sync.Mutex
-	bad []string
-}
-
-func (c *consoleLog) logf(format string, args ...any) {
-	line := strings.TrimSpace(fmt.Sprintf(format, args...))
-	c.t.Log(line)
-	if strings.Contains(line, "Content Security Policy") || strings.Contains(line, "browser exception") || strings.Contains(line, "Refused to") {
-		c.mu.Lock()
-		c.bad = append(c.bad, line)
-		c.mu.Unlock()
-	}
-}
-
-func (c *consoleLog) check() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, l := range c.bad {
-		c.t.Errorf("browser console: %s", l)
-	}
-}
-
 // startPhone starts the browser with a phone-sized tab and opens path on
-// f. The script, when given, runs in the page before the page's own.
+// f. The script, when given, runs in the page before the page's own. The
+// test fails on an exception, an error or a Content-Security-Policy
+// violation in the browser's console, except the refused requests the
+// tests provoke (an expired upload URL, the error pages' statuses).
 func startPhone(t *testing.T, f *fakeSurvey, path, script string) context.Context {
 	t.Helper()
-	browser.Require(t)
-	log := &consoleLog{t: t}
-	ctx, cancel, err := browser.Start(context.Background(), browser.Logf(log.logf))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); log.check() })
-	if script != "" {
-		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := chromedp.Do(ctx, browser.Phone(), chromedp.Navigate(f.base+path)); err != nil {
-		t.Fatal(err)
-	}
+	ctx, _ := htmltest.StartPhone(t, f.base+path, script, "Failed to load resource: the server responded with a status of")
 	return ctx
-}
-
-// shot saves a full-page screenshot of the page's current state into
-// $SCREENSHOT_DIR (to look at), or a temporary directory.
-func shot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	dir := os.Getenv("SCREENSHOT_DIR")
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	if err := browser.Screenshot(ctx, filepath.Join(dir, name+".png")); err != nil {
-		t.Error(err)
-	}
 }
 
 func flowPage() Page {
@@ -256,7 +205,7 @@ func TestCaptureFlowOnAPhone(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	shot(t, ctx, "1-start")
+	htmltest.Shot(t, ctx, "1-start")
 
 	if err := browser.Click(step(10*time.Second), browser.RoleButton, "Start recording"); err != nil {
 		t.Fatal(err)
@@ -264,7 +213,7 @@ func TestCaptureFlowOnAPhone(t *testing.T) {
 	if err := browser.WaitText(step(10*time.Second), "00:02"); err != nil {
 		t.Fatal(err)
 	}
-	shot(t, ctx, "2-recording")
+	htmltest.Shot(t, ctx, "2-recording")
 	if err := browser.Click(step(5*time.Second), browser.RoleButton, "Stop recording"); err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +222,7 @@ func TestCaptureFlowOnAPhone(t *testing.T) {
 	if _, err := browser.WaitFor(step(15*time.Second), browser.RoleButton, "Retry upload"); err != nil {
 		t.Fatal(err)
 	}
-	shot(t, ctx, "3-upload-failed")
+	htmltest.Shot(t, ctx, "3-upload-failed")
 	if err := browser.Click(step(15*time.Second), browser.RoleButton, "Retry upload"); err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +234,7 @@ func TestCaptureFlowOnAPhone(t *testing.T) {
 	if err := browser.Fill(step(5*time.Second), browser.RoleSpinbutton, "Sofa, 3 seats", "2"); err != nil {
 		t.Fatal(err)
 	}
-	shot(t, ctx, "4-uploaded-and-counted")
+	htmltest.Shot(t, ctx, "4-uploaded-and-counted")
 	if err := browser.Fill(step(5*time.Second), browser.RoleCombobox, "Room", "Bedroom"); err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +250,7 @@ func TestCaptureFlowOnAPhone(t *testing.T) {
 	if err := browser.WaitText(step(20*time.Second), "Thanks! Demo Movers will review your video and send your estimate."); err != nil {
 		t.Fatal(err)
 	}
-	shot(t, ctx, "5-done")
+	htmltest.Shot(t, ctx, "5-done")
 
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -387,7 +336,7 @@ func TestFilePickerWhenTheBrowserCannotRecord(t *testing.T) {
 	if err != nil || capture != "environment" {
 		t.Errorf("file input capture = %q, %v; want environment", capture, err)
 	}
-	shot(t, ctx, "6-no-recorder")
+	htmltest.Shot(t, ctx, "6-no-recorder")
 
 	dir := t.TempDir()
 	big, small := filepath.Join(dir, "big.webm"), filepath.Join(dir, "kitchen.webm")
@@ -412,7 +361,7 @@ func TestFilePickerWhenTheBrowserCannotRecord(t *testing.T) {
 	if err := browser.WaitText(step(5*time.Second), "2 of 2 clips used"); err != nil {
 		t.Error(err)
 	}
-	shot(t, ctx, "7-file-uploaded")
+	htmltest.Shot(t, ctx, "7-file-uploaded")
 	if err := browser.SetFiles(step(5*time.Second), "Upload a video", small); err != nil {
 		t.Fatal(err)
 	}
@@ -463,7 +412,7 @@ func TestLinkThatNoLongerWorks(t *testing.T) {
 	if err := browser.WaitText(step(10*time.Second), "This link no longer works"); err != nil {
 		t.Fatal(err)
 	}
-	shot(t, ctx, "8-link-dead")
+	htmltest.Shot(t, ctx, "8-link-dead")
 	for _, tc := range []struct{ path, want, name string }{
 		{"/v1-capture/expired", "Please ask Demo Movers for a new link.", "9-error-410"},
 		{"/v1-capture/finished", "Thank you, Demo Movers will be in touch", "10-error-409"},
@@ -475,6 +424,6 @@ func TestLinkThatNoLongerWorks(t *testing.T) {
 		if err := browser.WaitText(step(5*time.Second), tc.want); err != nil {
 			t.Error(err)
 		}
-		shot(t, ctx, tc.name)
+		htmltest.Shot(t, ctx, tc.name)
 	}
 }

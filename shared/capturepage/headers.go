@@ -1,8 +1,9 @@
 package capturepage
 
 import (
-	"net/url"
 	"strings"
+
+	"github.com/moveleads/partnerapi/shared/htmlpage"
 )
 
 // Headers returns the headers of every capture page answer (the page and
@@ -22,7 +23,7 @@ import (
 func Headers(uploadOrigin string) map[string]string {
 	a := loadAssets()
 	connect := "'self'"
-	if o, ok := origin(uploadOrigin); ok {
+	if o, ok := htmlpage.Origin(uploadOrigin); ok {
 		connect += " " + o
 	}
 	csp := strings.Join([]string{
@@ -45,21 +46,4 @@ func Headers(uploadOrigin string) map[string]string {
 		"X-Content-Type-Options":  "nosniff",
 		"Permissions-Policy":      "camera=(self), microphone=(self), geolocation=(), payment=()",
 	}
-}
-
-// origin returns s as a CSP host source ("https://host[:port]") when it is
-// an http or https origin and nothing more.
-func origin(s string) (string, bool) {
-	if s == "" || strings.ContainsAny(s, " \t\r\n;,'\"") {
-		return "", false
-	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" ||
-		u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
-		return "", false
-	}
-	if strings.Trim(u.Hostname(), "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]") != "" {
-		return "", false
-	}
-	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host), true
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/api"
+	"github.com/moveleads/partnerapi/shared/htmlpage"
 )
 
 // Document is an HTML answer: status, headers and body, which the request
@@ -63,21 +64,6 @@ type clipData struct {
 	Status string `json:"status"`
 }
 
-// escaper escapes text and quoted attribute values exactly as html/template
-// does, so the markup stays the same as when the page was a template.
-var escaper = strings.NewReplacer(
-	"\x00", "\uFFFD",
-	`"`, "&#34;",
-	"&", "&amp;",
-	"'", "&#39;",
-	"+", "&#43;",
-	"<", "&lt;",
-	">", "&gt;",
-)
-
-// escape makes s safe as HTML text, in <title> and in a quoted attribute.
-func escape(s string) string { return escaper.Replace(s) }
-
 // Render returns the capture page for p: status 200 with the headers of
 // Headers(p.UploadOrigin). It does not fail: the assets are embedded and
 // checked by the package's tests, and should the survey data fail to
@@ -114,17 +100,17 @@ func Render(p Page) Document {
 	// encoding/json escapes <, > and & already; U+2028 and U+2029 too.
 	var roomOptions strings.Builder
 	for _, r := range rooms {
-		r = escape(r)
+		r = htmlpage.Escape(r)
 		roomOptions.WriteString(`<option value="` + r + `">` + r + "</option>\n    ")
 	}
 	var groups strings.Builder
 	for _, g := range groupItems(p.Items) {
-		groups.WriteString(`<details class="group" data-group="` + escape(g.ID) + `">
-    <summary><span class="group-title">` + escape(g.Title) + `</span><span class="group-count"></span></summary>
+		groups.WriteString(`<details class="group" data-group="` + htmlpage.Escape(g.ID) + `">
+    <summary><span class="group-title">` + htmlpage.Escape(g.Title) + `</span><span class="group-count"></span></summary>
     <ul class="items">
     `)
 		for _, it := range g.Items {
-			k, n := escape(it.Key), escape(it.Name)
+			k, n := htmlpage.Escape(it.Key), htmlpage.Escape(it.Name)
 			groups.WriteString(`<li class="item">
       <label class="item-name" for="count-` + k + `">` + n + `</label>
       <span class="stepper">
@@ -140,16 +126,16 @@ func Render(p Page) Document {
 	minutes := (p.MaxClipSeconds + 59) / 60
 	// One pass over the markup: a value is never searched for placeholders.
 	body := strings.NewReplacer(
-		"%%COMPANY%%", escape(p.Company),
+		"%%COMPANY%%", htmlpage.Escape(p.Company),
 		"%%CSS%%", a.css,
 		"%%JS%%", a.js,
 		"%%DATA%%", string(data),
 		"%%CLIPS_MAX%%", strconv.Itoa(p.ClipsMax),
 		"%%MAX_MINUTES%%", strconv.Itoa(minutes),
 		"%%MAX_MINUTES_2%%", fmt.Sprintf("%02d", minutes),
-		"%%EXPIRES_ISO%%", escape(p.ExpiresAt.UTC().Format(time.RFC3339)),
-		"%%EXPIRES_TEXT%%", escape(p.ExpiresAt.UTC().Format("Monday 2 January 2006, 15:04 UTC")),
-		"%%MAX_SIZE%%", escape(formatBytes(p.MaxClipBytes)),
+		"%%EXPIRES_ISO%%", htmlpage.Escape(p.ExpiresAt.UTC().Format(time.RFC3339)),
+		"%%EXPIRES_TEXT%%", htmlpage.Escape(p.ExpiresAt.UTC().Format("Monday 2 January 2006, 15:04 UTC")),
+		"%%MAX_SIZE%%", htmlpage.Escape(formatBytes(p.MaxClipBytes)),
 		"%%CLIPS_USED%%", strconv.Itoa(len(p.Clips)),
 		"%%ROOMS%%", roomOptions.String(),
 		"%%CHECKLIST%%", groups.String(),
@@ -186,11 +172,11 @@ func ErrorPage(status int, company string) Document {
 		message = "Please try the link again in a few minutes. If it still doesn’t work, contact " + company + "."
 	}
 	body := strings.NewReplacer(
-		"%%COMPANY%%", escape(brand),
+		"%%COMPANY%%", htmlpage.Escape(brand),
 		"%%CSS%%", a.css,
 		"%%TICK%%", tick,
-		"%%TITLE%%", escape(title),
-		"%%MESSAGE%%", escape(message),
+		"%%TITLE%%", htmlpage.Escape(title),
+		"%%MESSAGE%%", htmlpage.Escape(message),
 	).Replace(a.errorPage)
 	return Document{Status: status, Header: Headers(""), Body: []byte(body)}
 }

@@ -2,18 +2,14 @@ package capturepage
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
-	"io"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"golang.org/x/net/html"
-
+	"github.com/moveleads/partnerapi/shared/htmlpage/htmltest"
 	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/survey"
 )
@@ -40,105 +36,16 @@ func samplePage() Page {
 	}
 }
 
-// element is an element of a parsed page with its text content.
-type element struct {
-	tag   string
-	attrs map[string]string
-	text  string
-}
-
-// parse tokenizes an HTML document, failing the test on any end tag that
-// does not close the element open at that point (void elements need none),
-// and returns every element in document order.
-func parse(t *testing.T, body []byte) []element {
-	t.Helper()
-	void := map[string]bool{"meta": true, "input": true, "br": true, "img": true, "link": true, "hr": true, "source": true}
-	z := html.NewTokenizer(bytes.NewReader(body))
-	var stack []int
-	var els []element
-	sawDoctype := false
-	for {
-		tt := z.Next()
-		switch tt {
-		case html.ErrorToken:
-			if z.Err() != io.EOF {
-				t.Fatalf("tokenize: %v", z.Err())
-			}
-			if len(stack) != 0 {
-				var open []string
-				for _, i := range stack {
-					open = append(open, els[i].tag)
-				}
-				t.Fatalf("elements left open at the end: %v", open)
-			}
-			if !sawDoctype {
-				t.Error("no <!doctype html>")
-			}
-			return els
-		case html.DoctypeToken:
-			sawDoctype = true
-		case html.StartTagToken, html.SelfClosingTagToken:
-			tok := z.Token()
-			e := element{tag: tok.Data, attrs: map[string]string{}}
-			for _, a := range tok.Attr {
-				if _, dup := e.attrs[a.Key]; dup {
-					t.Errorf("<%s> has attribute %q twice", tok.Data, a.Key)
-				}
-				e.attrs[a.Key] = a.Val
-			}
-			els = append(els, e)
-			if tt == html.StartTagToken && !void[tok.Data] {
-				stack = append(stack, len(els)-1)
-			}
-		case html.EndTagToken:
-			tok := z.Token()
-			if len(stack) == 0 || els[stack[len(stack)-1]].tag != tok.Data {
-				t.Fatalf("</%s> closes nothing open (open: %v)", tok.Data, openTags(els, stack))
-			}
-			stack = stack[:len(stack)-1]
-		case html.TextToken:
-			text := string(z.Text())
-			for _, i := range stack {
-				els[i].text += text
-			}
-		}
-	}
-}
-
-func openTags(els []element, stack []int) []string {
-	var s []string
-	for _, i := range stack {
-		s = append(s, els[i].tag)
-	}
-	return s
-}
-
 // inlineBodies returns the text of every <script> and <style> the CSP must
 // allow: all of them except JSON data blocks.
-func inlineBodies(els []element, tag string) []string {
+func inlineBodies(els []htmltest.Element, tag string) []string {
 	var out []string
 	for _, e := range els {
-		if e.tag == tag && e.attrs["type"] != "application/json" {
-			out = append(out, e.text)
+		if e.Tag == tag && e.Attrs["type"] != "application/json" {
+			out = append(out, e.Text)
 		}
 	}
 	return out
-}
-
-func hashOf(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-}
-
-// directive returns the sources of one CSP directive.
-func directive(csp, name string) []string {
-	for _, d := range strings.Split(csp, ";") {
-		f := strings.Fields(d)
-		if len(f) > 0 && f[0] == name {
-			return f[1:]
-		}
-	}
-	return nil
 }
 
 func TestRenderIsValidHTMLWithTheDataBlock(t *testing.T) {
@@ -147,31 +54,23 @@ func TestRenderIsValidHTMLWithTheDataBlock(t *testing.T) {
 	if doc.Status != 200 {
 		t.Fatalf("status %d; want 200", doc.Status)
 	}
-	els := parse(t, doc.Body)
-	ids := map[string]int{}
-	var blocks []element
+	els := htmltest.Parse(t, doc.Body)
+	ids := htmltest.IDs(t, els)
+	var blocks []htmltest.Element
 	for _, e := range els {
-		if id, ok := e.attrs["id"]; ok {
-			ids[id]++
-		}
-		if e.tag == "script" && e.attrs["id"] == "survey-data" {
+		if e.Tag == "script" && e.Attrs["id"] == "survey-data" {
 			blocks = append(blocks, e)
-		}
-	}
-	for id, n := range ids {
-		if n > 1 {
-			t.Errorf("id %q used %d times", id, n)
 		}
 	}
 	if len(blocks) != 1 {
 		t.Fatalf("%d survey-data blocks; want 1", len(blocks))
 	}
-	if got := blocks[0].attrs["type"]; got != "application/json" {
+	if got := blocks[0].Attrs["type"]; got != "application/json" {
 		t.Errorf("survey-data type %q; want application/json", got)
 	}
 	var got pageData
-	if err := json.Unmarshal([]byte(blocks[0].text), &got); err != nil {
-		t.Fatalf("survey-data is not JSON: %v\n%s", err, blocks[0].text)
+	if err := json.Unmarshal([]byte(blocks[0].Text), &got); err != nil {
+		t.Fatalf("survey-data is not JSON: %v\n%s", err, blocks[0].Text)
 	}
 	if got.Company != "Demo Movers" || got.APIBase != "/v1-capture/tok" || got.ClipsMax != 20 ||
 		got.MaxClipBytes != 500<<20 || got.MaxClipSeconds != 600 || got.ExpiresAt != "2026-11-30T10:15:00Z" {
@@ -185,7 +84,7 @@ func TestRenderIsValidHTMLWithTheDataBlock(t *testing.T) {
 	}
 	// Every id the script looks up exists in the markup.
 	for _, m := range regexp.MustCompile(`\$\("([a-z-]+)"\)`).FindAllStringSubmatch(loadAssets().js, -1) {
-		if ids[m[1]] == 0 {
+		if !ids[m[1]] {
 			t.Errorf("the script uses #%s, which the page does not have", m[1])
 		}
 	}
@@ -193,11 +92,11 @@ func TestRenderIsValidHTMLWithTheDataBlock(t *testing.T) {
 
 func TestRenderWithoutOptionalData(t *testing.T) {
 	doc := Render(Page{Company: "Demo Movers", APIBase: "/v1-capture/tok", ClipsMax: 20, MaxClipBytes: 1 << 20, MaxClipSeconds: 600})
-	els := parse(t, doc.Body)
+	els := htmltest.Parse(t, doc.Body)
 	for _, e := range els {
-		if e.attrs["id"] == "survey-data" {
+		if e.Attrs["id"] == "survey-data" {
 			var d map[string]any
-			if err := json.Unmarshal([]byte(e.text), &d); err != nil {
+			if err := json.Unmarshal([]byte(e.Text), &d); err != nil {
 				t.Fatal(err)
 			}
 			for _, k := range []string{"rooms", "clips", "checklist"} {
@@ -217,12 +116,12 @@ func TestCSPHashesMatchTheInlineScriptAndStyle(t *testing.T) {
 	for name, doc := range pages {
 		t.Run(name, func(t *testing.T) {
 			csp := doc.Header["Content-Security-Policy"]
-			els := parse(t, doc.Body)
+			els := htmltest.Parse(t, doc.Body)
 			for tag, dir := range map[string]string{"script": "script-src", "style": "style-src"} {
-				allowed := directive(csp, dir)
+				allowed := htmltest.Directive(csp, dir)
 				for _, body := range inlineBodies(els, tag) {
-					if !contains(allowed, hashOf(body)) {
-						t.Errorf("inline <%s> (%d bytes) has hash %s, not in %s %v", tag, len(body), hashOf(body), dir, allowed)
+					if !contains(allowed, htmltest.HashOf(body)) {
+						t.Errorf("inline <%s> (%d bytes) has hash %s, not in %s %v", tag, len(body), htmltest.HashOf(body), dir, allowed)
 					}
 				}
 				for _, src := range allowed {
@@ -231,22 +130,15 @@ func TestCSPHashesMatchTheInlineScriptAndStyle(t *testing.T) {
 					}
 				}
 			}
+			htmltest.CheckNoInlineAttrs(t, els)
 			for _, e := range els {
-				if _, ok := e.attrs["style"]; ok {
-					t.Errorf("<%s> has a style attribute, which the policy blocks", e.tag)
-				}
-				for k := range e.attrs {
-					if strings.HasPrefix(k, "on") {
-						t.Errorf("<%s> has an inline handler %s, which the policy blocks", e.tag, k)
-					}
-				}
-				if e.tag == "script" && e.attrs["src"] != "" || e.tag == "link" && !strings.HasPrefix(e.attrs["href"], "data:") {
-					t.Errorf("<%s> loads an outside resource", e.tag)
+				if e.Tag == "script" && e.Attrs["src"] != "" || e.Tag == "link" && !strings.HasPrefix(e.Attrs["href"], "data:") {
+					t.Errorf("<%s> loads an outside resource", e.Tag)
 				}
 			}
 		})
 	}
-	if n := len(inlineBodies(parse(t, Render(samplePage()).Body), "script")); n != 1 {
+	if n := len(inlineBodies(htmltest.Parse(t, Render(samplePage()).Body), "script")); n != 1 {
 		t.Errorf("%d executable scripts on the page; want 1", n)
 	}
 }
@@ -290,10 +182,10 @@ func TestHostileCompanyNameIsEscaped(t *testing.T) {
 			if bytes.Contains(doc.Body, []byte("<script>alert")) || bytes.Contains(doc.Body, []byte("alert(1)</script>")) {
 				t.Fatalf("the company name reached the page unescaped:\n%s", doc.Body)
 			}
-			els := parse(t, doc.Body)
+			els := htmltest.Parse(t, doc.Body)
 			n := 0
 			for _, e := range els {
-				if e.tag == "script" {
+				if e.Tag == "script" {
 					n++
 				}
 			}
@@ -303,8 +195,8 @@ func TestHostileCompanyNameIsEscaped(t *testing.T) {
 			}
 			var brand string
 			for _, e := range els {
-				if e.attrs["class"] == "brand" {
-					brand = e.text
+				if e.Attrs["class"] == "brand" {
+					brand = e.Text
 				}
 			}
 			if brand != hostile {
@@ -312,9 +204,9 @@ func TestHostileCompanyNameIsEscaped(t *testing.T) {
 			}
 			if name == "page" {
 				for _, e := range els {
-					if e.attrs["id"] == "survey-data" {
+					if e.Attrs["id"] == "survey-data" {
 						var d pageData
-						if err := json.Unmarshal([]byte(e.text), &d); err != nil {
+						if err := json.Unmarshal([]byte(e.Text), &d); err != nil {
 							t.Fatal(err)
 						}
 						if d.Company != hostile || d.Rooms[0] != hostile {
@@ -351,34 +243,15 @@ func TestErrorPages(t *testing.T) {
 					t.Errorf("page lacks %q:\n%s", w, text)
 				}
 			}
-			parse(t, doc.Body)
+			htmltest.Parse(t, doc.Body)
 		})
 	}
 }
 
+// checkHeaders checks the headers every capture page answer carries.
 func checkHeaders(t *testing.T, h map[string]string) {
 	t.Helper()
-	want := map[string]string{
-		"Content-Type":           "text/html; charset=utf-8",
-		"Referrer-Policy":        "no-referrer",
-		"Cache-Control":          "no-store",
-		"X-Robots-Tag":           "noindex",
-		"X-Content-Type-Options": "nosniff",
-	}
-	for k, v := range want {
-		if h[k] != v {
-			t.Errorf("%s = %q; want %q", k, h[k], v)
-		}
-	}
-	csp := h["Content-Security-Policy"]
-	for _, d := range []string{"default-src 'none'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'", "img-src 'self' data: blob:", "media-src 'self' blob: mediastream:"} {
-		if !strings.Contains(csp, d) {
-			t.Errorf("CSP lacks %q: %s", d, csp)
-		}
-	}
-	if strings.Contains(csp, "unsafe") || strings.Contains(csp, "*") {
-		t.Errorf("CSP allows too much: %s", csp)
-	}
+	htmltest.CheckHeaders(t, h, nil, "img-src 'self' data: blob:", "media-src 'self' blob: mediastream:")
 }
 
 func TestHeaders(t *testing.T) {
@@ -401,7 +274,7 @@ func TestHeaders(t *testing.T) {
 		t.Run(tt.origin, func(t *testing.T) {
 			h := Headers(tt.origin)
 			checkHeaders(t, h)
-			got := strings.Join(directive(h["Content-Security-Policy"], "connect-src"), " ")
+			got := strings.Join(htmltest.Directive(h["Content-Security-Policy"], "connect-src"), " ")
 			if got != tt.connect {
 				t.Errorf("connect-src %q; want %q", got, tt.connect)
 			}
@@ -416,21 +289,21 @@ func TestHeaders(t *testing.T) {
 // find the controls by: each visible text or label, exactly once.
 func TestAccessibleNames(t *testing.T) {
 	p := samplePage()
-	els := parse(t, Render(p).Body)
-	byID := map[string]element{}
+	els := htmltest.Parse(t, Render(p).Body)
+	byID := map[string]htmltest.Element{}
 	labels := map[string][]string{} // for → label texts
 	buttons := map[string]int{}
 	for _, e := range els {
-		if id := e.attrs["id"]; id != "" {
+		if id := e.Attrs["id"]; id != "" {
 			byID[id] = e
 		}
-		if e.tag == "label" {
-			labels[e.attrs["for"]] = append(labels[e.attrs["for"]], strings.TrimSpace(e.text))
+		if e.Tag == "label" {
+			labels[e.Attrs["for"]] = append(labels[e.Attrs["for"]], strings.TrimSpace(e.Text))
 		}
-		if e.tag == "button" {
-			name := e.attrs["aria-label"]
+		if e.Tag == "button" {
+			name := e.Attrs["aria-label"]
 			if name == "" {
-				name = strings.TrimSpace(e.text)
+				name = strings.TrimSpace(e.Text)
 			}
 			buttons[name]++
 		}
@@ -441,7 +314,7 @@ func TestAccessibleNames(t *testing.T) {
 		}
 	}
 	file := byID["file"]
-	if file.tag != "input" || file.attrs["type"] != "file" || file.attrs["accept"] != "video/*" || file.attrs["capture"] != "environment" {
+	if file.Tag != "input" || file.Attrs["type"] != "file" || file.Attrs["accept"] != "video/*" || file.Attrs["capture"] != "environment" {
 		t.Errorf("file input = %+v", file)
 	}
 	if got := labels["file"]; len(got) != 1 || got[0] != "Upload a video" {
@@ -453,13 +326,13 @@ func TestAccessibleNames(t *testing.T) {
 	for _, it := range p.Items {
 		id := "count-" + it.Key
 		in := byID[id]
-		if in.tag != "input" || in.attrs["type"] != "number" || in.attrs["min"] != "0" || in.attrs["max"] != "99" {
+		if in.Tag != "input" || in.Attrs["type"] != "number" || in.Attrs["min"] != "0" || in.Attrs["max"] != "99" {
 			t.Errorf("%s = %+v", id, in)
 		}
 		if got := labels[id]; len(got) != 1 || got[0] != it.Name {
 			t.Errorf("%s labels %q; want exactly [%s]", id, got, it.Name)
 		}
-		if _, ok := in.attrs["aria-label"]; ok {
+		if _, ok := in.Attrs["aria-label"]; ok {
 			t.Errorf("%s has an aria-label, which would override its label", id)
 		}
 	}

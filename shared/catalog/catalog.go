@@ -47,11 +47,13 @@ type Deps struct {
 // builder its main uses. A test checks it covers the manifest.
 func Builders() map[string]wiring.Builder {
 	return map[string]wiring.Builder{
-		"v1-leads":       wiring.CreateLead,
-		"v1-leads-list":  wiring.ListLeads,
-		"v1-lead-get":    wiring.GetLead,
-		"v1-lead-survey": wiring.SurveyLink,
-		"v1-capture":     s3wiring.Capture,
+		"v1-leads":               wiring.CreateLead,
+		"v1-leads-list":          wiring.ListLeads,
+		"v1-lead-get":            wiring.GetLead,
+		"v1-lead-survey":         wiring.SurveyLink,
+		"v1-capture":             s3wiring.Capture,
+		"v1-survey-video-access": wiring.VideoAccess,
+		"v1-video":               s3wiring.Video,
 	}
 }
 
@@ -119,7 +121,7 @@ func unconfigured(f manifest.Function, err error) []api.Endpoint {
 		eps = append(eps, api.Endpoint{
 			Operation: r.Operation,
 			Prepare:   func(context.Context, *api.Call) (api.Work, error) { return api.Work{}, err },
-			Verify: func(context.Context, string, time.Time) (api.Grant, error) {
+			Verify: func(context.Context, *api.Call) (api.Grant, error) {
 				return api.Grant{}, err
 			},
 		})

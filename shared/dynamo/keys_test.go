@@ -3,6 +3,7 @@ package dynamo
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/idempotency"
@@ -77,7 +78,7 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 	type key struct {
 		name, pk string
 	}
-	var leads, idems, auths, surveys, captures, others []key
+	var leads, idems, auths, surveys, captures, views, refs, others []key
 	for _, tn := range tenants {
 		pk, _ := leadKey(tn, "lead_0123456789abcdef")
 		leads = append(leads, key{"lead of " + string(tn.Mode), pk})
@@ -86,6 +87,12 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 			surveys = append(surveys, key{"survey of " + string(tn.Mode), pk})
 			pk, _ = clipKey(tn, id, "clip_1")
 			surveys = append(surveys, key{"clip of " + string(tn.Mode), pk})
+			pk, _ = grantKey(tn, id, "grant_1")
+			surveys = append(surveys, key{"video grant of " + string(tn.Mode), pk})
+			pk, _ = openKey(tn, id, time.Unix(1_800_000_000, 5), "grant_1", "req-1")
+			surveys = append(surveys, key{"video open of " + string(tn.Mode), pk})
+			pk, _ = surveyRefKey(id)
+			refs = append(refs, key{"survey id record", pk})
 		}
 		for _, op := range []string{"createLead", "getSurveyLink", "x"} {
 			for _, k := range []string{"k", "LEAD#x", strings.Repeat("é", 100)} {
@@ -107,6 +114,8 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 	for _, tok := range []string{strings.Repeat("A", 43), "abc"} {
 		pk, _ = captureTokenKey(survey.TokenHash(tok))
 		captures = append(captures, key{"capture token record", pk})
+		pk, _ = viewTokenKey(survey.TokenHash(tok))
+		views = append(views, key{"video link record", pk})
 	}
 
 	groups := []struct {
@@ -118,6 +127,8 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 		{table.AuthKeys, "AuthKeys", auths},
 		{table.SurveyKeys, "SurveyKeys", surveys},
 		{table.CaptureTokenKeys, "CaptureTokenKeys", captures},
+		{table.ViewTokenKeys, "ViewTokenKeys", views},
+		{table.SurveyRefKeys, "SurveyRefKeys", refs},
 	}
 	for _, g := range groups {
 		for _, other := range groups {

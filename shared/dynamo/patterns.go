@@ -1,6 +1,8 @@
 package dynamo
 
 import (
+	"time"
+
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/idempotency"
 	"github.com/moveleads/partnerapi/shared/table"
@@ -39,7 +41,7 @@ func AccessPatterns() []AccessPattern {
 	pk, sk = idempotencyKey(idempotency.Scope{PartnerID: "<partner_id>", Mode: "<mode>", Operation: "<operation>", Key: ""})
 	add("claim / replay an Idempotency-Key", "PutItem (conditional; holds the response) / GetItem / UpdateItem (take over, release)", "", replaceHash(pk), sk)
 	pk, sk = surveyKey(t, "<survey_id>")
-	add("start a survey: survey + capture token record + lead (survey id and status, new → surveying, updated_at)",
+	add("start a survey: survey + its id record + capture token record + lead (survey id and status, new → surveying, updated_at)",
 		"TransactWriteItems (conditional: lead exists, its survey closed or none)", "", pk, sk)
 	add("read a survey; save its checklist", "GetItem (strongly consistent) / UpdateItem (conditional: open)", "", pk, sk)
 	add("move a survey's state, with its lead's survey status, recommended estimate and updated_at",
@@ -51,6 +53,21 @@ func AccessPatterns() []AccessPattern {
 	add("announce a clip (with the survey's clip count, at most 20) / read / advance one clip",
 		"TransactWriteItems (conditional) / GetItem / UpdateItem (conditional: status as read)", "", pk, sk)
 	add("list a survey's clips", "Query (strongly consistent; sort key begins_with CLIP#)", "", pk, sk)
+	pk, sk = surveyRefKey("<survey_id>")
+	add("find a survey's tenant by its id (operators' tools)", "GetItem", "", pk, sk)
+	pk, sk = surveyKey(t, "<survey_id>")
+	add("a survey's live video links (video_links, video_version): read; mint adds one, revoke empties it",
+		"GetItem (strongly consistent) / in TransactWriteItems: Update (conditional: version as read), ConditionCheck (open: link in the set)", "", pk, sk)
+	pk, sk = grantKey(t, "<survey_id>", "<grant_id>")
+	add("a video link's grant (audit: label, created, expires, revoked): mint / revoke / list",
+		"TransactWriteItems (with the survey's set) / Query (begins_with VGRANT#)", "", pk, sk)
+	pk, sk = viewTokenKey("<sha256(token)>")
+	add("find a video link by token; count an open in its hour (at most 20)",
+		"GetItem (strongly consistent) / TransactWriteItems (live check + count + open log, all or nothing)", "", pk, sk)
+	pk, sk = openKey(t, "<survey_id>", time.Time{}, "<grant_id>", "<request_id>")
+	sk = openSKPrefix + "<at>#<grant_id>#<request_id>"
+	add("log a video link's open (time, grant, user agent, truncated address) / read the log",
+		"TransactWriteItems (with the count) / Query (begins_with VOPEN#)", "", pk, sk)
 	return ps
 }
 

@@ -21,9 +21,13 @@
 //	survey (+ lead, one transaction)  TransactWriteItems / GetItem PARTNER#<id>#MODE#<m>#SURVEY#<survey_id> / SURVEY
 //	survey's clips                    TransactWriteItems / UpdateItem / Query  ... #SURVEY#<survey_id> / CLIP#<clip_id>
 //	capture token (hash) → survey     TransactWriteItems / GetItem CAPTURE#<sha256(token)> / CAPTURE
+//	survey id → tenant (operators)    GetItem     SURVEYID#<survey_id> / SURVEYID
+//	video links' live set             on the survey item (video_links, video_version); see videolinks.go
+//	video link grant                  TransactWriteItems / Query  ... #SURVEY#<survey_id> / VGRANT#<grant_id>
+//	video link (hash) → grant, opens  GetItem / TransactWriteItems VIEW#<sha256(token)> / VIEW
+//	video link open log               TransactWriteItems / Query  ... #SURVEY#<survey_id> / VOPEN#<at>#<grant_id>#<request_id>
 //
-// The survey items are the next release's (the video survey): stored and
-// tested here, not yet used by an endpoint. The lead item carries its latest
+// The lead item carries its latest
 // survey's id and status and the recommended estimate, so getLead stays one
 // GetItem (GetLeadWithSurvey).
 //

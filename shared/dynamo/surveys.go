@@ -165,8 +165,8 @@ func (s *Store) GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string)
 }
 
 // StartSurvey stores sv, a new survey of tenant t's lead sv.LeadID made by
-// survey.New, in one TransactWriteItems: the survey (never overwriting), a
-// lookup record per capture token in sv.Tokens (keyed by the token's hash;
+// survey.New, in one TransactWriteItems: the survey (never overwriting), its
+// id record (SurveyTenant, for operators), a lookup record per capture token in sv.Tokens (keyed by the token's hash;
 // see SurveyByToken), and the lead, which gets sv's id and status, loses the
 // previous survey's recommended estimate, moves from new to surveying (any
 // other status stays) and gets updated_at = sv.UpdatedAt and the matching
@@ -189,8 +189,9 @@ func (s *Store) StartSurvey(ctx context.Context, t auth.Tenant, sv survey.Survey
 		return fmt.Errorf("start survey %q of lead %q: want a survey from survey.New (invited, with a token); got status %q, %d tokens",
 			sv.ID, sv.LeadID, sv.Status, len(sv.Tokens))
 	}
-	items := make([]types.TransactWriteItem, 0, len(sv.Tokens)+2)
-	for _, it := range append([]any{newSurveyItem(t, sv)}, tokenItems(t, sv)...) {
+	items := make([]types.TransactWriteItem, 0, len(sv.Tokens)+3)
+	head := []any{newSurveyItem(t, sv), newSurveyRefItem(t, sv.ID, sv.LeadID)}
+	for _, it := range append(head, tokenItems(t, sv)...) {
 		put, err := s.putNew(it)
 		if err != nil {
 			return fmt.Errorf("start survey %s: %w", sv.ID, err)

@@ -309,7 +309,23 @@ func TestNoTokenInAnyItem(t *testing.T) {
 		}
 		sv, tokens = after, append(tokens, tok)
 	}
-	out, err := s.db.Scan(ctx, &dynamodb.ScanInput{TableName: &s.table})
+	all := scanStrings(t, s)
+	for _, tok := range tokens {
+		if strings.Contains(all, tok) {
+			t.Errorf("token %q stored in plain text", tok)
+		}
+		// The hash is stored: the scan would have seen a token too.
+		if !strings.Contains(all, survey.TokenHash(tok)) {
+			t.Errorf("hash of token %q not found in the table; the scan saw too little", tok)
+		}
+	}
+}
+
+// scanStrings returns every attribute name and string value of every item
+// of s's table, for a test that searches it for a secret.
+func scanStrings(t testing.TB, s *Store) string {
+	t.Helper()
+	out, err := s.db.Scan(context.Background(), &dynamodb.ScanInput{TableName: &s.table})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,15 +336,7 @@ func TestNoTokenInAnyItem(t *testing.T) {
 			writeStrings(&all, v)
 		}
 	}
-	for _, tok := range tokens {
-		if strings.Contains(all.String(), tok) {
-			t.Errorf("token %q stored in plain text", tok)
-		}
-		// The hash is stored: the scan would have seen a token too.
-		if !strings.Contains(all.String(), survey.TokenHash(tok)) {
-			t.Errorf("hash of token %q not found in the table; the scan saw too little", tok)
-		}
-	}
+	return all.String()
 }
 
 // writeStrings writes every string and binary value in v to b.

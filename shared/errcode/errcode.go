@@ -28,6 +28,8 @@ const (
 	IdempotencyKeyInUse  Code = "idempotency_key_in_use"
 	PayloadTooLarge      Code = "payload_too_large"
 	ValidationFailed     Code = "validation_failed"
+	NoPlayableClips      Code = "no_playable_clips"
+	TooManyVideoLinks    Code = "too_many_video_links"
 	InvalidJSON          Code = "invalid_json"
 	UnsupportedMediaType Code = "unsupported_media_type"
 	BadRequest           Code = "bad_request"
@@ -56,15 +58,17 @@ var Table = []Entry{
 	{RequestTimeout, 408, "The request body did not arrive in time."},
 	{Conflict, 409, "The resource already exists or changed concurrently; nothing was written."},
 	{SurveyClosed, 409, "The video survey was already finished; a capture link cannot change it any more."},
-	{LinkExpired, 410, "The capture link has expired; the partner can send a new one (getSurveyLink)."},
+	{LinkExpired, 410, "The link has expired (a capture link: the partner can send a new one with getSurveyLink; a video link: or it was revoked)."},
 	{BadRequest, 400, "The HTTP request itself is malformed (a header, the path's encoding, or the framing); it never reached the API."},
 	{IdempotencyKeyInUse, 409, "Another request with the same Idempotency-Key is still in progress; retry after it finishes."},
 	{PayloadTooLarge, 413, "The request body exceeds 64 KiB."},
 	{UnsupportedMediaType, 415, "The body's Content-Type is not JSON, or its Content-Encoding is not supported (send plain, uncompressed JSON)."},
 	{ValidationFailed, 422, "The request failed validation; details.fields maps each failing field to the reason."},
+	{NoPlayableClips, 422, "The survey has no clip that can be played yet, so no video link was made."},
+	{TooManyVideoLinks, 422, "The survey already has the most live video links it may have (details.max); revoke them before minting more."},
 	{InvalidJSON, 422, "The request body is not a JSON object; the message says what is wrong and where."},
 	{IdempotencyKeyReused, 422, "The Idempotency-Key was already used with a different request body."},
-	{RateLimited, 429, "More than 120 requests in the current minute for this key; see Retry-After."},
+	{RateLimited, 429, "More than 120 requests in the current minute for this key (a video link: more than 20 opens in the current hour); see Retry-After."},
 	{Internal, 500, "An unexpected error; nothing was written. Retry with the same Idempotency-Key."},
 	{UpstreamFailed, 502, "A dependency failed after retries; nothing was half-written. Retry with the same Idempotency-Key."},
 }

@@ -198,7 +198,7 @@ var Functions = []Function{
 		}},
 		// GetItem: the lead, its survey, the partner's settings (link
 		// lifetime) and a waited-for idempotency record.
-		Table: TableAccess{Get: true, Write: []string{table.LeadKeys, table.SurveyKeys, table.CaptureTokenKeys, table.IdempotencyKeys}},
+		Table: TableAccess{Get: true, Write: []string{table.LeadKeys, table.SurveyKeys, table.CaptureTokenKeys, table.SurveyRefKeys, table.IdempotencyKeys}},
 	},
 	{
 		Slug: "v1-capture", Summary: "The hosted capture page a customer opens on a phone, and its own JSON calls (request a clip upload, save the checklist, finish).",
@@ -227,6 +227,42 @@ var Functions = []Function{
 		// arrived (HeadObject, which needs s3:GetObject).
 		Table:  TableAccess{Get: true, QueryItems: true, Write: []string{table.CaptureTokenKeys, table.SurveyKeys, table.LeadKeys}},
 		Bucket: BucketAccess{Read: []string{ClipPrefix}, Write: []string{ClipPrefix}},
+	},
+	{
+		Slug: "v1-survey-video-access", Summary: "Mint a forwardable, expiring link to a survey's walkthrough video, or revoke every live one.",
+		HTTP: []Route{
+			{
+				Operation: CreateSurveyVideoAccess, Method: "POST",
+				PilotPath: "/v1-survey-video-access/{survey_id}", LogicalPath: "/v1/surveys/{id}/video-access",
+				Auth: AuthPartnerKey, Scope: SurveysRead,
+				BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
+			},
+			{
+				Operation: RevokeSurveyVideoAccess, Method: "DELETE",
+				PilotPath: "/v1-survey-video-access/{survey_id}", LogicalPath: "/v1/surveys/{id}/video-access",
+				Auth: AuthPartnerKey, Scope: SurveysRead,
+				BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
+			},
+		},
+		// GetItem: the survey's live set; Query: its clips (playable
+		// count). A mint writes the survey's set, the grant (survey
+		// partition) and the token's lookup record; a revoke the set and
+		// the grants.
+		Table: TableAccess{Get: true, QueryItems: true, Write: []string{table.SurveyKeys, table.ViewTokenKeys}},
+	},
+	{
+		Slug: "v1-video", Summary: "The viewer page a video link opens: the survey's playable clips, each from a presigned address that lives 10 minutes.",
+		HTTP: []Route{{
+			Operation: VideoPage, Method: "GET", PilotPath: "/v1-video/{token}",
+			Auth: AuthViewToken, BodyLimit: 1 << 10, Response: HTML, RateLimit: PerToken,
+		}},
+		// GetItem: the token's lookup record, the partner (display
+		// name); Query: the survey's clips. An open checks the grant is
+		// in the survey's live set, counts on the lookup record and logs
+		// the open in the survey's partition, in one transaction. Clip
+		// addresses are presigned GETs.
+		Table:  TableAccess{Get: true, QueryItems: true, Write: []string{table.ViewTokenKeys, table.SurveyKeys}},
+		Bucket: BucketAccess{Read: []string{ClipPrefix}},
 	},
 	{
 		Slug: "clip-processor", Summary: "Validate each uploaded clip (container, codec, duration, size) and settle the survey: inventory and recommended estimate, or failed.",

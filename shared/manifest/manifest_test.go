@@ -21,7 +21,7 @@ func TestFunctionsInvariants(t *testing.T) {
 	ops := map[Operation]bool{}
 	methodPaths := map[string]Operation{}
 	defaults := 0
-	patterns := []string{table.LeadKeys, table.IdempotencyKeys, table.SurveyKeys, table.CaptureTokenKeys}
+	patterns := table.WritePatterns
 	for _, f := range Functions {
 		t.Run(f.Slug, func(t *testing.T) {
 			if f.Slug == "" || f.Summary == "" || strings.Trim(f.Slug, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {

@@ -80,6 +80,13 @@ const (
 	CaptureClip      Operation = "captureClip"
 	CaptureChecklist Operation = "captureChecklist"
 	CaptureFinish    Operation = "captureFinish"
+	// CreateSurveyVideoAccess mints a forwardable link to a survey's
+	// walkthrough video; RevokeSurveyVideoAccess closes every live one.
+	CreateSurveyVideoAccess Operation = "createSurveyVideoAccess"
+	RevokeSurveyVideoAccess Operation = "revokeSurveyVideoAccess"
+	// VideoPage is the viewer page (HTML) a video link opens,
+	// authenticated by the view token in the path; not partner API.
+	VideoPage Operation = "videoPage"
 	// RouteNotFound answers requests no other route matches ($default).
 	RouteNotFound Operation = "routeNotFound"
 )

@@ -14,8 +14,9 @@
 // prefix and suffix) on the template's ClipBucket; TABLE_NAME everywhere,
 // the cursor secret only where the entry lists it, CLIP_BUCKET and
 // AWS_ENDPOINT_URL_S3 exactly where the entry touches the bucket,
-// PUBLIC_BASE_URL exactly where it mints or serves capture links; and that
-// each function's main starts with the environment the template gives it.
+// PUBLIC_BASE_URL exactly where it mints capture or video links or serves a
+// token page; and that each function's main starts with the environment
+// the template gives it.
 // TestChecksCatchMistakes shows each check failing on a template with one
 // mistake.
 package samcheck

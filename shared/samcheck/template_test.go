@@ -354,12 +354,12 @@ func usesBucket(f manifest.Function) bool {
 }
 
 // needsBaseURL reports whether f gets PUBLIC_BASE_URL: it mints capture
-// links (writes capture-token records) or serves a token-in-path page. The
-// same rule as infra/stack's needsBaseURL (the manifest has no field for a
-// function's settings yet); TestSettingsPinned and its twin in infra/stack
-// pin both to the same functions.
+// or video links (writes capture-token or view-token records) or serves a
+// token-in-path page. The same rule as infra/stack's needsBaseURL (the
+// manifest has no field for a function's settings yet); TestSettingsPinned
+// and its twin in infra/stack pin both to the same functions.
 func needsBaseURL(f manifest.Function) bool {
-	if slices.Contains(f.Table.Write, table.CaptureTokenKeys) {
+	if slices.Contains(f.Table.Write, table.CaptureTokenKeys) || slices.Contains(f.Table.Write, table.ViewTokenKeys) {
 		return true
 	}
 	return slices.ContainsFunc(f.HTTP, func(r manifest.Route) bool { return r.Auth.TokenInPath() })
@@ -405,7 +405,7 @@ func checkEnvironment(fn function, f manifest.Function) []string {
 	}{
 		{settings.ClipBucket, wantClipBucket, usesBucket(f), "functions with bucket grants or an S3 trigger"},
 		{"AWS_ENDPOINT_URL_S3", "", usesBucket(f), "functions with bucket grants or an S3 trigger (empty: real S3)"},
-		{settings.PublicBaseURL, wantBaseURL, needsBaseURL(f), "functions that mint or serve capture links"},
+		{settings.PublicBaseURL, wantBaseURL, needsBaseURL(f), "functions that mint capture or video links or serve a token page"},
 	} {
 		got, has := fn.env[v.name]
 		switch {
@@ -423,9 +423,9 @@ func checkEnvironment(fn function, f manifest.Function) []string {
 func TestSettingsPinned(t *testing.T) {
 	fns := functions(t, openTemplate(t))
 	for name, want := range map[string][]string{
-		settings.ClipBucket:    {"ClipProcessorFunction", "V1CaptureFunction"},
-		"AWS_ENDPOINT_URL_S3":  {"ClipProcessorFunction", "V1CaptureFunction"},
-		settings.PublicBaseURL: {"V1CaptureFunction", "V1LeadSurveyFunction"},
+		settings.ClipBucket:    {"ClipProcessorFunction", "V1CaptureFunction", "V1VideoFunction"},
+		"AWS_ENDPOINT_URL_S3":  {"ClipProcessorFunction", "V1CaptureFunction", "V1VideoFunction"},
+		settings.PublicBaseURL: {"V1CaptureFunction", "V1LeadSurveyFunction", "V1SurveyVideoAccessFunction", "V1VideoFunction"},
 	} {
 		var got []string
 		for id, fn := range fns {
@@ -487,6 +487,9 @@ func TestChecksCatchMistakes(t *testing.T) {
 			"AWS_ENDPOINT_URL_S3 declared: false; want true"},
 		{"base URL missing", "v1-lead-survey",
 			func(fns map[string]function) { delete(fns["V1LeadSurveyFunction"].env, settings.PublicBaseURL) },
+			"PUBLIC_BASE_URL declared: false; want true"},
+		{"base URL missing where video links are minted", "v1-survey-video-access",
+			func(fns map[string]function) { delete(fns["V1SurveyVideoAccessFunction"].env, settings.PublicBaseURL) },
 			"PUBLIC_BASE_URL declared: false; want true"},
 		{"base URL where not needed", "v1-leads",
 			func(fns map[string]function) { fns["V1LeadsFunction"].env[settings.PublicBaseURL] = wantBaseURL },

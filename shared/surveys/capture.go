@@ -64,8 +64,9 @@ func unknownLink() error {
 // unknown token (malformed, never issued, or dropped from the survey's
 // newest tokens) is not_found; an expired one or a finished survey is left
 // to each endpoint (Session), so the page can say which.
-func (s *Service) verify(ctx context.Context, token string, now time.Time) (api.Grant, error) {
-	hash, err := survey.ParseToken(token)
+func (s *Service) verify(ctx context.Context, c *api.Call) (api.Grant, error) {
+	now := c.Now
+	hash, err := survey.ParseToken(c.PathParam)
 	if err != nil {
 		return api.Grant{}, unknownLink()
 	}

@@ -38,30 +38,11 @@ func newEnv(t *testing.T) *env {
 	return &env{Env: e, partner: p, key: key, liveKey: live}
 }
 
-// json decodes r's body into a map, failing the test when it is not JSON.
-func decode(t *testing.T, r apitest.Result) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(r.Body, &m); err != nil {
-		t.Fatalf("%s %s -> %d: body is not JSON: %v: %s", r.Req.Method, r.Req.URL.Path, r.Status, err, r.Body)
-	}
-	return m
-}
-
-func want(t *testing.T, r apitest.Result, status int, code string) map[string]any {
-	t.Helper()
-	if r.Status != status {
-		t.Fatalf("%s %s -> %d; want %d: %s", r.Req.Method, r.Req.URL.Path, r.Status, status, r.Body)
-	}
-	m := decode(t, r)
-	if code != "" {
-		e, _ := m["error"].(map[string]any)
-		if e == nil || e["code"] != code {
-			t.Fatalf("%s %s -> %s; want error code %s", r.Req.Method, r.Req.URL.Path, r.Body, code)
-		}
-	}
-	return m
-}
+// decode and want check a response: apitest.JSON and apitest.Want.
+var (
+	decode = apitest.JSON
+	want   = apitest.Want
+)
 
 // newLead creates a lead with addresses the rate card can price.
 func (e *env) newLead(t *testing.T, key string) string {

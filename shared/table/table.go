@@ -48,6 +48,16 @@ const AuthKeyPrefix = "APIKEY#"
 // its survey from the token alone, before it knows the tenant.
 const CaptureTokenPrefix = "CAPTURE#"
 
+// ViewTokenPrefix starts the partition key of every video link's lookup
+// record ("VIEW#<sha256 of the token>"): the viewer page finds the link's
+// survey from the token alone.
+const ViewTokenPrefix = "VIEW#"
+
+// SurveyRefPrefix starts the partition key of every survey's id record
+// ("SURVEYID#<survey_id>"): from a survey id to its tenant and lead, for
+// operators, who know a survey by its id only.
+const SurveyRefPrefix = "SURVEYID#"
+
 // DefaultName is the table name used when TABLE_NAME is not set locally.
 const DefaultName = "partner-api"
 
@@ -68,4 +78,14 @@ const (
 	// CaptureTokenKeys matches capture tokens' lookup records:
 	// CAPTURE#<sha256 of the token>.
 	CaptureTokenKeys = CaptureTokenPrefix + "*"
+	// ViewTokenKeys matches video links' lookup records:
+	// VIEW#<sha256 of the token>.
+	ViewTokenKeys = ViewTokenPrefix + "*"
+	// SurveyRefKeys matches surveys' id records: SURVEYID#<survey_id>.
+	SurveyRefKeys = SurveyRefPrefix + "*"
 )
+
+// WritePatterns lists the leading-key patterns a function's manifest entry
+// may name in its Table.Write (API keys' records are granted apart, to the
+// functions that authenticate keys).
+var WritePatterns = []string{LeadKeys, IdempotencyKeys, SurveyKeys, CaptureTokenKeys, ViewTokenKeys, SurveyRefKeys}

@@ -13,6 +13,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/surveys"
+	"github.com/moveleads/partnerapi/shared/videolinks"
 )
 
 // Builder builds one HTTP function's endpoints (one per route of its
@@ -45,4 +46,14 @@ func SurveyLink(e *awsenv.Env) ([]api.Endpoint, error) {
 		return nil, err
 	}
 	return []api.Endpoint{surveys.New(surveys.Deps{Store: e.Store, BaseURL: base, Log: e.Log}).GetSurveyLink()}, nil
+}
+
+// VideoAccess builds the v1-survey-video-access function's endpoints:
+// createSurveyVideoAccess and revokeSurveyVideoAccess.
+func VideoAccess(e *awsenv.Env) ([]api.Endpoint, error) {
+	base, err := e.Setting(settings.PublicBaseURL)
+	if err != nil {
+		return nil, err
+	}
+	return videolinks.New(videolinks.Deps{Store: e.Store, BaseURL: base, Log: e.Log}).AccessEndpoints(), nil
 }

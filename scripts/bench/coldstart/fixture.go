@@ -84,7 +84,7 @@ func newFixture(ctx context.Context, endpoint string, s3srv *s3local.Server, roo
 	now := time.Now().UTC()
 	for _, r := range manifest.PartnerRoutes() {
 		p := auth.Partner{
-			ID: "ptn_coldstart_" + strings.ReplaceAll(r.Slug, "-", "_"), Name: "Cold start " + r.Slug,
+			ID: "ptn_coldstart_" + strings.ToLower(string(r.Operation)), Name: "Cold start " + string(r.Operation),
 			RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now,
 		}
 		if err := f.store.CreatePartner(ctx, p); err != nil {
@@ -199,7 +199,10 @@ type request struct {
 	key bool
 	// token: the path's parameter is a fresh capture token of the
 	// fixture's survey.
-	token  bool
+	token bool
+	// param, when set, makes the path's parameter for each request (a
+	// survey id, a view token).
+	param  func(context.Context) (string, error)
 	status int // 0: 200
 }
 
@@ -218,6 +221,12 @@ func (f *fixture) request(rt manifest.Route) (request, error) {
 		return request{route: rt, method: http.MethodPost, path: path, key: true}, nil
 	case manifest.CapturePage:
 		return request{route: rt, method: http.MethodGet, path: rt.PilotPath, token: true}, nil
+	case manifest.CreateSurveyVideoAccess:
+		f.accessSurvey = videoSurvey{tenant: auth.Tenant{PartnerID: f.partners[rt.Operation], Mode: auth.Test}}
+		return request{route: rt, method: http.MethodPost, path: rt.PilotPath, key: true,
+			param: func(ctx context.Context) (string, error) { return f.next(ctx, &f.accessSurvey) }}, nil
+	case manifest.VideoPage:
+		return request{route: rt, method: http.MethodGet, path: rt.PilotPath, param: f.viewToken}, nil
 	case manifest.RouteNotFound:
 		return request{route: rt, method: http.MethodGet, path: "/v1-no-such-route", status: http.StatusNotFound}, nil
 	}
@@ -232,11 +241,14 @@ func (f *fixture) request(rt manifest.Route) (request, error) {
 func (f *fixture) Event(ctx context.Context, req request) ([]byte, error) {
 	var headers []string
 	if req.token {
-		token, err := f.captureToken(ctx)
+		req.param = f.captureToken
+	}
+	if req.param != nil {
+		v, err := req.param(ctx)
 		if err != nil {
 			return nil, err
 		}
-		req.path = strings.Replace(req.path, "{"+manifest.ParamName(req.path)+"}", token, 1)
+		req.path = strings.Replace(req.path, "{"+manifest.ParamName(req.path)+"}", v, 1)
 	}
 	if req.key {
 		key, keyID, err := auth.NewKey(auth.Test)

@@ -39,6 +39,9 @@ type surveyFixture struct {
 	lifetime time.Duration
 	capture  survey.Survey // its tokens grow by one per capture event
 	clip     []byte
+	// The surveys the video-link functions' cold starts mint links on:
+	// the access function's (through its partner's key) and the viewer's.
+	accessSurvey, viewSurvey videoSurvey
 }
 
 // seedSurveys creates the survey partner and the capture page's survey,
@@ -58,6 +61,7 @@ func (f *fixture) seedSurveys(ctx context.Context, root string, now time.Time) e
 		return err
 	}
 	f.capture = sv
+	f.viewSurvey = videoSurvey{tenant: f.tenant}
 	return nil
 }
 

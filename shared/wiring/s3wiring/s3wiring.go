@@ -1,5 +1,5 @@
 // Package s3wiring holds the builders of the functions that reach the clip
-// bucket (v1-capture, clip-processor) and the adapter from shared/s3store
+// bucket (v1-capture, v1-video, clip-processor) and the adapter from shared/s3store
 // to the survey feature: apart from shared/wiring, so that only these
 // functions link shared/s3store and build its signer.
 package s3wiring
@@ -16,6 +16,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/s3store"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/surveys"
+	"github.com/moveleads/partnerapi/shared/videolinks"
 )
 
 // Capture builds the v1-capture function's endpoints: the page and its
@@ -26,6 +27,15 @@ func Capture(e *awsenv.Env) ([]api.Endpoint, error) {
 		return nil, err
 	}
 	return surveys.New(surveys.Deps{Store: e.Store, Objects: objects, Log: e.Log}).CaptureEndpoints(), nil
+}
+
+// Video builds the v1-video function's endpoint: the viewer page.
+func Video(e *awsenv.Env) ([]api.Endpoint, error) {
+	st, err := clipStore(e)
+	if err != nil {
+		return nil, err
+	}
+	return videolinks.New(videolinks.Deps{Store: e.Store, Objects: st, Log: e.Log}).ViewEndpoints(), nil
 }
 
 // ClipProcessor builds the clip-processor function's processor.
@@ -41,6 +51,17 @@ func ClipProcessor(e *awsenv.Env) (s3event.Processor, error) {
 // service uses it, through s3store on e's configuration, honouring
 // AWS_ENDPOINT_URL_S3 (path-style addressing then, as local servers need).
 func ClipObjects(e *awsenv.Env) (surveys.Objects, error) {
+	st, err := clipStore(e)
+	if err != nil {
+		return nil, err
+	}
+	return &clipObjects{st: st}, nil
+}
+
+// clipStore returns the clip bucket (settings.ClipBucket) through
+// s3store on e's configuration, honouring AWS_ENDPOINT_URL_S3. The store
+// itself is what the viewer page needs (videolinks.Objects).
+func clipStore(e *awsenv.Env) (*s3store.Store, error) {
 	bucket, err := e.Setting(settings.ClipBucket)
 	if err != nil {
 		return nil, err
@@ -49,11 +70,7 @@ func ClipObjects(e *awsenv.Env) (surveys.Objects, error) {
 	if endpoint := awsenv.Endpoint(e.Getenv, "S3"); endpoint != nil {
 		o.Endpoint = *endpoint
 	}
-	st, err := s3store.New(e.Config, bucket, o)
-	if err != nil {
-		return nil, err
-	}
-	return &clipObjects{st: st}, nil
+	return s3store.New(e.Config, bucket, o)
 }
 
 // clipObjects adapts s3store.Store to surveys.Objects.

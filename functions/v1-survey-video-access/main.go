@@ -1,0 +1,11 @@
+// Command v1-survey-video-access mints and revokes forwardable links to a
+// survey's walkthrough video (createSurveyVideoAccess,
+// revokeSurveyVideoAccess).
+package main
+
+import (
+	"github.com/moveleads/partnerapi/shared/apigw"
+	"github.com/moveleads/partnerapi/shared/wiring"
+)
+
+func main() { apigw.Start(wiring.VideoAccess) }

@@ -1,0 +1,331 @@
+// Package viewtiming measures the forwardable video links against the
+// local stack (the real handlers behind the local API Gateway, on DynamoDB
+// Local): how long a mint (createSurveyVideoAccess) and an open of the
+// viewer page take, and whether an unknown token's answer takes as long as
+// a known one's. The viewer makes the same requests to the table for an
+// unknown token as for a known one (shared/videolinks), so that timing
+// does not tell a guesser which tokens exist; this is the measurement that
+// shows it. Opens of known and unknown tokens alternate, so both see the
+// same machine load; each known open uses a link of its own (a link opens
+// 20 times an hour).
+package viewtiming
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/google/uuid"
+
+	"github.com/moveleads/partnerapi/scripts/bench/report"
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/catalog"
+	"github.com/moveleads/partnerapi/shared/dynamo"
+	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/lead"
+	"github.com/moveleads/partnerapi/shared/localgw"
+	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
+	"github.com/moveleads/partnerapi/shared/videolink"
+)
+
+// Section is the report section of the rows.
+const Section = "Video links"
+
+// TimingBudget bounds the ratio of the unknown token's median open to the
+// known one's: 1 means the same time; the band is the run-to-run noise of
+// medians on this machine (a known open writes, an unknown one's
+// transaction is cancelled, and DynamoDB Local takes a little longer to
+// commit).
+const (
+	TimingLow  = 0.8
+	TimingHigh = 1.25
+)
+
+// Options configure Run.
+type Options struct {
+	// Endpoint names a running DynamoDB Local.
+	Endpoint string
+	// Samples is the number of opens of each kind [200], and of mints
+	// [Samples/4].
+	Samples int
+	// Log receives progress lines; nil for none.
+	Log io.Writer
+}
+
+// Run seeds a partner and surveys with a playable clip on a fresh table
+// and measures. It sets CLIP_BUCKET and PUBLIC_BASE_URL in this process
+// (the stack reads its settings from the environment, as the functions
+// do); presigning needs no server, so no S3 runs.
+func Run(ctx context.Context, o Options) ([]report.Row, error) {
+	if o.Samples == 0 {
+		o.Samples = 200
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	st, err := start(ctx, o.Endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("viewtiming: %w", err)
+	}
+	defer st.close()
+	mints, err := st.measureMints(ctx, max(o.Samples/4, 10))
+	if err != nil {
+		return nil, fmt.Errorf("viewtiming: %w", err)
+	}
+	known, unknown, err := st.measureOpens(ctx, o.Samples)
+	if err != nil {
+		return nil, fmt.Errorf("viewtiming: %w", err)
+	}
+	fmt.Fprintf(o.Log, "viewtiming: %d mints, %d known and %d unknown opens\n", len(mints), len(known), len(unknown))
+	return rows(mints, known, unknown), nil
+}
+
+// rows reports the medians and the unknown/known ratio against its band.
+func rows(mints, known, unknown []time.Duration) []report.Row {
+	k, u := report.Summarise(known), report.Summarise(unknown)
+	ratio := float64(u.Median) / float64(k.Median)
+	iqr := func(ds []time.Duration) time.Duration { return report.Percentile(ds, 75) - report.Percentile(ds, 25) }
+	r := report.Row{
+		Section: Section, Metric: "open: unknown token ÷ known token (medians)",
+		Value:  fmt.Sprintf("%.2f× (%.2f ms ÷ %.2f ms)", ratio, ms(u.Median), ms(k.Median)),
+		Budget: fmt.Sprintf("%.2f× to %.2f×", TimingLow, TimingHigh), OK: report.Check(ratio >= TimingLow && ratio <= TimingHigh),
+		Note: fmt.Sprintf("interquartile ranges: known %.2f ms, unknown %.2f ms (n=%d each, alternating); an unknown token makes the same three requests to the table as a known one, against items that do not exist.",
+			ms(iqr(known)), ms(iqr(unknown)), len(known)),
+	}
+	return []report.Row{
+		{Section: Section, Metric: "mint (createSurveyVideoAccess, local stack)", Value: report.Summarise(mints).String()},
+		{Section: Section, Metric: "open of a live link (viewer page, 1 clip)", Value: k.String()},
+		{Section: Section, Metric: "open of an unknown token (404 page)", Value: u.String()},
+		r,
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// stack is the local API on a table of its own.
+type stack struct {
+	base   string
+	store  *dynamo.Store
+	key    string
+	tenant auth.Tenant
+	client *http.Client
+	stops  []func()
+}
+
+func start(ctx context.Context, endpoint string) (_ *stack, err error) {
+	st := &stack{client: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4}}}
+	defer func() {
+		if err != nil {
+			st.close()
+		}
+	}()
+	cfg := aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("viewtiming", "viewtiming", "")}
+	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
+		o.BaseEndpoint = aws.String(endpoint)
+		o.DisableValidateResponseChecksum = true // see scripts/bench/load
+	})
+	name := fmt.Sprintf("bench-viewtiming-%d", time.Now().UnixNano())
+	if err := dynamo.CreateTable(ctx, db, name); err != nil {
+		return nil, err
+	}
+	st.stops = append(st.stops, func() {
+		_, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name})
+	})
+	st.store = dynamo.New(db, name)
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	st.base = "http://" + ln.Addr().String()
+	for k, v := range map[string]string{settings.ClipBucket: "moveleads-clips-bench", settings.PublicBaseURL: st.base} {
+		if err := os.Setenv(k, v); err != nil {
+			return nil, err
+		}
+	}
+	log := slog.New(slog.DiscardHandler)
+	h := catalog.New(catalog.Deps{Store: st.store, AWS: cfg, Log: log})
+	gw := localgw.New(func(op manifest.Operation) any { return h.Route(op) }, log)
+	sctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { _ = localgw.Serve(sctx, ln, gw); close(done) }()
+	st.stops = append(st.stops, func() { cancel(); <-done })
+
+	now := time.Now().UTC()
+	p := auth.Partner{ID: "ptn_viewtiming", Name: "Timing Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now}
+	if err := st.store.CreatePartner(ctx, p); err != nil {
+		return nil, err
+	}
+	st.tenant = auth.Tenant{PartnerID: p.ID, Mode: auth.Test}
+	return st, nil
+}
+
+// keyFor returns an API key of the partner for the i-th mint: a fresh key
+// every 100 mints keeps them under a key's 120 requests a minute.
+func (st *stack) keyFor(ctx context.Context, i int) (string, error) {
+	if i%100 != 0 && st.key != "" {
+		return st.key, nil
+	}
+	key, keyID, err := auth.NewKey(auth.Test)
+	if err != nil {
+		return "", err
+	}
+	err = st.store.CreateKey(ctx, auth.Key{KeyID: keyID, Digest: auth.Digest(key), PartnerID: st.tenant.PartnerID,
+		Mode: auth.Test, Scopes: manifest.AllScopes, CreatedAt: time.Now()})
+	if err != nil {
+		return "", err
+	}
+	st.key = key
+	return key, nil
+}
+
+func (st *stack) close() {
+	for i := len(st.stops) - 1; i >= 0; i-- {
+		st.stops[i]()
+	}
+	st.stops = nil
+}
+
+// playableSurvey starts a survey with one clip decided playable.
+func (st *stack) playableSurvey(ctx context.Context) (string, error) {
+	now := time.Now().UTC()
+	l := lead.Build(uuid.NewString(), lead.CreateInput{CustomerName: "Ada", Email: "ada@example.com", Source: "viewtiming"}, estimate.DefaultRateCard("usd"), now)
+	if err := st.store.PutLead(ctx, st.tenant, l, false); err != nil {
+		return "", err
+	}
+	sv, _, err := survey.New(uuid.NewString(), l.ID, survey.DefaultTokenLifetime, now)
+	if err != nil {
+		return "", err
+	}
+	if err := st.store.StartSurvey(ctx, st.tenant, sv); err != nil {
+		return "", err
+	}
+	c, err := survey.NewClip(uuid.NewString(), "Kitchen", 5<<20, "video/webm", 0, now)
+	if err != nil {
+		return "", err
+	}
+	if err := st.store.PutClip(ctx, st.tenant, sv.ID, c); err != nil {
+		return "", err
+	}
+	for _, step := range [][2]survey.ClipStatus{{survey.ClipAnnounced, survey.ClipProcessing}, {survey.ClipProcessing, survey.ClipPlayable}} {
+		if err := st.store.AdvanceClip(ctx, st.tenant, surveyrec.ClipTransition{
+			SurveyID: sv.ID, ClipID: c.ID, From: step[0], To: step[1], At: now,
+			Size: 5 << 20, Duration: 42 * time.Second, Codec: "vp8", Width: 1280, Height: 720,
+		}); err != nil {
+			return "", err
+		}
+	}
+	return sv.ID, nil
+}
+
+// do sends a request and returns its status and how long it took.
+func (st *stack) do(ctx context.Context, method, path, key string) (int, string, time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, method, st.base+path, nil)
+	if err != nil {
+		return 0, "", 0, err
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	req.Header.Set("User-Agent", "viewtiming/1")
+	start := time.Now()
+	resp, err := st.client.Do(req)
+	if err != nil {
+		return 0, "", 0, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	took := time.Since(start)
+	return resp.StatusCode, string(body), took, err
+}
+
+// mint mints a link on surveyID with key and returns its path and the
+// time taken.
+func (st *stack) mint(ctx context.Context, surveyID, key string) (string, time.Duration, error) {
+	status, body, took, err := st.do(ctx, http.MethodPost, "/v1-survey-video-access/"+surveyID, key)
+	if err != nil {
+		return "", 0, err
+	}
+	if status != 200 {
+		return "", 0, fmt.Errorf("mint: %d %s", status, body)
+	}
+	i := strings.Index(body, "/v1-video/")
+	if i < 0 {
+		return "", 0, fmt.Errorf("mint: no view_url in %s", body)
+	}
+	return body[i : i+len("/v1-video/")+survey.TokenLen], took, nil
+}
+
+// links mints n links, videolink.MaxLive-10 per survey, and returns their
+// paths and the mints' times.
+func (st *stack) links(ctx context.Context, n int) ([]string, []time.Duration, error) {
+	var paths []string
+	var times []time.Duration
+	var surveyID string
+	for i := range n {
+		if i%(videolink.MaxLive-10) == 0 {
+			var err error
+			if surveyID, err = st.playableSurvey(ctx); err != nil {
+				return nil, nil, err
+			}
+		}
+		key, err := st.keyFor(ctx, i)
+		if err != nil {
+			return nil, nil, err
+		}
+		p, took, err := st.mint(ctx, surveyID, key)
+		if err != nil {
+			return nil, nil, err
+		}
+		paths, times = append(paths, p), append(times, took)
+	}
+	return paths, times, nil
+}
+
+func (st *stack) measureMints(ctx context.Context, n int) ([]time.Duration, error) {
+	_, times, err := st.links(ctx, n)
+	return times, err
+}
+
+// measureOpens opens n live links and n unknown tokens, alternating, after
+// a warm-up of each (the partner's settings cached, connections open).
+func (st *stack) measureOpens(ctx context.Context, n int) (known, unknown []time.Duration, err error) {
+	const warm = 10
+	paths, _, err := st.links(ctx, n+warm)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range n + warm {
+		kStatus, _, k, err := st.do(ctx, http.MethodGet, paths[i], "")
+		if err != nil {
+			return nil, nil, err
+		}
+		token, err := survey.NewToken()
+		if err != nil {
+			return nil, nil, err
+		}
+		uStatus, _, u, err := st.do(ctx, http.MethodGet, "/v1-video/"+token, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		if kStatus != 200 || uStatus != 404 {
+			return nil, nil, fmt.Errorf("open: known token answered %d, unknown %d; want 200 and 404", kStatus, uStatus)
+		}
+		if i >= warm {
+			known, unknown = append(known, k), append(unknown, u)
+		}
+	}
+	return known, unknown, nil
+}

@@ -1,0 +1,161 @@
+package videolinks
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/api"
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/errcode"
+	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/videolink"
+	"github.com/moveleads/partnerapi/shared/viewerpage"
+)
+
+// session is what a live link's open found: the link and its survey's
+// playable clips.
+type session struct {
+	view  videolink.View
+	clips []survey.Clip
+}
+
+// ViewEndpoints returns the v1-video function's endpoint: the viewer page.
+func (s *Service) ViewEndpoints() []api.Endpoint { return []api.Endpoint{s.videoPage()} }
+
+// videoPage answers the viewer page of a live link (every playable clip,
+// each from a presigned GET that lives videolink.AddressTTL), or a
+// friendly page: unknown link 404, expired or revoked 410, past its opens
+// this hour 429 with Retry-After. None of them says whose link it was or
+// whether the survey exists.
+func (s *Service) videoPage() api.Endpoint {
+	return api.Endpoint{
+		Operation: manifest.VideoPage, Verify: s.verifyView, RenderError: viewErrorPage,
+		Prepare: func(ctx context.Context, c *api.Call) (api.Work, error) {
+			ss := c.Subject.(*session)
+			partner, err := c.Partner(ctx)
+			if err != nil {
+				return api.Work{}, err
+			}
+			return api.Work{Run: func(ctx context.Context, _ string) (any, error) {
+				return s.render(ctx, ss, partner.Name)
+			}}, nil
+		},
+	}
+}
+
+func (s *Service) render(ctx context.Context, ss *session, company string) (api.Document, error) {
+	t := ss.view.Tenant
+	clips := make([]viewerpage.Clip, 0, len(ss.clips))
+	for _, c := range ss.clips {
+		url, err := s.objects.PresignGet(ctx, survey.ObjectKey(t.PartnerID, string(t.Mode), ss.view.SurveyID, c.ID), videolink.AddressTTL)
+		if err != nil {
+			return api.Document{}, err
+		}
+		clips = append(clips, viewerpage.Clip{Room: c.Room, Duration: c.Duration, URL: url, ContentType: c.ContentType})
+	}
+	return viewerpage.Render(viewerpage.Page{
+		Company: company, Clips: clips, LinkExpiresAt: ss.view.ExpiresAt,
+		AddressTTL: videolink.AddressTTL, MediaOrigin: s.objects.Origin(),
+	}), nil
+}
+
+// unknownVideoLink is the answer to a token that names no link.
+func unknownVideoLink() error {
+	return errcode.New(errcode.NotFound, "This video link is not known.")
+}
+
+// goneVideoLink is the answer to a link that expired or was revoked: the
+// same for both, as the spec's revocation is not an event the viewer
+// needs to tell apart.
+func goneVideoLink() error {
+	return errcode.New(errcode.LinkExpired, "This video link has expired or was turned off.")
+}
+
+// decoyTenant owns no survey: an unknown token's open runs against it.
+var decoyTenant = auth.Tenant{PartnerID: "~", Mode: "~"}
+
+// verifyView resolves a view token and counts the open. A known live link
+// costs three requests to the table: the token's record (GetItem), then at
+// once the clips (Query) and the open (a transaction that checks the link
+// is live, counts it in the hour and logs it). An unknown token makes the
+// same three requests against items that do not exist (a decoy view), so
+// that its answer takes as long as a known one's: timing does not tell a
+// guesser which tokens exist. A malformed token (wrong length or
+// alphabet) cannot be one and is refused at once.
+func (s *Service) verifyView(ctx context.Context, c *api.Call) (api.Grant, error) {
+	hash, err := survey.ParseToken(c.PathParam)
+	if err != nil {
+		return api.Grant{}, unknownVideoLink()
+	}
+	v, found, err := s.store.VideoLinkView(ctx, hash)
+	if err != nil {
+		return api.Grant{}, err
+	}
+	if !found {
+		decoy := videolink.View{Tenant: decoyTenant, SurveyID: "~", GrantID: "~", TokenHash: hash, ExpiresAt: c.Now.Add(videolink.MaxTTL)}
+		_, _, _ = s.open(ctx, c, decoy)
+		return api.Grant{}, unknownVideoLink()
+	}
+	if !c.Now.Before(v.ExpiresAt) {
+		return api.Grant{}, goneVideoLink()
+	}
+	u, clips, err := s.open(ctx, c, v)
+	switch e := errcode.As(err); {
+	case errors.Is(err, videolink.ErrClosed), e != nil && e.Code == errcode.NotFound:
+		return api.Grant{}, goneVideoLink()
+	case err != nil:
+		return api.Grant{}, err
+	case !u.Admitted:
+		return api.Grant{Tenant: v.Tenant, Usage: u}, nil
+	}
+	return api.Grant{Tenant: v.Tenant, Subject: &session{view: v, clips: Playable(clips)}, Usage: u}, nil
+}
+
+// open lists v's survey's clips and counts and logs the open, both at
+// once. The open's error comes first: a closed link's clips do not matter.
+func (s *Service) open(ctx context.Context, c *api.Call, v videolink.View) (auth.Usage, []survey.Clip, error) {
+	var (
+		wg       sync.WaitGroup
+		clips    []survey.Clip
+		clipsErr error
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		clips, clipsErr = s.store.ListClips(ctx, v.Tenant, v.SurveyID)
+	}()
+	o := videolink.Opening{
+		GrantID: v.GrantID, At: c.Now,
+		UserAgent: videolink.TruncateUserAgent(c.UserAgent), Client: videolink.TruncateAddress(c.SourceIP),
+	}
+	u, err := s.store.OpenVideoLink(ctx, v, o, c.RequestID, videolink.OpensPerHour)
+	wg.Wait()
+	if err != nil {
+		return u, nil, err
+	}
+	return u, clips, clipsErr
+}
+
+// viewErrorPage renders an error of the viewer page as a friendly page
+// with its status (and Retry-After for 429).
+func viewErrorPage(err error) api.Document {
+	status, _ := api.Render(err)
+	var retry int64
+	if e := errcode.As(err); e != nil {
+		switch v := e.Details["retry_after"].(type) {
+		case int64:
+			retry = v
+		case int:
+			retry = int64(v)
+		case string:
+			retry, _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+	return viewerpage.ErrorPage(status, secondsOf(retry))
+}
+
+func secondsOf(n int64) time.Duration { return time.Duration(n) * time.Second }

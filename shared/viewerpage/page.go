@@ -1,0 +1,209 @@
+package viewerpage
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/api"
+	"github.com/moveleads/partnerapi/shared/htmlpage"
+)
+
+// Document is an HTML answer: status, headers and body, which the request
+// pipeline returns and the edge sends as it is.
+type Document = api.Document
+
+// Clip is one playable clip, in recording order.
+type Clip struct {
+	Room        string        // e.g. "Living room"
+	Duration    time.Duration // from the clip processor; 0 = unknown
+	URL         string        // presigned S3 GET, valid at most 10 minutes
+	ContentType string        // "video/mp4", "video/webm" or "video/quicktime"
+}
+
+// Page is what the viewer page shows for one link.
+type Page struct {
+	Company       string        // the partner's display name ("Demo Movers"); "" reads "the moving company"
+	Clips         []Clip        // playable clips in recording order
+	LinkExpiresAt time.Time     // when the link itself stops working; zero = not said
+	AddressTTL    time.Duration // how long each clip address lives (10 minutes)
+	MediaOrigin   string        // scheme://host[:port] of the clip URLs, for the CSP media-src
+}
+
+// expiryLayout is how the page states when the link stops working. The
+// page runs no script to convert it to the reader's time zone, so it says
+// UTC, and names the day and month in words, which no reader misreads the
+// way they can 03/11.
+const expiryLayout = "Monday 2 January 2006 at 15:04 UTC"
+
+// Render returns the viewer page for p: status 200 with the headers of
+// Headers(p.MediaOrigin). It does not fail: the assets are embedded and
+// checked by the package's tests. A Page without clips renders a page that
+// says no video is ready to watch yet.
+func Render(p Page) Document {
+	a := loadAssets()
+	company := p.Company
+	if company == "" {
+		company = "the moving company"
+	}
+	body := strings.NewReplacer(
+		"%%CSS%%", a.css,
+		"%%COMPANY%%", htmlpage.Escape(company),
+		"%%SUMMARY%%", summary(p.Clips),
+		"%%CLIPS%%", clipCards(p.Clips),
+		"%%EXPIRY%%", htmlpage.Escape(expiry(p.LinkExpiresAt, company)),
+		"%%ADDRESS_TTL%%", htmlpage.Escape(formatTTL(p.AddressTTL)),
+	).Replace(a.page)
+	return Document{Status: 200, Header: Headers(p.MediaOrigin), Body: []byte(body)}
+}
+
+// summary is the line under the title: how many rooms and clips, and how
+// long they last together ("3 rooms", "4 clips", "6:12 in total"). When some
+// durations are unknown the total is a lower bound, and says so; when all
+// are, it is left out.
+func summary(clips []Clip) string {
+	if len(clips) == 0 {
+		return ""
+	}
+	rooms := map[string]bool{}
+	var total time.Duration
+	unknown := 0
+	for _, c := range clips {
+		rooms[strings.ToLower(strings.TrimSpace(c.Room))] = true
+		if c.Duration > 0 {
+			total += c.Duration
+		} else {
+			unknown++
+		}
+	}
+	facts := []string{plural(len(rooms), "room", "rooms"), plural(len(clips), "clip", "clips")}
+	switch {
+	case unknown == len(clips):
+	case unknown > 0:
+		facts = append(facts, "at least "+formatDuration(total)+" in total")
+	default:
+		facts = append(facts, formatDuration(total)+" in total")
+	}
+	var b strings.Builder
+	b.WriteString(`<ul class="facts">`)
+	for _, f := range facts {
+		b.WriteString("<li>" + htmlpage.Escape(f) + "</li>")
+	}
+	b.WriteString("</ul>")
+	return b.String()
+}
+
+// clipCards is the numbered list of clips, one card each with its room,
+// duration and player.
+func clipCards(clips []Clip) string {
+	if len(clips) == 0 {
+		return `<p class="card empty">No video is ready to watch yet. Videos appear here a few minutes after they are filmed: reload this page later.</p>`
+	}
+	var b strings.Builder
+	n := strconv.Itoa(len(clips))
+	b.WriteString(`<ol class="clips">`)
+	for i, c := range clips {
+		num := strconv.Itoa(i + 1)
+		id := "clip-" + num
+		room := htmlpage.Escape(c.Room)
+		// A screen reader names the heading, and the video by
+		// aria-labelledby, "Clip 1 of 3: Living room, 1:05"; the number's
+		// circle alone would read "1".
+		name := "Clip " + num + " of " + n + ": " + room
+		var tm string
+		if d := formatDuration(c.Duration); d != "" {
+			secs := strconv.FormatInt(max(int64(c.Duration/time.Second), 1), 10)
+			name += ", " + d
+			tm = `<time class="clip-time" datetime="PT` + secs + `S">` + d + `</time>`
+		}
+		b.WriteString("\n<li class=\"card clip\">\n  <h2 class=\"clip-head\" id=\"" + id + "\" aria-label=\"" + name + "\">" +
+			`<span class="step" aria-hidden="true">` + num + `</span><span class="clip-room">` + room + `</span>` + tm)
+		b.WriteString("</h2>\n  <video controls playsinline preload=\"metadata\" aria-labelledby=\"" + id + "\">")
+		for _, s := range sources(c) {
+			b.WriteString(s)
+		}
+		b.WriteString("\n    <p>This browser cannot play videos. Open the link in another browser.</p>\n  </video>\n</li>")
+	}
+	b.WriteString("\n</ol>")
+	return b.String()
+}
+
+// sources returns the <source> elements of one clip. The address gets the
+// media fragment #t=0.001, which the server never sees (the signature is
+// unaffected) and which makes Safari on a phone show the first frame
+// instead of a black box before the video is played. A QuickTime clip,
+// which an iPhone's camera app records, is offered a second time as MP4:
+// Safari plays video/quicktime, but Chrome and Firefox skip a source of
+// that type even though they play the H.264 inside it.
+func sources(c Clip) []string {
+	src := c.URL
+	if !strings.Contains(src, "#") {
+		src += "#t=0.001"
+	}
+	src = htmlpage.Escape(src)
+	ct := strings.ToLower(strings.TrimSpace(c.ContentType))
+	switch {
+	case ct == "":
+		return []string{"\n    <source src=\"" + src + `">`}
+	case ct == "video/quicktime":
+		return []string{
+			"\n    <source src=\"" + src + `" type="video/quicktime">`,
+			"\n    <source src=\"" + src + `" type="video/mp4">`,
+		}
+	default:
+		return []string{"\n    <source src=\"" + src + `" type="` + htmlpage.Escape(ct) + `">`}
+	}
+}
+
+// expiry is the sentence that says until when the link works.
+func expiry(at time.Time, company string) string {
+	if at.IsZero() {
+		return "This link works for a limited time, and " + company + " can turn it off at any moment."
+	}
+	return "This link works until " + at.UTC().Format(expiryLayout) + ", unless " + company + " turns it off sooner."
+}
+
+// formatDuration renders d as a video player shows it, in whole seconds
+// rounded down as Chrome, Firefox and Safari do, so the card and the
+// player agree: "0:07", "4:05", "1:02:03". It returns "" for 0 (unknown)
+// or less, and "0:01" for a known duration under a second, which is not
+// nothing.
+func formatDuration(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	s := max(int64(d/time.Second), 1)
+	h, m, sec := s/3600, s/60%60, s%60
+	two := func(n int64) string {
+		if n < 10 {
+			return "0" + strconv.FormatInt(n, 10)
+		}
+		return strconv.FormatInt(n, 10)
+	}
+	if h > 0 {
+		return strconv.FormatInt(h, 10) + ":" + two(m) + ":" + two(sec)
+	}
+	return strconv.FormatInt(m, 10) + ":" + two(sec)
+}
+
+// formatTTL renders how long a clip address lives, in words: "10 minutes".
+// Whole minutes are rounded down, so the page never promises more time than
+// the address has; under a minute it counts seconds. 0 or less reads
+// "a few minutes".
+func formatTTL(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "a few minutes"
+	case d < time.Minute:
+		return plural(int(max(d/time.Second, 1)), "second", "seconds")
+	default:
+		return plural(int(d/time.Minute), "minute", "minutes")
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
