@@ -17,7 +17,9 @@ import (
 )
 
 // newTable declares the single table from package table: string keys,
-// every GSI projecting all attributes, and the TTL attribute.
+// every GSI projecting all attributes, the TTL attribute, and the stream
+// with the schema's view (table.StreamView), which stream-triggered
+// functions read.
 //
 // Encryption uses the AWS-managed key (aws/dynamodb) rather than a
 // customer-managed one: reads and writes need no kms grant on each
@@ -35,6 +37,7 @@ func newTable(s awscdk.Stack, sz sizing) awsdynamodb.Table {
 			PointInTimeRecoveryEnabled: jsii.Bool(true),
 		},
 		TimeToLiveAttribute: jsii.String(table.TTLAttribute),
+		Stream:              awsdynamodb.StreamViewType(table.StreamView),
 		Encryption:          awsdynamodb.TableEncryption_AWS_MANAGED,
 		DeletionProtection:  jsii.Bool(sz.deletionProtection),
 		RemovalPolicy:       sz.removal,

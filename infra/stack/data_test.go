@@ -31,6 +31,7 @@ func TestTableFollowsSchema(t *testing.T) {
 			"BillingMode":               "PAY_PER_REQUEST",
 			"GlobalSecondaryIndexes":    gsis,
 			"TimeToLiveSpecification":   map[string]any{"AttributeName": table.TTLAttribute, "Enabled": true},
+			"StreamSpecification":       map[string]any{"StreamViewType": table.StreamView},
 			"SSESpecification":          map[string]any{"SSEEnabled": true},
 			"DeletionProtectionEnabled": false,
 			"PointInTimeRecoverySpecification": map[string]any{

@@ -103,10 +103,10 @@ func TestFunctionsTable(t *testing.T) {
 			"| `functions/route-not-found` | HTTP: `$default` route | " + manifest.FunctionOf(manifest.RouteNotFound).Summary + " | — | — | — |"},
 		{"S3 trigger, query items, bucket read", "`functions/clip-processor`",
 			"| `functions/clip-processor` | S3: object created under `clips/` | " + clipProcessor.Summary +
-				" | GetItem; Query (table: one partition); PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*` | GetObject `clips/*` | — |"},
+				" | GetItem; Query (table: one partition); PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#EVENT#*` | GetObject `clips/*` | — |"},
 		{"bucket read and write", "`functions/v1-capture`",
 			"| `functions/v1-capture` | HTTP: capturePage, captureClip, captureChecklist, captureFinish | " + manifest.FunctionOf(manifest.CapturePage).Summary +
-				" | GetItem; Query (table: one partition); PutItem, UpdateItem, ConditionCheckItem `CAPTURE#*`, `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*` | GetObject `clips/*`; PutObject `clips/*` | — |"},
+				" | GetItem; Query (table: one partition); PutItem, UpdateItem, ConditionCheckItem `CAPTURE#*`, `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#EVENT#*` | GetObject `clips/*`; PutObject `clips/*` | — |"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -55,6 +55,7 @@ func TestPlainGoLayersImportNoInfrastructure(t *testing.T) {
 		"shared/api", "shared/leads", "shared/survey", "shared/inventory", "shared/clip",
 		"shared/surveyrec", "shared/surveys", "shared/capturepage",
 		"shared/videolink", "shared/videolinks", "shared/viewerpage", "shared/htmlpage",
+		"shared/webhook", "shared/webhooks",
 	}
 	for _, name := range plain {
 		t.Run(name, func(t *testing.T) {
@@ -73,9 +74,9 @@ func TestPlainGoLayersImportNoInfrastructure(t *testing.T) {
 
 func TestFeaturesImportNoEdgeOrAdapter(t *testing.T) {
 	pkgs := listPackages(t)
-	for _, feature := range []string{"shared/leads", "shared/api", "shared/surveys", "shared/videolinks"} {
+	for _, feature := range []string{"shared/leads", "shared/api", "shared/surveys", "shared/videolinks", "shared/webhooks"} {
 		for _, d := range pkgs[feature].Deps {
-			for _, banned := range []string{"shared/apigw", "shared/s3event", "shared/dynamo", "shared/s3store", "shared/awsenv", "shared/catalog", "shared/localgw"} {
+			for _, banned := range []string{"shared/apigw", "shared/s3event", "shared/streamevent", "shared/streamlocal", "shared/dynamo", "shared/s3store", "shared/safehttp", "shared/webhooksign", "shared/awsenv", "shared/catalog", "shared/localgw"} {
 				if d == module+banned {
 					t.Errorf("%s imports %s", feature, banned)
 				}
@@ -124,6 +125,22 @@ func TestOnlyS3FunctionsLinkS3(t *testing.T) {
 		}
 		if slices.Contains(p.Deps, "github.com/aws/aws-sdk-go-v2/service/s3") {
 			t.Errorf("functions/%s links the SDK's S3 client (service/s3); functions reach S3 through shared/s3store", f.Slug)
+		}
+	}
+}
+
+// TestNoFunctionLinksStreamlocal: shared/streamlocal (and the DynamoDB
+// Streams client it reads with) drives stream handlers in make dev and
+// tests only; in AWS, Lambda reads the stream.
+func TestNoFunctionLinksStreamlocal(t *testing.T) {
+	for name, p := range listPackages(t) {
+		if !strings.HasPrefix(name, "functions/") {
+			continue
+		}
+		for _, banned := range []string{module + "shared/streamlocal", "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"} {
+			if slices.Contains(p.Deps, banned) {
+				t.Errorf("%s links %s", name, banned)
+			}
 		}
 	}
 }

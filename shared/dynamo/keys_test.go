@@ -9,6 +9,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/idempotency"
 	"github.com/moveleads/partnerapi/shared/survey"
 	"github.com/moveleads/partnerapi/shared/table"
+	"github.com/moveleads/partnerapi/shared/webhook"
 )
 
 // stringLike reports whether s matches an IAM StringLike pattern: '*'
@@ -78,7 +79,7 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 	type key struct {
 		name, pk string
 	}
-	var leads, idems, auths, surveys, captures, views, refs, others []key
+	var leads, idems, auths, surveys, captures, views, refs, events, hooks, others []key
 	for _, tn := range tenants {
 		pk, _ := leadKey(tn, "lead_0123456789abcdef")
 		leads = append(leads, key{"lead of " + string(tn.Mode), pk})
@@ -100,12 +101,21 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 				idems = append(idems, key{"idempotency record of " + op, pk})
 			}
 		}
+		pk, _ = eventKey(tn, "evt_srv_1_survey.completed")
+		events = append(events, key{"event of " + string(tn.Mode), pk})
 		pk, _ = leadListIndex(tn, "2026-01-01T00:00:00.000000Z", "lead_1")
 		others = append(others, key{"lead listing index key", pk})
 		pk, _ = partnerKey(tn.PartnerID)
 		others = append(others, key{"partner profile", pk})
 		pk, _ = partnerKeysIndex(tn.PartnerID, "2026-01-01T00:00:00.000000Z", "key_1")
 		others = append(others, key{"key listing index key", pk})
+	}
+	ev := webhook.Event{ID: "evt_1", At: time.Unix(1_800_000_000, 0)}
+	for _, id := range []string{"we_0123456789abcdef", "x"} {
+		pk, _ := endpointKey(id)
+		hooks = append(hooks, key{"webhook endpoint", pk})
+		pk, _ = deliveryKey(id, ev)
+		hooks = append(hooks, key{"webhook delivery", pk})
 	}
 	pk, _ := apiKeyKey(digest)
 	auths = append(auths, key{"key authentication record", pk})
@@ -129,6 +139,8 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 		{table.CaptureTokenKeys, "CaptureTokenKeys", captures},
 		{table.ViewTokenKeys, "ViewTokenKeys", views},
 		{table.SurveyRefKeys, "SurveyRefKeys", refs},
+		{table.EventKeys, "EventKeys", events},
+		{table.WebhookKeys, "WebhookKeys", hooks},
 	}
 	for _, g := range groups {
 		for _, other := range groups {

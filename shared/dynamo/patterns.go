@@ -68,6 +68,19 @@ func AccessPatterns() []AccessPattern {
 	sk = openSKPrefix + "<at>#<grant_id>#<request_id>"
 	add("log a video link's open (time, grant, user agent, truncated address) / read the log",
 		"TransactWriteItems (with the count) / Query (begins_with VOPEN#)", "", pk, sk)
+	pk, sk = eventKey(t, "<event_id>")
+	add("a webhook event owed (outbox), written with the state change that owes it; the stream hands it on",
+		"in TransactWriteItems (conditional put) / GetItem", "", pk, sk)
+	pk, sk = endpointKey("<endpoint_id>")
+	add("a webhook endpoint: register / read / disable, re-enable, rotate (sealed secrets)", "PutItem (conditional) / GetItem / UpdateItem", "", pk, sk)
+	pk, sk = endpointsIndex(t, "<created_at>", "<endpoint_id>")
+	add("a tenant's webhook endpoints (fan-out)", "Query", table.GSI1.Name, pk, sk)
+	pk, _ = endpointKey("<endpoint_id>")
+	add("an event's delivery to an endpoint, and its attempts (the delivery log)",
+		"PutItem (conditional: one per event) / UpdateItem (claim: conditional) / TransactWriteItems (attempt + outcome) / Query",
+		"", pk, deliverySKPrefix+"<event_at>#<event_id> | "+attemptSKPrefix+"<event_at>#<event_id>#<n>")
+	pk, _ = dueIndex(time.Time{}, "<endpoint_id>", "<event_id>")
+	add("deliveries due for an attempt (the retrier)", "Query (gsi1sk <= now)", table.GSI1.Name, pk, "<next_at>#<endpoint_id>#<event_id>")
 	return ps
 }
 

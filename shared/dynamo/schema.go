@@ -44,12 +44,25 @@ func CreateTableInput(name string) *dynamodb.CreateTableInput {
 		},
 		GlobalSecondaryIndexes: gsis,
 		BillingMode:            types.BillingModePayPerRequest,
+		StreamSpecification:    streamSpecification(),
 	}
 }
 
+// streamSpecification turns the table's stream on with the schema's view
+// (table.StreamView).
+func streamSpecification() *types.StreamSpecification {
+	return &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewType(table.StreamView)}
+}
+
 // CreateTable creates the table named name from the schema (unless it
-// exists), waits until it is active and turns on TTL. It is for local
-// stacks and tests; deployed tables come from the CDK stack.
+// exists), waits until it is active and turns on TTL and the stream. It is
+// for local stacks and tests; deployed tables come from the CDK stack.
+//
+// A table that exists without a stream (made before the schema had one)
+// gets it turned on; one whose stream has another view than
+// table.StreamView is an error, since DynamoDB changes a view only by
+// turning the stream off and on, which starts a new stream and drops the
+// records of the old one from whoever reads it: delete the table instead.
 func CreateTable(ctx context.Context, db *dynamodb.Client, name string) error {
 	_, err := db.CreateTable(ctx, CreateTableInput(name))
 	var inUse *types.ResourceInUseException
@@ -59,8 +72,12 @@ func CreateTable(ctx context.Context, db *dynamodb.Client, name string) error {
 	w := dynamodb.NewTableExistsWaiter(db, func(o *dynamodb.TableExistsWaiterOptions) {
 		o.MinDelay, o.MaxDelay = 50*time.Millisecond, time.Second
 	})
-	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, time.Minute); err != nil {
+	out, err := w.WaitForOutput(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, time.Minute)
+	if err != nil {
 		return fmt.Errorf("wait for table %s: %w", name, err)
+	}
+	if err := enableStream(ctx, db, name, out.Table.StreamSpecification); err != nil {
+		return err
 	}
 	_, err = db.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{
 		TableName: aws.String(name),
@@ -70,6 +87,28 @@ func CreateTable(ctx context.Context, db *dynamodb.Client, name string) error {
 	})
 	if err != nil && !isTTLAlreadyOn(err) {
 		return fmt.Errorf("enable ttl on %s: %w", name, err)
+	}
+	return nil
+}
+
+// enableStream turns on the stream of an existing table whose description
+// has spec, unless it is on with the schema's view already.
+func enableStream(ctx context.Context, db *dynamodb.Client, name string, spec *types.StreamSpecification) error {
+	want := streamSpecification()
+	if spec != nil && aws.ToBool(spec.StreamEnabled) {
+		if spec.StreamViewType != want.StreamViewType {
+			return fmt.Errorf("table %s streams %s; the schema wants %s (delete the table to recreate it)", name, spec.StreamViewType, want.StreamViewType)
+		}
+		return nil
+	}
+	if _, err := db.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(name), StreamSpecification: want}); err != nil {
+		return fmt.Errorf("enable stream on %s: %w", name, err)
+	}
+	w := dynamodb.NewTableExistsWaiter(db, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay, o.MaxDelay = 50*time.Millisecond, time.Second
+	})
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, time.Minute); err != nil {
+		return fmt.Errorf("wait for table %s: %w", name, err)
 	}
 	return nil
 }

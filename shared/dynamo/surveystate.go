@@ -78,7 +78,7 @@ func (s *Store) AdvanceSurvey(ctx context.Context, t auth.Tenant, tr surveyrec.T
 }
 
 // advanceSurveyInput is AdvanceSurvey's transaction: the survey, then the
-// lead.
+// lead, then the events the move owes (each written only if new).
 func (s *Store) advanceSurveyInput(t auth.Tenant, tr surveyrec.Transition) (*dynamodb.TransactWriteItemsInput, error) {
 	status := expression.Name("status")
 	upd := expression.Set(status, expression.Value(string(tr.To))).
@@ -106,10 +106,18 @@ func (s *Store) advanceSurveyInput(t auth.Tenant, tr surveyrec.Transition) (*dyn
 	}
 	spk, ssk := surveyKey(t, tr.SurveyID)
 	lpk, lsk := leadKey(t, tr.LeadID)
-	return &dynamodb.TransactWriteItemsInput{
-		TransactItems:          []types.TransactWriteItem{s.update(spk, ssk, sExpr), s.update(lpk, lsk, lExpr)},
-		ReturnConsumedCapacity: capacity,
-	}, nil
+	items := []types.TransactWriteItem{s.update(spk, ssk, sExpr), s.update(lpk, lsk, lExpr)}
+	for _, e := range tr.Events {
+		if e.Mode != string(t.Mode) {
+			return nil, fmt.Errorf("advance survey %s: event %s of mode %q in tenant mode %q: %w", tr.SurveyID, e.ID, e.Mode, t.Mode, ErrBadTransition)
+		}
+		put, err := s.putNew(newEventItem(t, e))
+		if err != nil {
+			return nil, fmt.Errorf("advance survey %s: %w", tr.SurveyID, err)
+		}
+		items = append(items, put)
+	}
+	return &dynamodb.TransactWriteItemsInput{TransactItems: items, ReturnConsumedCapacity: capacity}, nil
 }
 
 // SetChecklist replaces the checklist of tenant t's survey id with c (as

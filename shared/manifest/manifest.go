@@ -221,11 +221,12 @@ var Functions = []Function{
 			},
 		},
 		// Token records count requests (per-token rate limit); clips,
-		// checklist and transitions are survey items and move the lead;
+		// checklist and transitions are survey items and move the lead
+		// (a transition also writes the webhook events it owes);
 		// clips are read with a Query of the survey's partition. Uploads
 		// are presigned PUTs; finishing checks which announced clips
 		// arrived (HeadObject, which needs s3:GetObject).
-		Table:  TableAccess{Get: true, QueryItems: true, Write: []string{table.CaptureTokenKeys, table.SurveyKeys, table.LeadKeys}},
+		Table:  TableAccess{Get: true, QueryItems: true, Write: []string{table.CaptureTokenKeys, table.SurveyKeys, table.LeadKeys, table.EventKeys}},
 		Bucket: BucketAccess{Read: []string{ClipPrefix}, Write: []string{ClipPrefix}},
 	},
 	{
@@ -268,8 +269,9 @@ var Functions = []Function{
 		Slug: "clip-processor", Summary: "Validate each uploaded clip (container, codec, duration, size) and settle the survey: inventory and recommended estimate, or failed.",
 		S3: &S3Trigger{Prefix: ClipPrefix},
 		// GetItem: the clip, the survey, the lead (addresses) and the
-		// partner (rate card); the clips of a survey by Query.
-		Table:  TableAccess{Get: true, QueryItems: true, Write: []string{table.SurveyKeys, table.LeadKeys}},
+		// partner (rate card); the clips of a survey by Query. Settling a
+		// survey writes the webhook events it owes.
+		Table:  TableAccess{Get: true, QueryItems: true, Write: []string{table.SurveyKeys, table.LeadKeys, table.EventKeys}},
 		Bucket: BucketAccess{Read: []string{ClipPrefix}},
 	},
 	{

@@ -15,6 +15,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/webhook"
 )
 
 // Record is a stored survey: its state, and what the store keeps
@@ -72,6 +73,10 @@ type Transition struct {
 	// estimate could be priced).
 	Inventory   *inventory.Inventory
 	Recommended *estimate.Estimate
+	// Events are the webhook events the move owes (webhook.SurveyEvents),
+	// written in the same transaction as the move: a state change and the
+	// fact that its events are owed are never apart.
+	Events []webhook.Event
 }
 
 // ClipTransition is one move of a clip's state, for the store's AdvanceClip: clip

@@ -59,6 +59,14 @@ func TestRejectedClips(t *testing.T) {
 	if l := e.getLead(t, leadID); l["recommended_estimate"] != nil {
 		t.Errorf("failed survey has recommended_estimate %v", l["recommended_estimate"])
 	}
+	// The move to failed owes survey.failed, written with it.
+	tn := auth.Tenant{PartnerID: e.partner, Mode: auth.Test}
+	if ev, err := e.Store.GetEvent(context.Background(), tn, "evt_"+surveyID+"_survey.failed"); err != nil || ev.Type != "survey.failed" {
+		t.Errorf("survey.failed event: %+v, %v", ev, err)
+	}
+	if _, err := e.Store.GetEvent(context.Background(), tn, "evt_"+surveyID+"_survey.completed"); err == nil {
+		t.Error("a failed survey owes survey.completed")
+	}
 }
 
 // TestTwentyFirstClip: a survey holds 20 clips; the 21st is refused with

@@ -2,6 +2,7 @@ package surveys_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"strings"
 	"testing"
@@ -115,6 +116,24 @@ func TestSurveyToInventoryReady(t *testing.T) {
 	stored, err := e.Store.GetSurvey(context.Background(), auth.Tenant{PartnerID: e.partner, Mode: auth.Test}, surveyID)
 	if err != nil || stored.Inventory == nil || len(stored.Inventory.Rooms) != 2 {
 		t.Errorf("stored inventory %+v (%v); want the checklist's two rooms", stored.Inventory, err)
+	}
+	// The move to inventory_ready owes survey.completed and estimate.ready,
+	// whose data is what getLead shows.
+	for _, ty := range []string{"survey.completed", "estimate.ready"} {
+		ev, err := e.Store.GetEvent(context.Background(), auth.Tenant{PartnerID: e.partner, Mode: auth.Test}, "evt_"+surveyID+"_"+ty)
+		if err != nil || string(ev.Type) != ty || ev.Mode != "test" {
+			t.Errorf("%s event: %+v, %v", ty, ev, err)
+			continue
+		}
+		var data struct {
+			LeadID   string         `json:"lead_id"`
+			Survey   map[string]any `json:"survey"`
+			Estimate map[string]any `json:"recommended_estimate"`
+		}
+		if err := json.Unmarshal(ev.Data, &data); err != nil || data.LeadID != leadID || data.Survey["status"] != "inventory_ready" ||
+			data.Estimate["min"] != got["min"] || data.Estimate["max"] != got["max"] {
+			t.Errorf("%s data %s; want the lead, the survey's status and getLead's recommended_estimate", ty, ev.Data)
+		}
 	}
 
 	// A finished survey's link shows the friendly "already finished" page

@@ -13,6 +13,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/survey"
 	"github.com/moveleads/partnerapi/shared/surveyrec"
+	"github.com/moveleads/partnerapi/shared/webhook"
 )
 
 // neverUploaded is the reason kept for a clip whose upload was requested
@@ -111,6 +112,9 @@ func (s *Service) Settle(ctx context.Context, t auth.Tenant, id string, now time
 			return err
 		}
 		tr.Inventory, tr.Recommended = &inv, est
+	}
+	if tr.Events, err = webhook.SurveyEvents(string(t.Mode), rec.LeadID, id, string(tr.To), tr.Recommended, now); err != nil {
+		return err
 	}
 	err = s.store.AdvanceSurvey(ctx, t, tr)
 	if errors.Is(err, surveyrec.ErrChanged) {

@@ -1,7 +1,7 @@
 // Package table is the single source of truth for the DynamoDB table's
-// schema: its key attributes, its global secondary indexes and its TTL
-// attribute. The DynamoDB adapter creates local tables from it and the CDK
-// stack declares the deployed table from it.
+// schema: its key attributes, its global secondary indexes, its TTL
+// attribute and its stream. The DynamoDB adapter creates local tables from
+// it and the CDK stack declares the deployed table from it.
 //
 // It imports nothing from the AWS SDK so that every consumer (including the
 // CDK app, in its own module) can read it.
@@ -37,6 +37,15 @@ var Indexes = []Index{GSI1}
 // expired items within days, so readers also check it themselves.
 const TTLAttribute = "expires_at"
 
+// StreamView is what the table's stream records carry of a changed item
+// (a DynamoDB StreamViewType). The outgoing-webhook dispatcher reads the
+// "event owed" item from the new image of its INSERT; the old image lets a
+// stream processor see a transition (which attribute changed from what)
+// without reading the table again, and shows what a REMOVE deleted. The
+// local tables (dynamo.CreateTable) and the deployed one (infra/stack) both
+// enable the stream with this view.
+const StreamView = "NEW_AND_OLD_IMAGES"
+
 // AuthKeyPrefix starts the partition key of every API key's authentication
 // record ("APIKEY#<sha256 of the key>"). Every function updates those
 // records (authenticate and count), and only those: the deployed grants
@@ -57,6 +66,11 @@ const ViewTokenPrefix = "VIEW#"
 // ("SURVEYID#<survey_id>"): from a survey id to its tenant and lead, for
 // operators, who know a survey by its id only.
 const SurveyRefPrefix = "SURVEYID#"
+
+// WebhookPrefix starts the partition key of every webhook endpoint's
+// partition ("WHEP#<endpoint_id>": the endpoint, its deliveries and their
+// attempts).
+const WebhookPrefix = "WHEP#"
 
 // DefaultName is the table name used when TABLE_NAME is not set locally.
 const DefaultName = "partner-api"
@@ -83,9 +97,14 @@ const (
 	ViewTokenKeys = ViewTokenPrefix + "*"
 	// SurveyRefKeys matches surveys' id records: SURVEYID#<survey_id>.
 	SurveyRefKeys = SurveyRefPrefix + "*"
+	// EventKeys matches webhook events owed (the outbox):
+	// PARTNER#<partner>#MODE#<mode>#EVENT#<event_id>.
+	EventKeys = "PARTNER#*#MODE#*#EVENT#*"
+	// WebhookKeys matches webhook endpoints' partitions: WHEP#<endpoint_id>.
+	WebhookKeys = WebhookPrefix + "*"
 )
 
 // WritePatterns lists the leading-key patterns a function's manifest entry
 // may name in its Table.Write (API keys' records are granted apart, to the
 // functions that authenticate keys).
-var WritePatterns = []string{LeadKeys, IdempotencyKeys, SurveyKeys, CaptureTokenKeys, ViewTokenKeys, SurveyRefKeys}
+var WritePatterns = []string{LeadKeys, IdempotencyKeys, SurveyKeys, CaptureTokenKeys, ViewTokenKeys, SurveyRefKeys, EventKeys, WebhookKeys}
