@@ -122,6 +122,26 @@ func (e *Env) Secret(name string) func(context.Context) ([]byte, error) {
 	return failing(fmt.Errorf("secret %s: neither %s_ARN nor %s is set", name, envName, envName))
 }
 
+// Wire loads a function's environment with load, builds its processor (or
+// any other value its edge serves) from it, and checks that the secrets
+// the building read are exactly those f's manifest entry lists: the
+// wiring every event-triggered function's Build shares.
+func Wire[P any](f manifest.Function, load func() (*Env, error), build func(*Env) (P, error)) (P, *Env, error) {
+	var zero P
+	env, err := load()
+	if err != nil {
+		return zero, nil, err
+	}
+	p, err := build(env)
+	if err != nil {
+		return zero, nil, err
+	}
+	if err := env.Check(f); err != nil {
+		return zero, nil, err
+	}
+	return p, env, nil
+}
+
 // Check reports whether the secrets the function's code asked for are
 // exactly those its manifest entry lists, so a function can neither read a
 // secret it has no grant for nor be granted one it never reads.

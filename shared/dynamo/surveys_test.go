@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/dynamo/dynamotest"
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/inventory"
@@ -325,37 +326,5 @@ func TestNoTokenInAnyItem(t *testing.T) {
 // of s's table, for a test that searches it for a secret.
 func scanStrings(t testing.TB, s *Store) string {
 	t.Helper()
-	out, err := s.db.Scan(context.Background(), &dynamodb.ScanInput{TableName: &s.table})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all strings.Builder
-	for _, item := range out.Items {
-		for name, v := range item {
-			all.WriteString(name + "=")
-			writeStrings(&all, v)
-		}
-	}
-	return all.String()
-}
-
-// writeStrings writes every string and binary value in v to b.
-func writeStrings(b *strings.Builder, v types.AttributeValue) {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		b.WriteString(v.Value + "\n")
-	case *types.AttributeValueMemberB:
-		b.Write(v.Value)
-	case *types.AttributeValueMemberSS:
-		b.WriteString(strings.Join(v.Value, "\n"))
-	case *types.AttributeValueMemberL:
-		for _, e := range v.Value {
-			writeStrings(b, e)
-		}
-	case *types.AttributeValueMemberM:
-		for k, e := range v.Value {
-			b.WriteString(k + "=")
-			writeStrings(b, e)
-		}
-	}
+	return dynamotest.ScanStrings(t, s.db, s.table)
 }

@@ -30,15 +30,8 @@ func Build(load func() (*awsenv.Env, error), slug string, build func(*awsenv.Env
 	if !ok || f.S3 == nil {
 		return nil, fmt.Errorf("function %q is not an S3-triggered function of the manifest", slug)
 	}
-	env, err := load()
+	p, env, err := awsenv.Wire(f, load, build)
 	if err != nil {
-		return nil, err
-	}
-	p, err := build(env)
-	if err != nil {
-		return nil, err
-	}
-	if err := env.Check(f); err != nil {
 		return nil, err
 	}
 	return New(p, env.Log), nil

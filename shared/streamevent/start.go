@@ -39,15 +39,8 @@ func Build(load func() (*awsenv.Env, error), slug string, build func(*awsenv.Env
 
 // buildFor is Build for the manifest entry f.
 func buildFor(f manifest.Function, load func() (*awsenv.Env, error), build func(*awsenv.Env) (Processor, error)) (Handler, error) {
-	env, err := load()
+	p, env, err := awsenv.Wire(f, load, build)
 	if err != nil {
-		return nil, err
-	}
-	p, err := build(env)
-	if err != nil {
-		return nil, err
-	}
-	if err := env.Check(f); err != nil {
 		return nil, err
 	}
 	return New(p, env.Log), nil

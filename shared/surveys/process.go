@@ -113,7 +113,7 @@ func (s *Service) Settle(ctx context.Context, t auth.Tenant, id string, now time
 		}
 		tr.Inventory, tr.Recommended = &inv, est
 	}
-	if tr.Events, err = webhook.SurveyEvents(string(t.Mode), rec.LeadID, id, string(tr.To), tr.Recommended, now); err != nil {
+	if tr.Events, err = webhook.SurveyEvents(string(t.Mode), rec.LeadID, id, tr.To, tr.Recommended, now); err != nil {
 		return err
 	}
 	err = s.store.AdvanceSurvey(ctx, t, tr)

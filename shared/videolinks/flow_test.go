@@ -13,6 +13,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/apitest"
 	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/dynamo/dynamotest"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/survey"
 	"github.com/moveleads/partnerapi/shared/videolink"
@@ -386,7 +387,7 @@ func TestNoViewTokenStored(t *testing.T) {
 		e.open(t, p)
 		tokens = append(tokens, strings.TrimPrefix(p, "/v1-video/"))
 	}
-	dump := apitest.ScanStrings(t, e.DB, e.Store.Table())
+	dump := dynamotest.ScanStrings(t, e.DB, e.Store.Table())
 	for _, tok := range tokens {
 		if strings.Contains(dump, tok) {
 			t.Errorf("token %s… stored in plain text", tok[:6])

@@ -3,7 +3,6 @@ package videolinks
 import (
 	"context"
 	"errors"
-	"strconv"
 	"sync"
 	"time"
 
@@ -144,18 +143,12 @@ func (s *Service) open(ctx context.Context, c *api.Call, v videolink.View) (auth
 // with its status (and Retry-After for 429).
 func viewErrorPage(err error) api.Document {
 	status, _ := api.Render(err)
-	var retry int64
+	var retry time.Duration
 	if e := errcode.As(err); e != nil {
-		switch v := e.Details["retry_after"].(type) {
-		case int64:
-			retry = v
-		case int:
-			retry = int64(v)
-		case string:
-			retry, _ = strconv.ParseInt(v, 10, 64)
+		// The pipeline's rate_limited error carries Usage.RetryAfter.
+		if secs, ok := e.Details["retry_after"].(int64); ok {
+			retry = time.Duration(secs) * time.Second
 		}
 	}
-	return viewerpage.ErrorPage(status, secondsOf(retry))
+	return viewerpage.ErrorPage(status, retry)
 }
-
-func secondsOf(n int64) time.Duration { return time.Duration(n) * time.Second }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/survey"
 )
 
 // SurveyData is the data of the survey events: the ids, the mode, and
@@ -31,22 +32,22 @@ type SurveyRef struct {
 // owes survey.failed. Their ids are derived from the survey and the type,
 // so the events of one transition are the same however often they are
 // computed (a survey reaches a final status once).
-func SurveyEvents(mode, leadID, surveyID, status string, recommended *estimate.Estimate, at time.Time) ([]Event, error) {
+func SurveyEvents(mode, leadID, surveyID string, status survey.Status, recommended *estimate.Estimate, at time.Time) ([]Event, error) {
 	var types []Type
 	switch status {
-	case "inventory_ready":
+	case survey.InventoryReady:
 		types = []Type{SurveyCompleted}
 		if recommended != nil {
 			types = append(types, EstimateReady)
 		}
-	case "failed":
+	case survey.Failed:
 		types = []Type{SurveyFailed}
 	default:
 		return nil, nil
 	}
 	data, err := json.Marshal(SurveyData{
 		LeadID: leadID, SurveyID: surveyID, Mode: mode,
-		Survey: SurveyRef{SurveyID: surveyID, Status: status}, RecommendedEstimate: recommended,
+		Survey: SurveyRef{SurveyID: surveyID, Status: string(status)}, RecommendedEstimate: recommended,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("webhook: survey event data: %w", err)

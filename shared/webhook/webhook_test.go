@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/survey"
 )
 
 func TestCatalogue(t *testing.T) {
@@ -135,7 +136,7 @@ func FuzzOpen(f *testing.F) {
 func TestSurveyEvents(t *testing.T) {
 	at := time.Date(2026, 11, 23, 4, 0, 0, 0, time.UTC)
 	est := &estimate.Estimate{}
-	evs, err := SurveyEvents("test", "lead_1", "srv_1", "inventory_ready", est, at)
+	evs, err := SurveyEvents("test", "lead_1", "srv_1", survey.InventoryReady, est, at)
 	if err != nil || len(evs) != 2 || evs[0].Type != SurveyCompleted || evs[1].Type != EstimateReady {
 		t.Fatalf("inventory_ready with an estimate: %+v, %v; want survey.completed and estimate.ready", evs, err)
 	}
@@ -143,17 +144,17 @@ func TestSurveyEvents(t *testing.T) {
 	if err := json.Unmarshal(evs[0].Data, &d); err != nil || d.LeadID != "lead_1" || d.Mode != "test" || d.Survey.Status != "inventory_ready" || d.RecommendedEstimate == nil {
 		t.Errorf("data %s: %v", evs[0].Data, err)
 	}
-	again, _ := SurveyEvents("test", "lead_1", "srv_1", "inventory_ready", est, at.Add(time.Hour))
+	again, _ := SurveyEvents("test", "lead_1", "srv_1", survey.InventoryReady, est, at.Add(time.Hour))
 	if again[0].ID != evs[0].ID || evs[0].ID == evs[1].ID {
 		t.Errorf("event ids %s, %s, %s: want stable per survey and type, distinct per type", evs[0].ID, again[0].ID, evs[1].ID)
 	}
-	if evs, _ := SurveyEvents("live", "l", "s", "inventory_ready", nil, at); len(evs) != 1 || evs[0].Type != SurveyCompleted || evs[0].Mode != "live" {
+	if evs, _ := SurveyEvents("live", "l", "s", survey.InventoryReady, nil, at); len(evs) != 1 || evs[0].Type != SurveyCompleted || evs[0].Mode != "live" {
 		t.Errorf("inventory_ready without an estimate: %+v", evs)
 	}
-	if evs, _ := SurveyEvents("test", "l", "s", "failed", nil, at); len(evs) != 1 || evs[0].Type != SurveyFailed {
+	if evs, _ := SurveyEvents("test", "l", "s", survey.Failed, nil, at); len(evs) != 1 || evs[0].Type != SurveyFailed {
 		t.Errorf("failed: %+v", evs)
 	}
-	for _, st := range []string{"invited", "recording", "processing"} {
+	for _, st := range []survey.Status{survey.Invited, survey.Recording, survey.Processing} {
 		if evs, _ := SurveyEvents("test", "l", "s", st, nil, at); len(evs) != 0 {
 			t.Errorf("%s owes %+v; want none", st, evs)
 		}

@@ -21,7 +21,6 @@ package webhooks
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -29,7 +28,6 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/surveyrec"
 	"github.com/moveleads/partnerapi/shared/webhook"
 )
 
@@ -323,7 +321,3 @@ func attemptSummary(a webhook.Attempt) string {
 	}
 	return fmt.Sprintf("status %d", a.Status)
 }
-
-// IsChanged reports whether err is a lost race for a delivery (another
-// dispatcher claimed or finished it first).
-func IsChanged(err error) bool { return errors.Is(err, surveyrec.ErrChanged) }

@@ -261,15 +261,23 @@ func TestIsolation(t *testing.T) {
 	ctx := context.Background()
 	a, b, live, other := newReceiver(t), newReceiver(t), newReceiver(t), newReceiver(t)
 	st.endpoint(t, tenantA, a.URL)
-	st.endpoint(t, tenantB, b.URL)
-	st.endpoint(t, liveA, live.URL) // http on a live endpoint would be refused anyway
-	st.endpoint(t, tenantA, other.URL, webhook.SurveyFailed)
-	if err := st.svc.Fanout(ctx, tenantA, event("evt_iso", auth.Test, st.clock.Now())); err != nil {
+	epB, _ := st.endpoint(t, tenantB, b.URL)
+	epLive, _ := st.endpoint(t, liveA, live.URL)
+	epOther, _ := st.endpoint(t, tenantA, other.URL, webhook.SurveyFailed)
+	ev := event("evt_iso", auth.Test, st.clock.Now())
+	if err := st.svc.Fanout(ctx, tenantA, ev); err != nil {
 		t.Fatal(err)
 	}
 	if len(a.got()) != 1 || len(b.got()) != 0 || len(live.got()) != 0 || len(other.got()) != 0 {
 		t.Errorf("deliveries: own %d, other partner %d, live %d, unsubscribed %d; want 1, 0, 0, 0",
 			len(a.got()), len(b.got()), len(live.got()), len(other.got()))
+	}
+	// Not even a delivery is owed to them (a live endpoint's http URL would
+	// be refused when sent; this shows it is never chosen).
+	for _, ep := range []webhook.Endpoint{epB, epLive, epOther} {
+		if d, err := st.store.GetDelivery(ctx, ep.ID, ev); err == nil {
+			t.Errorf("endpoint %s (%s, %v) owes a delivery: %+v", ep.ID, ep.Tenant.Mode, ep.Types, d)
+		}
 	}
 	if err := st.svc.Fanout(ctx, tenantA, event("evt_mode", auth.Live, st.clock.Now())); err == nil {
 		t.Error("a live event fanned out to a test tenant")

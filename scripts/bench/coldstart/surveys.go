@@ -56,7 +56,7 @@ func (f *fixture) seedSurveys(ctx context.Context, root string, now time.Time) e
 		return fmt.Errorf("survey partner: %w", err)
 	}
 	f.surveyFixture = surveyFixture{tenant: auth.Tenant{PartnerID: p.ID, Mode: auth.Test}, lifetime: p.CaptureLinkTTL(), clip: data}
-	sv, _, err := f.startSurvey(ctx, now)
+	sv, _, err := f.startSurvey(ctx, f.tenant, now)
 	if err != nil {
 		return err
 	}
@@ -65,22 +65,22 @@ func (f *fixture) seedSurveys(ctx context.Context, root string, now time.Time) e
 	return nil
 }
 
-// startSurvey creates a lead of the survey partner and starts its survey
+// startSurvey creates a lead of tenant t and starts its survey
 // (invited, with one token, which it returns).
-func (f *fixture) startSurvey(ctx context.Context, now time.Time) (survey.Survey, string, error) {
+func (f *fixture) startSurvey(ctx context.Context, t auth.Tenant, now time.Time) (survey.Survey, string, error) {
 	l := lead.Build(uuid.NewString(), lead.CreateInput{
 		CustomerName: "Grace Hopper", Email: "grace@example.com",
 		FromAddress: "1 Main St, New York, NY 10001", ToAddress: "9 Oak Ave, Boston, MA 02108",
 		HomeSize: "2 bedroom", Source: "coldstart",
 	}, estimate.DefaultRateCard("usd"), now)
-	if err := f.store.PutLead(ctx, f.tenant, l, false); err != nil {
+	if err := f.store.PutLead(ctx, t, l, false); err != nil {
 		return survey.Survey{}, "", fmt.Errorf("survey lead: %w", err)
 	}
 	sv, token, err := survey.New(uuid.NewString(), l.ID, f.lifetime, now)
 	if err != nil {
 		return survey.Survey{}, "", err
 	}
-	if err := f.store.StartSurvey(ctx, f.tenant, sv); err != nil {
+	if err := f.store.StartSurvey(ctx, t, sv); err != nil {
 		return survey.Survey{}, "", fmt.Errorf("start survey: %w", err)
 	}
 	return sv, token, nil
@@ -134,7 +134,7 @@ func (f *fixture) clipTarget(fn manifest.Function, bin string) target {
 // clip's object; it returns the object's key, the clip and the survey id.
 func (f *fixture) putClip(ctx context.Context, prefix string) (string, survey.Clip, string, error) {
 	now := time.Now().UTC()
-	sv, _, err := f.startSurvey(ctx, now)
+	sv, _, err := f.startSurvey(ctx, f.tenant, now)
 	if err != nil {
 		return "", survey.Clip{}, "", err
 	}

@@ -31,10 +31,7 @@ type videoSurvey struct {
 // video-link functions only read it).
 func (f *fixture) playableSurvey(ctx context.Context, t auth.Tenant) (string, error) {
 	now := time.Now().UTC()
-	saved := f.tenant
-	f.tenant = t
-	sv, _, err := f.startSurvey(ctx, now)
-	f.tenant = saved
+	sv, _, err := f.startSurvey(ctx, t, now)
 	if err != nil {
 		return "", err
 	}

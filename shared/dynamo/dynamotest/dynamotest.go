@@ -1,4 +1,7 @@
-package apitest
+// Package dynamotest holds test helpers over a DynamoDB table that import
+// nothing of the service, so that the store's own tests and the
+// integration harness (shared/apitest) share them.
+package dynamotest
 
 import (
 	"context"
