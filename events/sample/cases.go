@@ -160,14 +160,15 @@ func (c Case) FileName() string { return fmt.Sprintf("%s.%s.%d.json", c.Slug, c.
 // ParseFileName splits an events/ file name into the function's slug, the
 // case name and the expected status: <slug>.<case>.<status>.json for a
 // function API Gateway starts, <slug>.<case>.json (status 0) for one
-// another trigger starts (S3), which answers no status. It fails for any
+// another trigger starts (S3, a stream, a schedule), which answers no
+// status. It fails for any
 // other form, for a slug that is not a function of the manifest, and for
 // a form that does not fit the function's trigger.
 func ParseFileName(name string) (slug, caseName string, status int, err error) {
 	base, ok := strings.CutSuffix(name, ".json")
 	parts := strings.Split(base, ".")
 	if !ok || len(parts) < 2 || len(parts) > 3 || slices.Contains(parts, "") {
-		return "", "", 0, fmt.Errorf("event file %q: want <slug>.<case>.<status>.json (HTTP) or <slug>.<case>.json (S3)", name)
+		return "", "", 0, fmt.Errorf("event file %q: want <slug>.<case>.<status>.json (HTTP) or <slug>.<case>.json (S3, stream, schedule)", name)
 	}
 	f, ok := manifest.BySlug(parts[0])
 	if !ok {
@@ -264,7 +265,8 @@ func (c Case) Event() (events.APIGatewayV2HTTPRequest, error) {
 }
 
 // Files returns every case's file name and content: the API Gateway
-// events of Cases and the S3 events of S3Cases.
+// events of Cases, the S3 events of S3Cases, the DynamoDB stream events of
+// StreamCases and the scheduled events of ScheduleCases.
 func Files() (map[string][]byte, error) {
 	files := map[string][]byte{}
 	add := func(name string, ev any) error {
@@ -291,6 +293,16 @@ func Files() (map[string][]byte, error) {
 		}
 	}
 	for _, c := range S3Cases() {
+		if err := add(c.FileName(), c.event()); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range StreamCases() {
+		if err := add(c.FileName(), c.event()); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range ScheduleCases() {
 		if err := add(c.FileName(), c.event()); err != nil {
 			return nil, err
 		}

@@ -52,8 +52,12 @@ func TestParseFileName(t *testing.T) {
 		{name: "v1-leads.valid.200.yaml", wantErr: true},
 		{name: "clip-processor.object-created.json", slug: "clip-processor", caseName: "object-created", status: 0},
 		{name: "clip-processor.object-created.200.json", wantErr: true}, // S3 answers no status
-		{name: "v1-leads.valid.json", wantErr: true},                    // API Gateway: a status
-		{name: "v9-nothing.valid.200.json", wantErr: true},              // no such function
+		{name: "webhook-dispatcher.event-inserted.json", slug: "webhook-dispatcher", caseName: "event-inserted", status: 0},
+		{name: "webhook-dispatcher.event-inserted.200.json", wantErr: true}, // a stream answers no status
+		{name: "webhook-retrier.tick.json", slug: "webhook-retrier", caseName: "tick", status: 0},
+		{name: "webhook-retrier.tick.200.json", wantErr: true}, // nor does a schedule
+		{name: "v1-leads.valid.json", wantErr: true},           // API Gateway: a status
+		{name: "v9-nothing.valid.200.json", wantErr: true},     // no such function
 		{name: "v1-leads..200.json", wantErr: true},
 	}
 	for _, tt := range tests {
@@ -76,7 +80,9 @@ func TestParseFileName(t *testing.T) {
 // for a known function of its kind, has a name without dots, sets a path
 // parameter exactly when its route has one, and sets its own method and
 // path exactly for the $default route; each S3 case names an object under
-// its function's prefix.
+// its function's prefix; each stream case is a record its function's
+// filter lets through (an INSERT of an item of its InsertsOf type) and
+// an event item the store reads back as its event.
 func TestCasesAreWellFormed(t *testing.T) {
 	validName := func(name string) bool { return name != "" && !strings.ContainsAny(name, "./ ") }
 	for _, c := range sample.Cases() {
@@ -106,6 +112,31 @@ func TestCasesAreWellFormed(t *testing.T) {
 			t.Errorf("%s: key %q is not under the trigger's prefix %q", c.FileName(), c.Key, f.S3.Prefix)
 		}
 	}
+	for _, c := range sample.StreamCases() {
+		f, ok := manifest.BySlug(c.Slug)
+		if !ok || f.Stream == nil {
+			t.Errorf("%s: %q is not a stream-triggered function of the manifest", c.FileName(), c.Slug)
+			continue
+		}
+		if !validName(c.Name) {
+			t.Errorf("%s: case name %q must be non-empty, without dots, slashes or spaces", c.FileName(), c.Name)
+		}
+		img := c.NewImage()
+		if f.Stream.InsertsOf != "" && img["type"].String() != f.Stream.InsertsOf {
+			t.Errorf("%s: item type %q; the trigger's filter lets only INSERTs of %q through", c.FileName(), img["type"].String(), f.Stream.InsertsOf)
+		}
+		if c.Tenant.PartnerID != sample.PartnerID || c.Event.Mode != string(c.Tenant.Mode) {
+			t.Errorf("%s: event of mode %s owed by %+v; want the fixture partner's, of its mode", c.FileName(), c.Event.Mode, c.Tenant)
+		}
+	}
+	for _, c := range sample.ScheduleCases() {
+		if f, ok := manifest.BySlug(c.Slug); !ok || f.Schedule == nil {
+			t.Errorf("%s: %q is not a schedule-triggered function of the manifest", c.FileName(), c.Slug)
+		}
+		if !validName(c.Name) {
+			t.Errorf("%s: case name %q must be non-empty, without dots, slashes or spaces", c.FileName(), c.Name)
+		}
+	}
 }
 
 // TestEveryFunctionHasEvents: each function of the manifest has at least
@@ -117,6 +148,12 @@ func TestEveryFunctionHasEvents(t *testing.T) {
 	}
 	for _, c := range sample.S3Cases() {
 		has[c.Slug] = manifest.TriggerS3
+	}
+	for _, c := range sample.StreamCases() {
+		has[c.Slug] = manifest.TriggerStream
+	}
+	for _, c := range sample.ScheduleCases() {
+		has[c.Slug] = manifest.TriggerSchedule
 	}
 	for _, f := range manifest.Functions {
 		switch kind, ok := has[f.Slug]; {

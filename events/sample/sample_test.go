@@ -22,6 +22,8 @@ import (
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
+	"github.com/moveleads/partnerapi/shared/streamevent"
+	"github.com/moveleads/partnerapi/shared/tick"
 )
 
 // eventsDir is events/, the folder of the files.
@@ -75,7 +77,10 @@ func TestFilesAreCurrent(t *testing.T) {
 // selects and must answer the status in the file's name, with a response
 // the API description (partner routes) or the capture page's contract
 // (token routes) allows; an S3 event goes to the function's processor
-// built as its main builds it (s3event.Build) and must succeed. It runs
+// built as its main builds it (s3event.Build) and must succeed; a stream
+// event goes to the function's handler as its main builds it
+// (streamevent.Build) and must report no batch item failure; a scheduled
+// event goes to the function's handler (tick.Build) and must succeed. It runs
 // them all twice, as a developer repeating invocations against `make dev`
 // would, and then checks what the events did together: the fixture clip
 // decided playable and its finished survey inventory_ready; the seeded
@@ -89,6 +94,17 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 	}
 	spec := openapitest.New(t)
 	processor, logs := clipProcessor(t, env)
+	jobLogs := &apitest.SyncBuffer{}
+	streams := map[string]streamevent.Handler{}
+	schedules := map[string]tick.Handler{}
+	for _, f := range manifest.Functions {
+		switch {
+		case f.Stream != nil:
+			streams[f.Slug] = streamHandler(t, env, f.Slug, jobLogs)
+		case f.Schedule != nil:
+			schedules[f.Slug], _ = scheduleHandler(t, env, f.Slug, jobLogs)
+		}
+	}
 	paths := eventFiles(t)
 
 	succeeded := map[string]bool{} // "METHOD template" with a 2xx event
@@ -106,11 +122,21 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if f, _ := manifest.BySlug(slug); f.S3 != nil {
+				f, _ := manifest.BySlug(slug)
+				switch {
+				case f.S3 != nil:
 					checkS3Event(t, f, payload)
 					if _, err := lambda.NewHandler(processor).Invoke(ctx, payload); err != nil {
 						t.Fatalf("invoke: %v (log %s)", err, logs)
 					}
+					return
+				case f.Stream != nil:
+					checkStreamEvent(t, f, payload)
+					invokeStream(t, streams[slug], payload, jobLogs)
+					return
+				case f.Schedule != nil:
+					checkScheduleEvent(t, payload)
+					invokeSchedule(t, schedules[slug], payload, jobLogs)
 					return
 				}
 				key := answersAsNamed(t, env, spec, slug, want, payload)
@@ -147,6 +173,10 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 	if strings.Contains(logs.String(), `"level":"WARN"`) || strings.Contains(logs.String(), `"level":"ERROR"`) {
 		t.Errorf("clip processor logged a warning or an error: %s", logs)
 	}
+	if strings.Contains(jobLogs.String(), `"level":"WARN"`) || strings.Contains(jobLogs.String(), `"level":"ERROR"`) {
+		t.Errorf("a stream or schedule function logged a warning or an error: %s", jobLogs)
+	}
+	checkNoDeliveries(t, env)
 }
 
 // answersAsNamed invokes the API Gateway event payload of function slug

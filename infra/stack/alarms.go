@@ -1,6 +1,9 @@
 package stack
 
 import (
+	"slices"
+	"time"
+
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awscloudwatch"
@@ -10,15 +13,19 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssns"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssnssubscriptions"
 	"github.com/aws/jsii-runtime-go"
+
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // alarmPeriod is the period of every alarm's metric.
 var alarmPeriod = awscdk.Duration_Minutes(jsii.Number(5))
 
-// newAlarms declares the API's 5xx-rate and p99-latency alarms and, per
-// function, its Errors and Throttles alarms, all notifying the alarm topic
+// newAlarms declares the API's 5xx-rate and p99-latency alarms; per
+// function, its Errors and Throttles alarms; one per dead-letter queue of
+// a trigger (dls), on its first message; and the alarms of jobAlarms on
+// the metrics scheduled functions report; all notifying the alarm topic
 // when there is one.
-func newAlarms(s awscdk.Stack, p Props, api awsapigatewayv2.HttpApi, fns []function) {
+func newAlarms(s awscdk.Stack, p Props, api awsapigatewayv2.HttpApi, fns []function, dls []deadLetter) {
 	var action awscloudwatch.IAlarmAction
 	if t := alarmTopic(s, p); t != nil {
 		action = awscloudwatchactions.NewSnsAction(t)
@@ -88,7 +95,81 @@ func newAlarms(s awscdk.Stack, p Props, api awsapigatewayv2.HttpApi, fns []funct
 			TreatMissingData:   awscloudwatch.TreatMissingData_NOT_BREACHING,
 		}))
 	}
+
+	// A message in a dead-letter queue is work a trigger gave up on (a
+	// stream batch: webhook events never fanned out; a tick never
+	// delivered): alarm on the first.
+	for _, d := range dls {
+		add(d.queue.MetricApproximateNumberOfMessagesVisible(&awscloudwatch.MetricOptions{
+			Statistic: jsii.String("Maximum"), Period: alarmPeriod,
+		}).CreateAlarm(d.queue, jsii.String("NotEmptyAlarm"), &awscloudwatch.CreateAlarmOptions{
+			AlarmDescription:   jsii.String(d.slug + ": " + d.what + " in its dead-letter queue"),
+			Threshold:          jsii.Number(0),
+			EvaluationPeriods:  jsii.Number(1),
+			ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_THRESHOLD,
+			TreatMissingData:   awscloudwatch.TreatMissingData_NOT_BREACHING,
+		}))
+	}
+
+	for _, j := range jobAlarms {
+		i := slices.IndexFunc(fns, func(f function) bool { return f.spec.Slug == j.slug })
+		if i < 0 {
+			continue // a test's manifest without the function (TestJobAlarmsNameScheduledFunctions pins the real one)
+		}
+		add(j.metric(j.slug).CreateAlarm(fns[i].fn, jsii.String(j.id), &awscloudwatch.CreateAlarmOptions{
+			AlarmDescription:   jsii.String(j.slug + ": " + j.description),
+			Threshold:          jsii.Number(j.threshold),
+			EvaluationPeriods:  jsii.Number(j.periods),
+			DatapointsToAlarm:  jsii.Number(j.periods),
+			ComparisonOperator: awscloudwatch.ComparisonOperator_GREATER_THAN_THRESHOLD,
+			TreatMissingData:   awscloudwatch.TreatMissingData_BREACHING,
+		}))
+	}
 }
+
+// jobAlarm is an alarm on a metric that a schedule-triggered function
+// reports at every run (shared/tick: embedded metric format, namespace
+// manifest.MetricNamespace, dimension Function=<slug>): the metric's
+// statistic over period above threshold in periods consecutive periods.
+// A period without a datapoint breaches: the job reports at every run, so
+// no datapoint means it did not run (or failed before reporting), which is
+// what such an alarm must catch.
+type jobAlarm struct {
+	id          string // the alarm's construct id, under the function
+	slug        string // the function that reports it
+	name        string // the metric's name (manifest.Metric*)
+	statistic   string
+	period      time.Duration
+	threshold   float64
+	periods     int
+	description string
+}
+
+// metric is j's metric as slug reports it.
+func (j jobAlarm) metric(slug string) awscloudwatch.Metric {
+	return awscloudwatch.NewMetric(&awscloudwatch.MetricProps{
+		Namespace:     jsii.String(manifest.MetricNamespace),
+		MetricName:    jsii.String(j.name),
+		DimensionsMap: &map[string]*string{"Function": jsii.String(slug)},
+		Statistic:     jsii.String(j.statistic),
+		Period:        awscdk.Duration_Seconds(jsii.Number(j.period.Seconds())),
+	})
+}
+
+// jobAlarms are the alarms on what scheduled functions report.
+//
+// Webhook deliveries overdue: webhook-retrier reports, every minute, how
+// long past its due time the most overdue delivery is. A healthy retrier
+// leaves none more than a minute or two late (it runs every minute, and
+// an attempt in flight holds its delivery for webhooks.Lease, 30 s); more
+// than 5 minutes for 3 minutes running means it cannot keep up or cannot
+// reach the table, and 3 minutes without a datapoint means it is not
+// running at all: partners' events are piling up either way.
+var jobAlarms = []jobAlarm{{
+	id: "OverdueDeliveriesAlarm", slug: "webhook-retrier", name: manifest.MetricWebhookMostOverdue,
+	statistic: "Maximum", period: time.Minute, threshold: 300, periods: 3,
+	description: "the most overdue webhook delivery is more than 5 minutes late (or the retrier is not reporting) for 3 minutes",
+}}
 
 // alarmTopic returns the topic alarms notify: the one named by
 // AlarmTopicArn, a new one subscribed by AlarmEmail, or nil.

@@ -7,12 +7,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
 
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/webhook"
 )
 
 // routeTargets maps each route key ("METHOD path") of the HTTP API to the
@@ -105,10 +107,10 @@ func TestDefaultRouteIsRouteNotFound(t *testing.T) {
 	}
 }
 
-// TestNewFunctionFlowsThrough deploys the manifest plus one more HTTP
-// function and one more S3 function and checks they get their function,
-// routes or notification, grants, environment and alarms, with no other
-// change to the stack code.
+// TestNewFunctionFlowsThrough deploys the manifest plus one more function
+// of each trigger kind the stack deploys (HTTP, S3, stream, schedule) and
+// checks they get their function, routes, notification, mapping or rule,
+// grants, environment and alarms, with no other change to the stack code.
 func TestNewFunctionFlowsThrough(t *testing.T) {
 	extra := manifest.Function{
 		Slug: "v1-widget-get", Summary: "test-only function",
@@ -124,7 +126,16 @@ func TestNewFunctionFlowsThrough(t *testing.T) {
 		S3:     &manifest.S3Trigger{Prefix: "exports/", Suffix: ".json"},
 		Bucket: manifest.BucketAccess{Read: []string{"exports/"}},
 	}
-	fns := append(append([]manifest.Function{}, manifest.Functions...), extra, exports)
+	audit := manifest.Function{
+		Slug: "audit-trail", Summary: "test-only function",
+		Stream: &manifest.StreamTrigger{BatchSize: 5},
+	}
+	nightly := manifest.Function{
+		Slug: "nightly-report", Summary: "test-only function",
+		Schedule: &manifest.ScheduleTrigger{Expression: "cron(0 3 * * ? *)"},
+		Table:    manifest.TableAccess{Query: true},
+	}
+	fns := append(append([]manifest.Function{}, manifest.Functions...), extra, exports, audit, nightly)
 	s := synth(t, "extra", Props{Env: Dev, Functions: fns})
 
 	want := wantRouteKeys(fns)
@@ -135,7 +146,7 @@ func TestNewFunctionFlowsThrough(t *testing.T) {
 		s.template.ResourceCountIs(jsii.String("AWS::ApiGatewayV2::Route"), jsii.Number(len(want)))
 	})
 	assert(t, "alarm count", func() {
-		s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(2+2*len(fns)))
+		s.template.ResourceCountIs(jsii.String("AWS::CloudWatch::Alarm"), jsii.Number(wantAlarmCount(fns)))
 	})
 	fid := s.functionIDs(t)[extra.Slug]
 	targets := s.routeTargets(t)
@@ -161,29 +172,61 @@ func TestNewFunctionFlowsThrough(t *testing.T) {
 	if got := s.objectGrants(t, exports.Slug); !reflect.DeepEqual(got, map[string][]string{"s3:GetObject": {"exports/*"}, "s3:ListBucket": {""}}) {
 		t.Errorf("%s object grants %v; want s3:GetObject on exports/*", exports.Slug, got)
 	}
+
+	m := s.streamMapping(t, audit.Slug)
+	if p := props(m); p["BatchSize"] != float64(5) || p["FilterCriteria"] != nil {
+		t.Errorf("%s mapping: BatchSize %v FilterCriteria %v; want 5 and no filter (no InsertsOf)", audit.Slug, p["BatchSize"], p["FilterCriteria"])
+	}
+	checkDynamo(t, s, audit)
+	if got := props(s.scheduleRule(t, nightly.Slug))["ScheduleExpression"]; got != nightly.Schedule.Expression {
+		t.Errorf("%s rule: ScheduleExpression %v; want %s", nightly.Slug, got, nightly.Schedule.Expression)
+	}
+	checkDynamo(t, s, nightly)
+}
+
+// wantAlarmCount is the number of alarms the stack declares for fns: the
+// API's two, Errors and Throttles per function, one per dead-letter queue
+// (one per stream or schedule function) and the job alarms of the
+// functions fns has.
+func wantAlarmCount(fns []manifest.Function) int {
+	n := 2 + 2*len(fns)
+	for _, f := range fns {
+		if f.Stream != nil || f.Schedule != nil {
+			n++
+		}
+		for _, j := range jobAlarms {
+			if j.slug == f.Slug {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // TestUnsupportedTriggerFailsSynth: a function whose trigger the stack
-// does not deploy yet is refused by New with an error naming it, and
-// connectTriggers (were it reached) panics naming it.
+// does not deploy yet (a queue) is refused by New with an error naming it,
+// and connectTriggers (were it reached) panics naming it.
 func TestUnsupportedTriggerFailsSynth(t *testing.T) {
-	nightly := manifest.Function{Slug: "nightly-report", Summary: "test-only", Schedule: &manifest.ScheduleTrigger{Expression: "rate(1 day)"}}
+	if _, ok := triggers[manifest.TriggerQueue]; ok {
+		t.Skip("every trigger kind is deployed")
+	}
+	jobs := manifest.Function{Slug: "job-worker", Summary: "test-only", Queue: &manifest.QueueTrigger{Name: "jobs", BatchSize: 10}}
 	dir := t.TempDir()
-	fns := append(append([]manifest.Function{}, manifest.Functions...), nightly)
+	fns := append(append([]manifest.Function{}, manifest.Functions...), jobs)
 	writeAssets(t, dir, fns)
 	app := awscdk.NewApp(&awscdk.AppProps{Outdir: jsii.String(t.TempDir())})
 	_, err := New(app, "Unsupported", Props{Env: Dev, AssetDir: dir, Functions: fns})
-	if err == nil || !strings.Contains(err.Error(), "nightly-report") || !strings.Contains(err.Error(), "Schedule") {
-		t.Errorf("New with a Schedule function = %v; want an error naming nightly-report and Schedule", err)
+	if err == nil || !strings.Contains(err.Error(), "job-worker") || !strings.Contains(err.Error(), "SQS") {
+		t.Errorf("New with a queue function = %v; want an error naming job-worker and SQS", err)
 	}
 
 	defer func() {
 		r := recover()
-		if msg := fmt.Sprint(r); r == nil || !strings.Contains(msg, "nightly-report") || !strings.Contains(msg, "Schedule") {
-			t.Errorf("connectTriggers panicked with %v; want a panic naming nightly-report and Schedule", r)
+		if msg := fmt.Sprint(r); r == nil || !strings.Contains(msg, "job-worker") || !strings.Contains(msg, "SQS") {
+			t.Errorf("connectTriggers panicked with %v; want a panic naming job-worker and SQS", r)
 		}
 	}()
-	connectTriggers(wiring{}, []function{{spec: nightly}})
+	connectTriggers(wiring{}, []function{{spec: jobs}})
 }
 
 // TestFunctionsAreArmAL2023Bootstrap checks every manifest function (the
@@ -222,6 +265,9 @@ func TestFunctionsAreArmAL2023Bootstrap(t *testing.T) {
 func TestTimeoutCoversIdempotencyWait(t *testing.T) {
 	const integrationTimeout = 30 // seconds, API Gateway HTTP API maximum
 	for _, f := range manifest.Functions {
+		if f.Trigger() != manifest.TriggerHTTP {
+			continue // TestTimeoutOfStreamAndScheduleFunctions
+		}
 		t.Run(f.Slug, func(t *testing.T) {
 			d := timeout(f).Seconds()
 			if d >= integrationTimeout {
@@ -238,6 +284,41 @@ func TestTimeoutCoversIdempotencyWait(t *testing.T) {
 				t.Errorf("timeout %vs; want 10 s", d)
 			}
 		})
+	}
+}
+
+// TestTimeoutOfStreamAndScheduleFunctions: a stream function has time for
+// a full batch at streamRecordBudget a record (the dispatcher's two
+// attempts of 10 s and the 5 s between them fit in that budget), within
+// Lambda's 15 minutes; a schedule function runs for at most its one-minute
+// timeout.
+func TestTimeoutOfStreamAndScheduleFunctions(t *testing.T) {
+	between := time.Duration(float64(webhook.Schedule[1]) * (1 + webhook.Jitter)) // the longest wait before the second attempt
+	if need := 2*webhook.AttemptTimeout + between; streamRecordBudget < need {
+		t.Errorf("streamRecordBudget %v; want at least two attempts and the wait between them (%v)", streamRecordBudget, need)
+	}
+	for _, tc := range []struct {
+		name string
+		f    manifest.Function
+		want time.Duration
+	}{
+		{"batch of 10", manifest.Function{Stream: &manifest.StreamTrigger{BatchSize: 10}}, 5 * time.Minute},
+		{"batch of 1", manifest.Function{Stream: &manifest.StreamTrigger{BatchSize: 1}}, 30 * time.Second},
+		{"batch too large is capped", manifest.Function{Stream: &manifest.StreamTrigger{BatchSize: 100}}, maxTimeout},
+		{"schedule", manifest.Function{Schedule: &manifest.ScheduleTrigger{Expression: "rate(1 minute)"}}, time.Minute},
+	} {
+		if got := timeout(tc.f); got != tc.want {
+			t.Errorf("%s: timeout %v; want %v", tc.name, got, tc.want)
+		}
+	}
+	for slug, want := range map[string]time.Duration{"webhook-dispatcher": 5 * time.Minute, "webhook-retrier": time.Minute} {
+		f, ok := manifest.BySlug(slug)
+		if !ok {
+			t.Fatalf("no manifest function %s", slug)
+		}
+		if got := timeout(f); got != want {
+			t.Errorf("%s: timeout %v; want %v", slug, got, want)
+		}
 	}
 }
 

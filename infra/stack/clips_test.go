@@ -254,7 +254,7 @@ func TestFunctionEnvironment(t *testing.T) {
 			vars, _ := props(s.resources("AWS::Lambda::Function")[id])["Environment"].(map[string]any)["Variables"].(map[string]any)
 			want := map[string]any{settings.Table: map[string]any{"Ref": tableID}}
 			for _, name := range f.Secrets {
-				want[secretEnv[name]] = vars[secretEnv[name]] // TestOnlyListReadsCursorSecret checks the value
+				want[secretEnv[name]] = vars[secretEnv[name]] // TestSecretsReadOnlyByTheirFunctions checks the value
 			}
 			if usesBucket(f) {
 				want[settings.ClipBucket] = map[string]any{"Ref": s.clipBucketID(t)}

@@ -33,18 +33,33 @@ const functionTag = "function"
 // stays roughly flat while latency drops. Measure before going higher.
 const memoryMB = 256
 
-// timeout returns f's timeout. A request normally takes well under a
-// second: one UpdateItem (authenticate and count), one read or write,
-// perhaps the cursor secret on a cold start, each with the SDK's retries.
-// 10 s leaves room for those retries yet frees a stuck invocation long
-// before API Gateway's 30 s integration timeout.
+// timeout returns f's timeout.
 //
-// A function serving an idempotent route may also wait for a concurrent
-// duplicate for up to idempotency.DefaultWait (10 s) and then do its own
-// work, so it gets that wait on top. Its timeout also bounds how long a
-// crashed request's claim blocks its Idempotency-Key (the claim expires at
-// the invocation's deadline), so it is not longer than needed.
+// An HTTP function's request normally takes well under a second: one
+// UpdateItem (authenticate and count), one read or write, perhaps the
+// cursor secret on a cold start, each with the SDK's retries. 10 s leaves
+// room for those retries yet frees a stuck invocation long before API
+// Gateway's 30 s integration timeout. A function serving an idempotent
+// route may also wait for a concurrent duplicate for up to
+// idempotency.DefaultWait (10 s) and then do its own work, so it gets that
+// wait on top. Its timeout also bounds how long a crashed request's claim
+// blocks its Idempotency-Key (the claim expires at the invocation's
+// deadline), so it is not longer than needed.
+//
+// A stream-triggered function gets streamRecordBudget per record of a full
+// batch (10 records: 5 minutes), because it handles the records one after
+// another: a batch that does not fit would time out on slow partner
+// endpoints alone, which Lambda counts as an error (ErrorsAlarm) and
+// answers by retrying the whole batch, spending the mapping's retry
+// attempts on records that were fine. A schedule-triggered function gets
+// scheduleTimeout (one minute).
 func timeout(f manifest.Function) time.Duration {
+	switch {
+	case f.Stream != nil:
+		return min(time.Duration(f.Stream.BatchSize)*streamRecordBudget, maxTimeout)
+	case f.Schedule != nil:
+		return scheduleTimeout
+	}
 	d := 10 * time.Second
 	for _, r := range f.HTTP {
 		if r.Idempotent {
@@ -55,11 +70,13 @@ func timeout(f manifest.Function) time.Duration {
 }
 
 // function is a deployed function of the manifest: its entry, its Lambda
-// function and its execution role.
+// function, its execution role, and the construct that holds them (and
+// its trigger's resources), tagged with its slug.
 type function struct {
-	spec manifest.Function
-	fn   awslambda.Function
-	role awsiam.Role
+	spec  manifest.Function
+	fn    awslambda.Function
+	role  awsiam.Role
+	scope constructs.Construct
 }
 
 // resources are what the functions' grants and environment name: the
@@ -126,7 +143,7 @@ func newFunctions(s awscdk.Stack, sz sizing, p Props, res resources) []function 
 			LogGroup:      logs,
 			LoggingFormat: awslambda.LoggingFormat_JSON,
 		})
-		out = append(out, function{spec: f, fn: fn, role: role})
+		out = append(out, function{spec: f, fn: fn, role: role, scope: scope})
 	}
 	return out
 }

@@ -157,6 +157,10 @@ func (s *synthed) grantOn(t *testing.T, st statement) string {
 		on = "table"
 	case s.isIndexArn(st.resources[0], "gsi1"):
 		on = "index"
+	case s.isStreamArn(st.resources[0]):
+		on = "stream"
+	case s.isTableSub(st.resources[0], "/stream/*"):
+		on = "streams"
 	}
 	if st.condition != nil {
 		like, _ := st.condition["ForAllValues:StringLike"].(map[string]any)
@@ -169,9 +173,17 @@ func (s *synthed) grantOn(t *testing.T, st statement) string {
 }
 
 // wantDynamo is the oracle for a function's DynamoDB grants, from its
-// manifest entry: action to where it is granted (see grantOn).
+// manifest entry: action to where it is granted (see grantOn). A stream
+// function also reads the table's stream: its records on the stream's
+// ARN, ListStreams on the table's streams.
 func wantDynamo(f manifest.Function) map[string][]string {
 	w := map[string][]string{}
+	if f.Stream != nil {
+		for _, a := range []string{"dynamodb:DescribeStream", "dynamodb:GetShardIterator", "dynamodb:GetRecords"} {
+			w[a] = []string{"stream"}
+		}
+		w["dynamodb:ListStreams"] = []string{"streams"}
+	}
 	if servesPartnerKeys(f) {
 		w["dynamodb:UpdateItem"] = []string{"table:keys=" + table.AuthKeys}
 	}
@@ -252,35 +264,55 @@ func TestVideoOpenMayCheckItsSurvey(t *testing.T) {
 func TestDynamoGrantsFollowManifest(t *testing.T) {
 	s := devStack(t)
 	for _, f := range manifest.Functions {
-		t.Run(f.Slug, func(t *testing.T) {
-			got := map[string][]string{}
-			for _, st := range s.functionStatements(t, f.Slug) {
-				if st.effect != "Allow" {
-					continue
-				}
-				for _, a := range st.actions {
-					if strings.HasPrefix(a, "dynamodb:") {
-						got[a] = append(got[a], s.grantOn(t, st))
-					}
-				}
-			}
-			for _, v := range got {
-				slices.Sort(v)
-			}
-			want := wantDynamo(f)
-			for _, v := range want {
-				slices.Sort(v)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("dynamodb grants = %v; want %v", got, want)
-			}
-		})
+		t.Run(f.Slug, func(t *testing.T) { checkDynamo(t, s, f) })
+	}
+	// Pinned: only the dispatcher reads the stream.
+	for _, f := range manifest.Functions {
+		if reads := wantDynamo(f)["dynamodb:GetRecords"] != nil; reads != (f.Slug == "webhook-dispatcher") {
+			t.Errorf("%s reads the table's stream: %v", f.Slug, reads)
+		}
 	}
 }
 
-// isIndexArn reports whether v is the ARN of the table's index name:
-// {"Fn::Join": ["", [<table ARN>, "/index/<name>"]]}.
-func (s *synthed) isIndexArn(v any, name string) bool {
+// checkDynamo checks that f's DynamoDB grants in s are exactly
+// wantDynamo's.
+func checkDynamo(t *testing.T, s *synthed, f manifest.Function) {
+	t.Helper()
+	got := map[string][]string{}
+	for _, st := range s.functionStatements(t, f.Slug) {
+		if st.effect != "Allow" {
+			continue
+		}
+		for _, a := range st.actions {
+			if strings.HasPrefix(a, "dynamodb:") {
+				got[a] = append(got[a], s.grantOn(t, st))
+			}
+		}
+	}
+	for _, v := range got {
+		slices.Sort(v)
+	}
+	want := wantDynamo(f)
+	for _, v := range want {
+		slices.Sort(v)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: dynamodb grants = %v; want %v", f.Slug, got, want)
+	}
+}
+
+// isStreamArn reports whether v is the table's stream's ARN.
+func (s *synthed) isStreamArn(v any) bool {
+	for id := range s.resources("AWS::DynamoDB::Table") {
+		if getAtt(v, "StreamArn") == id {
+			return true
+		}
+	}
+	return false
+}
+
+// isTableSub reports whether v is {"Fn::Join": ["", [<table ARN>, suffix]]}.
+func (s *synthed) isTableSub(v any, suffix string) bool {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return false
@@ -290,8 +322,12 @@ func (s *synthed) isIndexArn(v any, name string) bool {
 		return false
 	}
 	parts, ok := j[1].([]any)
-	return ok && len(parts) == 2 && s.isTableArn(parts[0]) && parts[1] == "/index/"+name
+	return ok && len(parts) == 2 && s.isTableArn(parts[0]) && parts[1] == suffix
 }
+
+// isIndexArn reports whether v is the ARN of the table's index name:
+// {"Fn::Join": ["", [<table ARN>, "/index/<name>"]]}.
+func (s *synthed) isIndexArn(v any, name string) bool { return s.isTableSub(v, "/index/"+name) }
 
 func TestNoWildcardActions(t *testing.T) {
 	for name, s := range map[string]*synthed{"dev": devStack(t), "prod": prodStack(t)} {
@@ -319,53 +355,92 @@ func TestNoWildcardActions(t *testing.T) {
 	}
 }
 
-func TestOnlyListReadsCursorSecret(t *testing.T) {
-	s := devStack(t)
+// secretIDs maps each generated secret's name to its logical id, by its
+// construct id (generatedSecrets).
+func (s *synthed) secretIDs(t *testing.T) map[string]string {
+	t.Helper()
 	secrets := s.resources("AWS::SecretsManager::Secret")
-	if len(secrets) != 1 {
-		t.Fatalf("got %d secrets; want 1", len(secrets))
+	out := map[string]string{}
+	for name, g := range generatedSecrets {
+		for id := range secrets {
+			if strings.HasPrefix(id, g.id) && len(id) == len(g.id)+8 { // CDK appends an 8-character hash
+				out[name] = id
+			}
+		}
+		if out[name] == "" {
+			t.Errorf("no secret %s (construct %s) among %v", name, g.id, sortedKeys(secrets))
+		}
 	}
-	var secretID string
-	for id := range secrets {
-		secretID = id
+	if len(secrets) != len(generatedSecrets) {
+		t.Errorf("got %d secrets %v; want one per generatedSecrets entry (%d)", len(secrets), sortedKeys(secrets), len(generatedSecrets))
 	}
-	var readers, fromManifest []string
+	return out
+}
+
+// TestSecretsReadOnlyByTheirFunctions: each secret may be read
+// (GetSecretValue, nothing else) exactly by the functions whose manifest
+// entry lists it, and only they get its ARN, in its variable
+// (secretEnv); no function gets any other variable than those
+// TestFunctionEnvironment names, never a secret's value.
+func TestSecretsReadOnlyByTheirFunctions(t *testing.T) {
+	s := devStack(t)
+	ids := s.secretIDs(t)
+	names := map[string]string{} // logical id → secret name
+	for name, id := range ids {
+		names[id] = name
+	}
+	readers, fromManifest := map[string][]string{}, map[string][]string{}
 	for _, f := range manifest.Functions {
-		if slices.Contains(f.Secrets, manifest.SecretCursor) {
-			fromManifest = append(fromManifest, f.Slug)
+		for _, name := range f.Secrets {
+			fromManifest[name] = append(fromManifest[name], f.Slug)
 		}
 		for _, st := range s.functionStatements(t, f.Slug) {
 			for _, a := range st.actions {
 				if !strings.HasPrefix(a, "secretsmanager:") || st.effect != "Allow" {
 					continue
 				}
-				if a != "secretsmanager:GetSecretValue" || len(st.resources) != 1 || ref(st.resources[0]) != secretID {
-					t.Errorf("%s: %s on %v; want only GetSecretValue on the cursor secret", f.Slug, a, st.resources)
+				name, ok := "", len(st.resources) == 1
+				if ok {
+					name, ok = names[ref(st.resources[0])]
+				}
+				if a != "secretsmanager:GetSecretValue" || !ok {
+					t.Errorf("%s: %s on %v; want only GetSecretValue on one secret of the stack", f.Slug, a, st.resources)
 					continue
 				}
-				readers = append(readers, f.Slug)
+				readers[name] = append(readers[name], f.Slug)
 			}
 		}
 	}
-	if want := []string{"v1-leads-list"}; !slices.Equal(readers, want) {
-		t.Errorf("cursor secret readers = %v; want %v", readers, want)
+	if !reflect.DeepEqual(readers, fromManifest) {
+		t.Errorf("secret readers = %v; functions listing each = %v", readers, fromManifest)
 	}
-	if !slices.Equal(readers, fromManifest) {
-		t.Errorf("cursor secret readers = %v; functions listing it = %v", readers, fromManifest)
+	for name, want := range map[string][]string{
+		manifest.SecretCursor:         {"v1-leads-list"},
+		manifest.SecretWebhookSealing: {"webhook-dispatcher", "webhook-retrier"},
+	} {
+		if got := readers[name]; !slices.Equal(got, want) {
+			t.Errorf("%s readers = %v; want %v", name, got, want)
+		}
 	}
-	// Only readers get the secret's ARN, and no function gets a secret's
-	// value in its environment (TestFunctionEnvironment checks the rest).
 	for slug, fid := range s.functionIDs(t) {
 		vars, _ := props(s.resources("AWS::Lambda::Function")[fid])["Environment"].(map[string]any)["Variables"].(map[string]any)
 		for k, v := range vars {
 			switch k {
 			case settings.Table, settings.ClipBucket, settings.PublicBaseURL:
-			case settings.CursorSecretARN:
-				if ref(v) != secretID || !slices.Contains(readers, slug) {
-					t.Errorf("%s: %s = %v; want only on readers, as a Ref to the secret", slug, k, v)
+				continue
+			}
+			name, ok := "", false
+			for n, env := range secretEnv {
+				if env == k {
+					name, ok = n, true
 				}
-			default:
+			}
+			if !ok {
 				t.Errorf("%s: unexpected environment variable %s", slug, k)
+				continue
+			}
+			if ref(v) != ids[name] || !slices.Contains(readers[name], slug) {
+				t.Errorf("%s: %s = %v; want it only on readers of %s, as a Ref to that secret", slug, k, v, name)
 			}
 		}
 	}

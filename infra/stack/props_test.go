@@ -79,9 +79,17 @@ func TestCheckFunctions(t *testing.T) {
 		{"no trigger", []manifest.Function{{Slug: "v1-idle"}}, []string{"v1-idle declares no trigger"}},
 		{"two triggers", []manifest.Function{{Slug: "v1-both", HTTP: http("a", "/a").HTTP, Queue: &manifest.QueueTrigger{Name: "q"}}},
 			[]string{"v1-both declares no trigger or more than one"}},
-		{"stream", []manifest.Function{{Slug: "fanout", Stream: &manifest.StreamTrigger{BatchSize: 10}}}, []string{`fanout: trigger "DynamoDB"`}},
+		{"stream", []manifest.Function{{Slug: "fanout", Stream: &manifest.StreamTrigger{BatchSize: 10, InsertsOf: "event"}}}, nil},
+		{"stream batch of 0", []manifest.Function{{Slug: "fanout", Stream: &manifest.StreamTrigger{}}}, []string{"fanout: stream BatchSize 0; want 1 to 30"}},
+		{"stream batch too large to time", []manifest.Function{{Slug: "fanout", Stream: &manifest.StreamTrigger{BatchSize: 100}}},
+			[]string{"fanout: stream BatchSize 100; want 1 to 30"}},
 		{"queue", []manifest.Function{{Slug: "webhooks", Queue: &manifest.QueueTrigger{Name: "q"}}}, []string{`webhooks: trigger "SQS"`}},
-		{"schedule", []manifest.Function{{Slug: "nightly", Schedule: &manifest.ScheduleTrigger{Expression: "rate(1 day)"}}}, []string{`nightly: trigger "Schedule"`}},
+		{"schedule", []manifest.Function{
+			{Slug: "nightly", Schedule: &manifest.ScheduleTrigger{Expression: "rate(1 day)"}},
+			{Slug: "weekly", Schedule: &manifest.ScheduleTrigger{Expression: "cron(0 3 ? * MON *)"}},
+		}, nil},
+		{"schedule not an expression", []manifest.Function{{Slug: "nightly", Schedule: &manifest.ScheduleTrigger{Expression: "every day"}}},
+			[]string{`nightly: schedule "every day" is neither rate(...) nor cron(...)`}},
 		{"s3 and bucket access", []manifest.Function{
 			{Slug: "probe", S3: &manifest.S3Trigger{Prefix: "clips/"}, Bucket: manifest.BucketAccess{Read: []string{"clips/"}}},
 			func() manifest.Function {

@@ -3,8 +3,11 @@
 // connected to its trigger — an HTTP function's routes on an API Gateway
 // HTTP API (both path forms of every partner route; route-not-found as the
 // API's $default route), an S3 function's object-created notification on
-// the clip bucket —, the single DynamoDB table declared from package
-// table, the survey-clip bucket, the cursor signing secret and the alarms.
+// the clip bucket, a stream function's event source mapping on the table's
+// stream, a scheduled function's EventBridge rule, the last two each with
+// a dead-letter queue —, the single DynamoDB table declared from package
+// table, the survey-clip bucket, the generated secrets (cursor signing
+// key, webhook sealing key) and the alarms.
 // Each function gets exactly the table actions its entry's Table lists
 // (writes limited to its leading-key patterns), object actions on the clip
 // bucket's key prefixes its entry's Bucket lists, and only the secrets its
@@ -100,8 +103,12 @@ func New(scope constructs.Construct, id string, p Props) (*Stack, error) {
 	clips := newClipBucket(s, sz, baseURL)
 	secrets := newSecrets(s, sz)
 	fns := newFunctions(s, sz, p, resources{table: tbl, clips: clips.bucket, secrets: secrets, baseURL: baseURL})
-	connectTriggers(wiring{stack: s, api: api, table: tbl, clips: clips.bucket, notifyLogs: clips.notifyLogs}, fns)
-	newAlarms(s, p, api, fns)
+	var deadLetters []deadLetter
+	connectTriggers(wiring{
+		stack: s, api: api, table: tbl, clips: clips.bucket, notifyLogs: clips.notifyLogs,
+		sz: sz, deadLetters: &deadLetters,
+	}, fns)
+	newAlarms(s, p, api, fns, deadLetters)
 
 	awscdk.Aspects_Of(s).Add(cdknag.NewAwsSolutionsChecks(&cdknag.NagPackProps{Verbose: jsii.Bool(true)}), nil)
 	return &Stack{Stack: s, Api: api}, nil

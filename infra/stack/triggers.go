@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awsapigatewayv2"
@@ -26,6 +27,10 @@ type wiring struct {
 	// notifyLogs is the log group of CDK's bucket-notifications handler
 	// (see newClipBucket), which the S3 trigger points it at.
 	notifyLogs awslogs.ILogGroup
+	sz         sizing
+	// deadLetters collects the dead-letter queues the triggers declare
+	// (deadLetterQueue), for their alarms.
+	deadLetters *[]deadLetter
 }
 
 // triggers connects each kind of trigger the stack deploys (manifest
@@ -34,8 +39,10 @@ type wiring struct {
 // source on the table's stream, a schedule rule, a queue with its
 // dead-letter queue and event source) and grants f what that needs.
 var triggers = map[manifest.TriggerKind]func(w wiring, f function){
-	manifest.TriggerHTTP: connectHTTP,
-	manifest.TriggerS3:   connectS3,
+	manifest.TriggerHTTP:     connectHTTP,
+	manifest.TriggerS3:       connectS3,
+	manifest.TriggerStream:   connectStream,
+	manifest.TriggerSchedule: connectSchedule,
 }
 
 // connectTriggers connects every function to what starts it. It panics,
@@ -100,10 +107,12 @@ func logNotificationsHandler(s awscdk.Stack, logs awslogs.ILogGroup) {
 // declared: a function without exactly one trigger or with a trigger kind
 // the stack does not connect; more than one $default route (an HTTP API
 // has one); an S3 trigger with neither Prefix nor Suffix (it would fire
-// for every object of the bucket; CDK refuses such a filter); and two S3
+// for every object of the bucket; CDK refuses such a filter); two S3
 // triggers that overlap (S3 refuses a notification configuration in which
 // one object could match two rules of one event type, so deploying it
-// would fail).
+// would fail); a stream trigger whose BatchSize is not positive or whose
+// full batch would not fit in Lambda's longest timeout (see timeout); and
+// a schedule that is neither rate(...) nor cron(...).
 func checkFunctions(fns []manifest.Function) error {
 	var errs []error
 	var defaults []string
@@ -126,6 +135,15 @@ func checkFunctions(fns []manifest.Function) error {
 				}
 			}
 			s3 = append(s3, f)
+		}
+		if kind == manifest.TriggerStream {
+			if n := f.Stream.BatchSize; n < 1 || time.Duration(n)*streamRecordBudget > maxTimeout {
+				errs = append(errs, fmt.Errorf("function %s: stream BatchSize %d; want 1 to %d (%v per record within Lambda's %v)",
+					f.Slug, n, int(maxTimeout/streamRecordBudget), streamRecordBudget, maxTimeout))
+			}
+		}
+		if kind == manifest.TriggerSchedule && !validScheduleExpression(f.Schedule.Expression) {
+			errs = append(errs, fmt.Errorf("function %s: schedule %q is neither rate(...) nor cron(...)", f.Slug, f.Schedule.Expression))
 		}
 		for _, r := range f.HTTP {
 			if r.IsDefault() {

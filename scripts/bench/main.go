@@ -22,6 +22,7 @@ import (
 	"github.com/moveleads/partnerapi/scripts/bench/clipprobe"
 	"github.com/moveleads/partnerapi/scripts/bench/coldstart"
 	"github.com/moveleads/partnerapi/scripts/bench/cost"
+	"github.com/moveleads/partnerapi/scripts/bench/hooklatency"
 	"github.com/moveleads/partnerapi/scripts/bench/load"
 	"github.com/moveleads/partnerapi/scripts/bench/overhead"
 	"github.com/moveleads/partnerapi/scripts/bench/presign"
@@ -99,6 +100,13 @@ func run(ctx context.Context, out string, runs int, loadFor time.Duration) error
 	r, err = viewtiming.Run(ctx, viewtiming.Options{Endpoint: db.Endpoint, Log: os.Stderr})
 	if err != nil {
 		return fmt.Errorf("video links: %w", err)
+	}
+	rows = append(rows, r...)
+
+	step("webhooks")
+	r, err = hooklatency.Run(ctx, hooklatency.Options{Endpoint: db.Endpoint, Log: os.Stderr})
+	if err != nil {
+		return err
 	}
 	rows = append(rows, r...)
 

@@ -39,6 +39,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
@@ -56,6 +57,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/repo"
 	"github.com/moveleads/partnerapi/shared/s3local"
 	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/streamlocal"
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
@@ -181,12 +183,16 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	defer stopServing()
 	served := make(chan error, 1)
 	go func() { served <- localgw.Serve(serveCtx, ln, gw) }()
-	// stop ends serving after a failure at start-up and returns err.
-	stop := func(err error) error {
-		stopServing()
-		<-served
-		return err
+	// The stream- and schedule-triggered functions (the webhooks') run on
+	// the same handlers, from DynamoDB Local's stream and a ticker; one
+	// that stops fails the stack as a failing server would.
+	triggered := make(chan error, 1)
+	if err := startTriggered(serveCtx, stack, log, triggered); err != nil {
+		return stop0(stopServing, served, err)
 	}
+
+	// stop ends serving after a failure at start-up and returns err.
+	stop := func(err error) error { return stop0(stopServing, served, err) }
 
 	demo, err := demoSurvey(ctx, base, key)
 	if err != nil {
@@ -216,6 +222,8 @@ Partner API running at %s   (Ctrl-C stops it, DynamoDB Local and MinIO)
   API key:  %s   (test mode, all scopes)
   details:  .local/dev.json   API description: %s/openapi.yaml
   S3:       MinIO at %s, bucket %s; uploads under %s run the clip processor
+  webhooks: the table's stream runs webhook-dispatcher; webhook-retrier runs every %s
+            watch events arrive: go run ./scripts/webhook-listen   (another terminal)
   fixtures: partner %s, key %s, lead %s
             (local-only, not secret) used by events/*.json
 
@@ -233,14 +241,99 @@ Forwardable video link of a fixture survey with a playable clip (the carrier's s
   Mint your own once your survey has a playable clip (its survey_id is in getLead's survey):
   curl -s -X POST %s/v1/surveys/SURVEY_ID/video-access -H "Authorization: Bearer %s" -d '{"ttl_hours":24}'
 
-`, base, partnerID, key, base, s3srv.Endpoint, clipBucket, manifest.ClipPrefix,
+`, base, partnerID, key, base, s3srv.Endpoint, clipBucket, manifest.ClipPrefix, retrierEvery(),
 		sample.PartnerID, sample.APIKey, sample.LeadID, base, key,
 		demo.LeadID, demo.CaptureURL, base, demo.LeadID, key,
 		base, sample.ViewToken, base, key)
 
-	err = <-served
+	select {
+	case err = <-served:
+	case err = <-triggered:
+		err = fmt.Errorf("a stream or schedule function stopped: %w", err)
+		stopServing()
+		<-served
+	}
 	fmt.Fprintln(out, "Stopping the API, DynamoDB Local and MinIO.")
 	return err
+}
+
+// stop0 ends serving (stopServing, then waits for served) and returns err.
+func stop0(stopServing func(), served chan error, err error) error {
+	stopServing()
+	<-served
+	return err
+}
+
+// startTriggered runs each stream-triggered function of the manifest on
+// DynamoDB Local's stream of the table (shared/streamlocal: Lambda's
+// batches, order and retries) and each schedule-triggered one on a ticker
+// at its rate, with the handlers stack built (the functions' own). The
+// first one that stops with an error sends it on failed.
+func startTriggered(ctx context.Context, stack *catalog.Stack, log *slog.Logger, failed chan<- error) error {
+	cfg, err := config.LoadDefaultConfig(ctx)
+	if err != nil {
+		return err
+	}
+	db := dynamodb.NewFromConfig(cfg)
+	fail := func(err error) {
+		select {
+		case failed <- err:
+		default:
+		}
+	}
+	for _, f := range manifest.Functions {
+		switch {
+		case f.Stream != nil:
+			h, ok := stack.Streams()[f.Slug]
+			if !ok {
+				return fmt.Errorf("stream function %s has no handler in shared/catalog", f.Slug)
+			}
+			go func() {
+				if err := streamlocal.Poll(ctx, db, streamlocal.StreamsClient(db), table.DefaultName, streamlocal.TrimHorizon,
+					f.Stream.BatchSize, h, log.With("function", f.Slug)); err != nil {
+					fail(fmt.Errorf("%s: %w", f.Slug, err))
+				}
+			}()
+		case f.Schedule != nil:
+			h, ok := stack.Jobs()[f.Slug]
+			if !ok {
+				return fmt.Errorf("schedule function %s has no handler in shared/catalog", f.Slug)
+			}
+			every, err := f.Schedule.Every()
+			if err != nil {
+				return err
+			}
+			go tickEvery(ctx, every, func(n int) {
+				// A failed run is logged by the handler; the next tick runs again.
+				_ = h(ctx, events.EventBridgeEvent{ID: fmt.Sprintf("local-%s-%d", f.Slug, n), DetailType: "Scheduled Event", Source: "aws.events"})
+			})
+		}
+	}
+	return nil
+}
+
+// tickEvery calls run every d until ctx ends, never two at once.
+func tickEvery(ctx context.Context, d time.Duration, run func(n int)) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for n := 1; ; n++ {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			run(n)
+		}
+	}
+}
+
+// retrierEvery is webhook-retrier's rate, for the banner.
+func retrierEvery() string {
+	if f, ok := manifest.BySlug("webhook-retrier"); ok && f.Schedule != nil {
+		if d, err := f.Schedule.Every(); err == nil {
+			return d.String()
+		}
+	}
+	return "?"
 }
 
 // stackEnv returns the variables that reach the stack (the process's own,
@@ -252,6 +345,10 @@ func stackEnv(dynamoEndpoint string, s3srv *s3local.Server, base string) map[str
 	env := map[string]string{
 		settings.Table: table.DefaultName, settings.CursorSecret: randomHex(32),
 		settings.ClipBucket: clipBucket, settings.PublicBaseURL: base,
+		settings.WebhookSealingKey: randomHex(32),
+		// Local only: test-mode webhooks may reach listeners on this
+		// machine (scripts/webhook-listen). Never set when deployed.
+		settings.WebhookAllowLoopback: "1",
 	}
 	for _, kv := range append(dynamolocal.Env(dynamoEndpoint), s3local.Env(s3srv)...) {
 		k, v, _ := strings.Cut(kv, "=")
@@ -340,10 +437,11 @@ var samEnvFiles = map[string]string{
 // other, only where host.docker.internal resolves on the host too.
 func writeSAMEnv(path string, env map[string]string, host string) error {
 	params := map[string]string{
-		settings.Table:         env[settings.Table],
-		settings.CursorSecret:  env[settings.CursorSecret],
-		settings.ClipBucket:    env[settings.ClipBucket],
-		settings.PublicBaseURL: env[settings.PublicBaseURL],
+		settings.Table:             env[settings.Table],
+		settings.CursorSecret:      env[settings.CursorSecret],
+		settings.WebhookSealingKey: env[settings.WebhookSealingKey],
+		settings.ClipBucket:        env[settings.ClipBucket],
+		settings.PublicBaseURL:     env[settings.PublicBaseURL],
 	}
 	for _, name := range []string{"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_S3"} {
 		u, err := url.Parse(env[name])

@@ -102,7 +102,10 @@ func TestMakeDev(t *testing.T) {
 	checkCapturePage(t, capture)
 	checkVideoLink(t, out.String())
 	checkS3EventsEndpoint(t, dev)
+	hooks := listen(t, dev)
 	checkSurveyFlow(t, dev, leadID, capture)
+	hooks.wait(t, leadID, "survey.completed", "estimate.ready")
+	hooks.stop()
 	if log := out.String(); !strings.Contains(log, `"msg":"s3 record","event":"s3:ObjectCreated:Put"`) || !strings.Contains(log, `"bucket":"`+clipBucket+`"`) {
 		t.Errorf("the log shows no S3 event of %s reaching the clip processor:\n%s", clipBucket, log)
 	}

@@ -81,11 +81,16 @@ func APIReference(doc []byte) (string, error) {
 		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", o.id, refAnchor(o.id), o.paths[0].method, strings.Join(paths, ", "), refScopes(spec, o.op))
 	}
 	b.WriteString("\n")
+	hooks := refWebhooks(spec, doc)
+	refWriteWebhookIndex(&b, spec, hooks)
 	if spec.Info.Description != "" {
 		b.WriteString("## Overview\n\n" + refDemoteHeadings(strings.TrimSpace(spec.Info.Description)) + "\n\n")
 	}
 	for _, o := range ops {
 		refWriteOperation(&b, spec, o)
+	}
+	for _, name := range hooks {
+		refWriteWebhook(&b, name, spec.Webhooks[name].Post)
 	}
 	refWriteSchemas(&b, spec)
 	return strings.TrimRight(b.String(), "\n") + "\n", nil
@@ -279,6 +284,9 @@ func refType(r *openapi3.SchemaRef) string {
 		return "[" + name + "](#" + refAnchor(name) + ")"
 	}
 	s := r.Value
+	if len(s.AllOf) > 0 && s.Type.IsEmpty() {
+		return refAllOf(s.AllOf)
+	}
 	var alts []string
 	for _, a := range append(slices.Clone(s.OneOf), s.AnyOf...) {
 		if t := refType(a); t != "" {

@@ -1,7 +1,8 @@
 // Command genevents writes the sample events of events/sample into
 // events/: one file per case, <slug>.<case>.<status>.json for an API
-// Gateway event, <slug>.<case>.json for an S3 event, and removes any other
-// .json file there, so that the folder holds exactly the cases.
+// Gateway event, <slug>.<case>.json for an S3, DynamoDB stream or
+// scheduled event, and removes any other .json file there, so that the
+// folder holds exactly the cases.
 //
 //	go run ./scripts/genevents [-dir events]
 package main

@@ -11,52 +11,61 @@ import (
 	"github.com/moveleads/partnerapi/shared/catalog"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/s3event"
-	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
+	"github.com/moveleads/partnerapi/shared/streamevent"
+	"github.com/moveleads/partnerapi/shared/tick"
 )
 
 // notFoundSlug is the $default function's slug (functions/route-not-found).
 const notFoundSlug = "route-not-found"
 
-// processors maps the slug of every S3-triggered function to the
-// processor builder its main hands to s3event.Start. A test checks it
-// covers the manifest.
-func processors() map[string]func(*awsenv.Env) (s3event.Processor, error) {
-	return map[string]func(*awsenv.Env) (s3event.Processor, error){
-		"clip-processor": s3wiring.ClipProcessor,
-	}
-}
-
 // buildHandler returns the handler of the function slug, built as its main
-// builds it: apigw.Build(awsenv.Load, catalog.<Builder>) for a partner
+// builds it, with the builder package catalog lists for it:
+// apigw.Build(awsenv.Load, catalog.Builders()[slug]) for a partner
 // route's function, apigw.NotFound for route-not-found,
-// s3event.Build(awsenv.Load, slug, <processor>) for an S3-triggered
-// function. The function's log lines, which its main writes to stdout for
-// CloudWatch, go to stderr here, so that stdout holds only the response.
-// It fails for a slug that is not a function of the manifest, for a
-// function whose trigger invoke cannot run, and when the wiring fails (for
-// example TABLE_NAME or CLIP_BUCKET unset).
+// s3event.Build(awsenv.Load, slug, catalog.S3Processors()[slug]) for an
+// S3-triggered function, streamevent.Build(awsenv.Load, slug,
+// catalog.StreamProcessors()[slug]) for a stream-triggered one and
+// tick.Build(awsenv.Load, slug, catalog.Jobs()[slug]) for a
+// schedule-triggered one. The function's log lines (and a scheduled job's
+// metric lines), which its main writes to stdout for CloudWatch, go to
+// stderr here, so that stdout holds only the response. It fails for a
+// slug that is not a function of the manifest, for a function whose
+// trigger invoke cannot run or that catalog does not list, and when the
+// wiring fails (for example TABLE_NAME or CLIP_BUCKET unset).
 func buildHandler(slug string) (any, error) {
 	f, ok := manifest.BySlug(slug)
 	if !ok {
 		return nil, fmt.Errorf("no function %q in the manifest (functions: %s)", slug, strings.Join(runnable(), ", "))
 	}
-	// awsenv.JSONLog binds the logger to os.Stdout when it is built.
+	// awsenv.JSONLog binds the logger, and tick.New the metrics, to
+	// os.Stdout when they are built.
 	stdout := os.Stdout
 	os.Stdout = os.Stderr
 	defer func() { os.Stdout = stdout }()
-	if slug == notFoundSlug {
-		return apigw.NotFound(awsenv.JSONLog()), nil
+	missing := func() error {
+		return fmt.Errorf("%s-triggered function %q has no builder in shared/catalog (functions: %s)", f.Trigger(), slug, strings.Join(runnable(), ", "))
 	}
-	if f.S3 != nil {
-		p, ok := processors()[slug]
+	switch {
+	case slug == notFoundSlug:
+		return apigw.NotFound(awsenv.JSONLog()), nil
+	case f.S3 != nil:
+		p, ok := catalog.S3Processors()[slug]
 		if !ok {
-			return nil, fmt.Errorf("S3-triggered function %q has no processor in scripts/invoke (functions: %s)", slug, strings.Join(runnable(), ", "))
+			return nil, missing()
 		}
-		h, err := s3event.Build(awsenv.Load, slug, p)
-		if err != nil {
-			return nil, err
+		return orNil(s3event.Build(awsenv.Load, slug, p))
+	case f.Stream != nil:
+		p, ok := catalog.StreamProcessors()[slug]
+		if !ok {
+			return nil, missing()
 		}
-		return h, nil
+		return orNil(streamevent.Build(awsenv.Load, slug, p))
+	case f.Schedule != nil:
+		j, ok := catalog.Jobs()[slug]
+		if !ok {
+			return nil, missing()
+		}
+		return orNil(tick.Build(awsenv.Load, slug, j))
 	}
 	build, ok := catalog.Builders()[slug]
 	if !ok {
@@ -65,13 +74,28 @@ func buildHandler(slug string) (any, error) {
 	return apigw.Build(awsenv.Load, build)
 }
 
+// orNil returns h as an any, or a nil any with err: a typed nil handler
+// in an interface would not be nil.
+func orNil[H any](h H, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
 // runnable lists the functions invoke can run, sorted.
 func runnable() []string {
 	out := []string{notFoundSlug}
 	for slug := range catalog.Builders() {
 		out = append(out, slug)
 	}
-	for slug := range processors() {
+	for slug := range catalog.S3Processors() {
+		out = append(out, slug)
+	}
+	for slug := range catalog.StreamProcessors() {
+		out = append(out, slug)
+	}
+	for slug := range catalog.Jobs() {
 		out = append(out, slug)
 	}
 	slices.Sort(out)

@@ -3,32 +3,40 @@
 // exactly as functions/<slug>/main.go does and invokes it through
 // aws-lambda-go's handler wrapper with the event's JSON, then prints what
 // the function returned on stdout: the response event of an HTTP function
-// (an API Gateway HTTP API payload 2.0 event in), null for an S3-triggered
-// one (an S3 event notification in), which returns only an error.
+// (an API Gateway HTTP API payload 2.0 event in); the batch response of a
+// stream-triggered one (a DynamoDB stream event in), which lists the
+// records that failed (batchItemFailures); null for an S3-triggered one
+// (an S3 event notification in) and for a schedule-triggered one (an
+// EventBridge scheduled event in), which return only an error.
 //
 //	go run ./scripts/invoke -function v1-leads -event events/v1-leads.valid.200.json
 //	go run ./scripts/invoke -function clip-processor -event events/clip-processor.object-created.json
+//	go run ./scripts/invoke -function webhook-dispatcher -event events/webhook-dispatcher.event-inserted.json
+//	go run ./scripts/invoke -function webhook-retrier -event events/webhook-retrier.tick.json
 //
 // It works from any directory inside the repository: -event is relative to
 // the working directory. The event is sent as it is, so every sample in
-// events/ answers with the status its name ends in, and the S3 samples
+// events/ answers with the status its name ends in, and the other samples
 // succeed (make dev seeds the fixtures they use); -key KEY puts another key
 // in an API Gateway event's Authorization header (-key dev: make dev's
 // demo key).
 //
 // Environment: while make dev runs, the variables of <repo
-// root>/.local/dev.json (TABLE_NAME, CURSOR_SECRET, the DynamoDB Local
-// endpoint, region, dummy credentials; CLIP_BUCKET, MinIO's endpoint and
-// credentials, PUBLIC_BASE_URL) win over the same variables in the
+// root>/.local/dev.json (TABLE_NAME, CURSOR_SECRET, WEBHOOK_SEALING_KEY,
+// the DynamoDB Local endpoint, region, dummy credentials; CLIP_BUCKET,
+// MinIO's endpoint and credentials, PUBLIC_BASE_URL) win over the same
+// variables in the
 // environment, which may be left over from an earlier make dev on another
 // port; otherwise the environment is used as it is. One line on stderr
 // names the table and endpoint (and, for a function with a bucket grant,
 // the bucket and its endpoint) and where they came from; the function's
-// own log lines go to stderr too.
+// own log lines (and a scheduled job's metric line) go to stderr too.
 //
-// Exit status: 0 when an HTTP function answered below 500 or an
-// S3-triggered one succeeded; 1 when the function answered 5xx, when the
-// handler failed (an S3-triggered function's error: Lambda would retry the
+// Exit status: 0 when an HTTP function answered below 500, a
+// stream-triggered one reported no failed record, or another succeeded;
+// 1 when the function answered 5xx, reported a failed record (Lambda would
+// deliver it and the records after it again), or when the handler failed
+// (an S3- or schedule-triggered function's error: Lambda would retry the
 // event), or when the function could not be built or the event read; 2
 // for a wrong command line.
 package main
@@ -94,8 +102,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 		fmt.Fprintln(stderr, "invoke: -function and -event are required")
 		return exitUsage
 	}
-	f, _ := manifest.BySlug(*slug) // an unknown slug fails in build
-	isHTTP := f.S3 == nil
+	f, known := manifest.BySlug(*slug) // an unknown slug fails in build
+	isHTTP := !known || f.Trigger() == manifest.TriggerHTTP
 	if *key != "" && !isHTTP {
 		fmt.Fprintf(stderr, "invoke: -key applies to API Gateway events; function %s is started by %s\n", f.Slug, f.Trigger())
 		return exitUsage
@@ -141,6 +149,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 		fmt.Fprintf(stderr, "invoke: function %s failed: %v\n", *slug, err)
 		return exitFailure
 	}
+	if f.Stream != nil {
+		return streamAnswer(*slug, out, stdout, stderr)
+	}
 	if !isHTTP {
 		// The handler returns only an error: Lambda's answer is null.
 		if _, err := fmt.Fprintln(stdout, strings.TrimSpace(string(out))); err != nil {
@@ -154,13 +165,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 		fmt.Fprintf(stderr, "invoke: function %s returned no response event: %v\n", *slug, err)
 		return exitFailure
 	}
-	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, out, "", "  "); err != nil {
-		pretty.Reset()
-		pretty.Write(out)
-	}
-	pretty.WriteByte('\n')
-	if _, err := stdout.Write(pretty.Bytes()); err != nil {
+	if _, err := stdout.Write(indent(out)); err != nil {
 		fmt.Fprintln(stderr, "invoke: write response:", err)
 		return exitFailure
 	}
@@ -169,6 +174,38 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 		return exitFailure
 	}
 	return exitOK
+}
+
+// streamAnswer prints a stream-triggered function's batch response and
+// returns the exit status: 1 when it reports a failed record.
+func streamAnswer(slug string, out []byte, stdout, stderr io.Writer) int {
+	var resp events.DynamoDBEventResponse
+	if err := json.Unmarshal(out, &resp); err != nil {
+		fmt.Fprintf(stderr, "invoke: function %s returned no batch response: %v\n", slug, err)
+		return exitFailure
+	}
+	if _, err := stdout.Write(indent(out)); err != nil {
+		fmt.Fprintln(stderr, "invoke: write response:", err)
+		return exitFailure
+	}
+	if n := len(resp.BatchItemFailures); n > 0 {
+		fmt.Fprintf(stderr, "invoke: function %s reported %d failed record(s), from sequence number %s: Lambda would deliver it and the records after it again\n",
+			slug, n, resp.BatchItemFailures[0].ItemIdentifier)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// indent returns JSON indented by two spaces, with a final newline; what
+// is not JSON as it is.
+func indent(b []byte) []byte {
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, b, "", "  "); err != nil {
+		pretty.Reset()
+		pretty.Write(b)
+	}
+	pretty.WriteByte('\n')
+	return pretty.Bytes()
 }
 
 // withKey returns the event payload with its Authorization header set to

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +23,7 @@ import (
 	"github.com/moveleads/partnerapi/events/sample"
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/catalog"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/manifest"
@@ -94,6 +97,7 @@ func setUp() error {
 	}
 	os.Setenv(settings.Table, fixtureTable)
 	os.Setenv(settings.CursorSecret, strings.Repeat("ab", 32))
+	os.Setenv(settings.WebhookSealingKey, strings.Repeat("cd", 32))
 	os.Setenv(settings.ClipBucket, fixtureBucket)
 	os.Setenv(settings.PublicBaseURL, "http://127.0.0.1:3000")
 	return nil
@@ -136,8 +140,9 @@ func eventFiles(t *testing.T) []string {
 // TestSamplesAnswerAsNamed invokes every sample event as the README shows,
 // with no extra flag: each API Gateway sample must answer the status its
 // name ends in (the 401 samples carry no or an unknown key, the others the
-// fixture's), each S3 sample must succeed, printing Lambda's null, and
-// invoke must exit 0 for all of them (none is a 5xx or a failure).
+// fixture's), each S3 and scheduled sample must succeed, printing Lambda's
+// null, each stream sample must report no failed record, and invoke must
+// exit 0 for all of them (none is a 5xx or a failure).
 func TestSamplesAnswerAsNamed(t *testing.T) {
 	for _, path := range eventFiles(t) {
 		name := filepath.Base(path)
@@ -147,13 +152,27 @@ func TestSamplesAnswerAsNamed(t *testing.T) {
 				t.Fatal(err)
 			}
 			inv := invoke(t, fromEnvironment, buildHandler, "-function", slug, "-event", path)
-			if status == 0 { // an S3 event: the function answers no status
-				wantLine := "invoke: using table " + fixtureTable + " at "
+			f, _ := manifest.BySlug(slug)
+			wantLine := "invoke: using table " + fixtureTable + " at "
+			switch f.Trigger() {
+			case manifest.TriggerS3:
 				if inv.code != exitOK || inv.stdout != "null\n" || !strings.HasPrefix(inv.stderr, wantLine) ||
 					!strings.Contains(inv.stderr, " and bucket "+fixtureBucket+" at ") {
 					t.Errorf("exit %d, stdout %q, stderr %q; want 0, null, and the table and bucket named", inv.code, inv.stdout, inv.stderr)
 				}
 				checkClipDecided(t)
+				return
+			case manifest.TriggerSchedule:
+				if inv.code != exitOK || inv.stdout != "null\n" || !strings.HasPrefix(inv.stderr, wantLine) {
+					t.Errorf("exit %d, stdout %q, stderr %q; want 0, null, and the table named", inv.code, inv.stdout, inv.stderr)
+				}
+				return
+			case manifest.TriggerStream:
+				var resp events.DynamoDBEventResponse
+				if err := json.Unmarshal([]byte(inv.stdout), &resp); err != nil || len(resp.BatchItemFailures) != 0 ||
+					inv.code != exitOK || !strings.HasPrefix(inv.stderr, wantLine) {
+					t.Errorf("exit %d, stdout %q (%v), stderr %q; want 0, no failed record, and the table named", inv.code, inv.stdout, err, inv.stderr)
+				}
 				return
 			}
 			if inv.resp.StatusCode != status {
@@ -287,6 +306,8 @@ func TestHandlerErrorExitsNonZero(t *testing.T) {
 func TestUsageAndSetupErrors(t *testing.T) {
 	event := filepath.Join("..", "..", "events", "v1-lead-get.valid.200.json")
 	s3Event := filepath.Join("..", "..", "events", "clip-processor.object-created.json")
+	streamEvent := filepath.Join("..", "..", "events", "webhook-dispatcher.event-inserted.json")
+	scheduleEvent := filepath.Join("..", "..", "events", "webhook-retrier.tick.json")
 	tests := []struct {
 		name     string
 		args     []string
@@ -301,6 +322,10 @@ func TestUsageAndSetupErrors(t *testing.T) {
 		{"missing event file", []string{"-function", "v1-lead-get", "-event", "no-such.json"}, exitFailure, "invoke: read event:"},
 		{"unknown function", []string{"-function", "v9-nothing", "-event", event}, exitFailure, `no function "v9-nothing" in the manifest (functions: clip-processor, route-not-found, `},
 		{"key for an S3 event", []string{"-function", "clip-processor", "-event", s3Event, "-key", "dev"}, exitUsage, "-key applies to API Gateway events; function clip-processor is started by S3"},
+		{"key for a stream event", []string{"-function", "webhook-dispatcher", "-event", streamEvent, "-key", "dev"}, exitUsage,
+			"-key applies to API Gateway events; function webhook-dispatcher is started by DynamoDB"},
+		{"key for a scheduled event", []string{"-function", "webhook-retrier", "-event", scheduleEvent, "-key", "dev"}, exitUsage,
+			"-key applies to API Gateway events; function webhook-retrier is started by Schedule"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -361,9 +386,39 @@ func TestS3FunctionNeedsBucket(t *testing.T) {
 	}
 }
 
+// TestStreamFailureExitsNonZero points the dispatcher at a table that does
+// not exist: listing the partner's endpoints fails, the handler reports
+// the record failed (Lambda would deliver it again), and invoke prints the
+// batch response and exits 1.
+func TestStreamFailureExitsNonZero(t *testing.T) {
+	t.Setenv(settings.Table, "invoke-no-such-table")
+	event := filepath.Join("..", "..", "events", "webhook-dispatcher.event-inserted.json")
+	inv := invoke(t, fromEnvironment, buildHandler, "-function", "webhook-dispatcher", "-event", event)
+	var resp events.DynamoDBEventResponse
+	if err := json.Unmarshal([]byte(inv.stdout), &resp); err != nil || len(resp.BatchItemFailures) != 1 {
+		t.Errorf("stdout %q (%v); want a batch response with the one record failed", inv.stdout, err)
+	}
+	if inv.code != exitFailure || !strings.Contains(inv.stderr, "invoke: function webhook-dispatcher reported 1 failed record(s)") {
+		t.Errorf("exit %d, stderr %q; want 1 and a line naming the failed record", inv.code, inv.stderr)
+	}
+}
+
+// TestScheduleFailureExitsNonZero points the retrier at a table that does
+// not exist: finding the due deliveries fails, the handler returns the
+// error (Lambda would retry the tick), and invoke prints nothing on
+// stdout and exits 1.
+func TestScheduleFailureExitsNonZero(t *testing.T) {
+	t.Setenv(settings.Table, "invoke-no-such-table")
+	event := filepath.Join("..", "..", "events", "webhook-retrier.tick.json")
+	inv := invoke(t, fromEnvironment, buildHandler, "-function", "webhook-retrier", "-event", event)
+	if inv.code != exitFailure || inv.stdout != "" || !strings.Contains(inv.stderr, "invoke: function webhook-retrier failed: ") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing and the handler's error", inv.code, inv.stdout, inv.stderr)
+	}
+}
+
 // TestEveryFunctionRuns: invoke can build every function of the manifest
-// (processors covers the S3-triggered ones, catalog.Builders the HTTP
-// ones).
+// (package catalog lists the builder of each, by trigger), and each
+// catalog map names functions of its trigger only.
 func TestEveryFunctionRuns(t *testing.T) {
 	for _, f := range manifest.Functions {
 		t.Run(f.Slug, func(t *testing.T) {
@@ -373,9 +428,33 @@ func TestEveryFunctionRuns(t *testing.T) {
 			}
 		})
 	}
-	for slug := range processors() {
-		if f, ok := manifest.BySlug(slug); !ok || f.S3 == nil {
-			t.Errorf("processors names %q, which is not an S3-triggered function of the manifest", slug)
+	check := func(what string, slugs []string, is func(manifest.Function) bool) {
+		for _, slug := range slugs {
+			if f, ok := manifest.BySlug(slug); !ok || !is(f) {
+				t.Errorf("%s names %q, which is not such a function of the manifest", what, slug)
+			}
+		}
+	}
+	check("catalog.S3Processors", slices.Collect(maps.Keys(catalog.S3Processors())), func(f manifest.Function) bool { return f.S3 != nil })
+	check("catalog.StreamProcessors", slices.Collect(maps.Keys(catalog.StreamProcessors())), func(f manifest.Function) bool { return f.Stream != nil })
+	check("catalog.Jobs", slices.Collect(maps.Keys(catalog.Jobs())), func(f manifest.Function) bool { return f.Schedule != nil })
+}
+
+// TestEveryTriggerHasASample: invoke's samples cover every kind of
+// trigger of the manifest, so TestSamplesAnswerAsNamed runs each kind.
+func TestEveryTriggerHasASample(t *testing.T) {
+	has := map[manifest.TriggerKind]bool{}
+	for _, path := range eventFiles(t) {
+		slug, _, _, err := sample.ParseFileName(filepath.Base(path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := manifest.BySlug(slug)
+		has[f.Trigger()] = true
+	}
+	for _, f := range manifest.Functions {
+		if !has[f.Trigger()] {
+			t.Errorf("no sample event in events/ for a %s function (%s)", f.Trigger(), f.Slug)
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
@@ -47,7 +46,7 @@ func parsePartnerBeta(fs *flag.FlagSet, args []string) (action, error) {
 	default:
 		return nil, usagef(fs, "give --enable FEATURE,... or --disable FEATURE,...")
 	}
-	return func(ctx context.Context, s *dynamo.Store, _ time.Time) (any, error) {
+	return func(ctx context.Context, s target, _ time.Time) (any, error) {
 		p, err := s.SetBeta(ctx, partnerID, enable, disable)
 		if err != nil {
 			return nil, partnerErr(partnerID, err)

@@ -121,6 +121,18 @@ func TestBinary(t *testing.T) {
 		r := exe(t, without, "key", "list", "--partner", "ptn_x")
 		fails(t, r, exitFailure, "opctl: TABLE_NAME is not set")
 	})
+	t.Run("webhook add needs the sealing key", func(t *testing.T) {
+		id := ok[partnerCreated](t, exe(t, env, "partner", "create", "--name", "Hook Movers")).PartnerID
+		add := []string{"webhook", "add", "--partner", id, "--mode", "test", "--url", "https://hooks.example.com/"}
+		unset := withEnv(env, "WEBHOOK_SEALING_KEY=", "WEBHOOK_SEALING_KEY_ARN=")
+		fails(t, exe(t, unset, add...), exitFailure, "opctl: the webhook sealing key is not set")
+		out := ok[webhookAdded](t, exe(t, withEnv(unset, "WEBHOOK_SEALING_KEY="+newSealingKey()), add...))
+		if !strings.HasPrefix(out.Secret, "whsec_") {
+			t.Errorf("webhook add printed no whsec_ secret")
+		}
+		// Only add and rotate-secret read the key.
+		ok[webhookList](t, exe(t, unset, "webhook", "list", "--partner", id))
+	})
 	t.Run("output is indented JSON", func(t *testing.T) {
 		r := exe(t, env, "partner", "create", "--name", "Indent Movers")
 		var v map[string]any

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/survey"
 )
 
@@ -41,7 +40,7 @@ func parseCaptureLink(fs *flag.FlagSet, args []string) (action, error) {
 		return nil, usagef(fs, "give --lifetime or --default, not both")
 	}
 	if !set["lifetime"] && !*reset {
-		return func(ctx context.Context, s *dynamo.Store, _ time.Time) (any, error) {
+		return func(ctx context.Context, s target, _ time.Time) (any, error) {
 			p, err := s.GetPartner(ctx, partnerID)
 			if err != nil {
 				return nil, partnerErr(partnerID, err)
@@ -55,7 +54,7 @@ func parseCaptureLink(fs *flag.FlagSet, args []string) (action, error) {
 			return nil, usagef(fs, "--lifetime: %v", err)
 		}
 	}
-	return func(ctx context.Context, s *dynamo.Store, _ time.Time) (any, error) {
+	return func(ctx context.Context, s target, _ time.Time) (any, error) {
 		if err := s.SetCaptureLinkLifetime(ctx, partnerID, d); err != nil {
 			return nil, partnerErr(partnerID, err)
 		}

@@ -14,7 +14,18 @@ import (
 
 // action carries out a parsed command against s at time now and returns
 // the value to print as JSON.
-type action func(ctx context.Context, s *dynamo.Store, now time.Time) (any, error)
+type action func(ctx context.Context, s target, now time.Time) (any, error)
+
+// target is what an action works on: the table's store and, for the
+// webhook commands that seal signing secrets, the sealing key's loader.
+// The key is read only when an action asks for it, so every other command
+// works without it.
+type target struct {
+	*dynamo.Store
+	// sealer returns the Sealer over the webhook sealing key
+	// (manifest.SecretWebhookSealing), or why there is none.
+	sealer func(context.Context) (sealing, error)
+}
 
 // command is one "<group> <verb>" of opctl.
 type command struct {
@@ -36,6 +47,15 @@ var commands = []command{
 	{"key list", "--partner ID", parseKeyList},
 	{"survey grants", "--survey ID", parseSurveyGrants},
 	{"survey opens", "--survey ID [--limit N]", parseSurveyOpens},
+	{"webhook add", "--partner ID --mode test|live --url URL [--events TYPE,...]", parseWebhookAdd},
+	{"webhook list", "--partner ID [--mode test|live]", parseWebhookList},
+	{"webhook disable", "--endpoint ID", parseWebhookDisable},
+	{"webhook enable", "--endpoint ID", parseWebhookEnable},
+	{"webhook rotate-secret", "--endpoint ID", parseWebhookRotate},
+	{"webhook deliveries", "--endpoint ID [--limit N]", parseWebhookDeliveries},
+	{"webhook redeliver", "--delivery WEBHOOK_ID", parseWebhookRedeliver},
+	{"webhook test", "--endpoint ID", parseWebhookTest},
+	{"webhook replay", "--partner ID --mode test|live --event EVENT_ID", parseWebhookReplay},
 }
 
 // errHelp asks for the usage text: `opctl help`, -h or --help, alone or

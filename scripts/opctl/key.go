@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/manifest"
@@ -70,7 +69,7 @@ func parseKeyCreate(fs *flag.FlagSet, args []string) (action, error) {
 			return nil, usagef(fs, "--scopes: %v", err)
 		}
 	}
-	return func(ctx context.Context, s *dynamo.Store, now time.Time) (any, error) {
+	return func(ctx context.Context, s target, now time.Time) (any, error) {
 		key, keyID, err := auth.NewKey(mode)
 		if err != nil {
 			return nil, err
@@ -126,7 +125,7 @@ func parseKeyRevoke(fs *flag.FlagSet, args []string) (action, error) {
 		return nil, usagef(fs, "unexpected argument %q", rest[1])
 	}
 	keyID := strings.TrimSpace(rest[0])
-	return func(ctx context.Context, s *dynamo.Store, now time.Time) (any, error) {
+	return func(ctx context.Context, s target, now time.Time) (any, error) {
 		k, err := s.RevokeKey(ctx, keyID, now)
 		if e := errcode.As(err); e != nil && e.Code == errcode.NotFound {
 			return nil, fmt.Errorf("key %s not found", keyID)
@@ -150,7 +149,7 @@ func parseKeyList(fs *flag.FlagSet, args []string) (action, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context, s *dynamo.Store, _ time.Time) (any, error) {
+	return func(ctx context.Context, s target, _ time.Time) (any, error) {
 		// ListKeys cannot tell an unknown partner from one without keys.
 		if _, err := s.GetPartner(ctx, partnerID); err != nil {
 			return nil, partnerErr(partnerID, err)

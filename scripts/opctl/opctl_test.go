@@ -67,13 +67,16 @@ func split(args []string, code int, stdout, stderr string) result {
 // with the rest of the AWS configuration from the process environment.
 func opctl(t *testing.T, table string, args ...string) result {
 	t.Helper()
+	return opctlEnv(t, map[string]string{"TABLE_NAME": table}, args...)
+}
+
+// opctlEnv runs the CLI in-process with the variables vars (every other
+// variable of the environment opctl chooses unset), and the rest of the
+// AWS configuration from the process environment.
+func opctlEnv(t *testing.T, vars map[string]string, args ...string) result {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	env := func(k string) string {
-		if k == "TABLE_NAME" {
-			return table
-		}
-		return ""
-	}
+	env := func(k string) string { return vars[k] }
 	resolve := func(context.Context) devfile.Choice { return devfile.Choice{Getenv: env} }
 	code := run(context.Background(), args, &stdout, &stderr, resolve)
 	return split(args, code, stdout.String(), stderr.String())
@@ -255,6 +258,11 @@ func FuzzParse(f *testing.F) {
 		"partner\x00capture-link\x00--partner\x00p\x00--lifetime\x001d-1h\x00--default",
 		"survey\x00grants\x00--survey\x00a b",
 		"survey\x00opens\x00--survey\x00s\x00--limit\x00-1",
+		"webhook\x00add\x00--partner\x00p\x00--mode\x00live\x00--url\x00http://x\x00--events\x00survey.completed,,nope",
+		"webhook\x00list\x00--partner\x00p\x00--mode\x00prod",
+		"webhook\x00deliveries\x00--endpoint\x00we_1\x00--limit\x000",
+		"webhook\x00redeliver\x00--delivery\x00msg__we_",
+		"webhook\x00replay\x00--partner\x00p\x00--mode\x00test",
 		"",
 	} {
 		f.Add(s)

@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/estimate"
 )
@@ -40,7 +39,7 @@ func parsePartnerCreate(fs *flag.FlagSet, args []string) (action, error) {
 	if err := rc.Validate(); err != nil {
 		return nil, usagef(fs, "--currency: %v", err)
 	}
-	return func(ctx context.Context, s *dynamo.Store, now time.Time) (any, error) {
+	return func(ctx context.Context, s target, now time.Time) (any, error) {
 		p := auth.Partner{ID: newPartnerID(), Name: n, RateCard: rc, CreatedAt: now}
 		if err := s.CreatePartner(ctx, p); err != nil {
 			return nil, err
@@ -122,7 +121,7 @@ func parseRateCard(fs *flag.FlagSet, args []string) (action, error) {
 	if err := f.apply(estimate.DefaultRateCard("usd")).Validate(); err != nil {
 		return nil, usagef(fs, "invalid rate card: %v", err)
 	}
-	return func(ctx context.Context, s *dynamo.Store, _ time.Time) (any, error) {
+	return func(ctx context.Context, s target, _ time.Time) (any, error) {
 		p, err := s.GetPartner(ctx, partnerID)
 		if err != nil {
 			return nil, partnerErr(partnerID, err)

@@ -20,6 +20,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/webhook"
 )
 
 // Exit statuses.
@@ -53,13 +54,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 		return exitUsage
 	}
 	env := resolve(ctx)
-	store, where, err := openStore(ctx, env)
+	tgt, where, err := openTarget(ctx, env)
 	if err != nil {
 		fmt.Fprintln(stderr, errorLine(err))
 		return exitFailure
 	}
 	fmt.Fprintln(stderr, where)
-	out, err := act(ctx, store, time.Now())
+	out, err := act(ctx, tgt, time.Now())
 	if err != nil {
 		fmt.Fprintln(stderr, errorLine(err))
 		return exitFailure
@@ -79,12 +80,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 // usingPrefix starts the line that names the table opctl uses.
 const usingPrefix = "opctl: using table "
 
-// openStore returns a Store over the table named by TABLE_NAME in env, with
-// the region, credentials and DynamoDB endpoint env gives (each falling
-// back to the AWS SDK's default configuration when unset), and the line
-// "opctl: using table T at ENDPOINT, ORIGIN". It fails when TABLE_NAME is
-// unset or the AWS configuration cannot be loaded.
-func openStore(ctx context.Context, env devfile.Choice) (*dynamo.Store, string, error) {
+// openTarget returns a Store over the table named by TABLE_NAME in env,
+// with the region, credentials and DynamoDB endpoint env gives (each
+// falling back to the AWS SDK's default configuration when unset), the
+// loader of the webhook sealing key from the same environment (read only
+// when called; see sealingKey), and the line "opctl: using table T at
+// ENDPOINT, ORIGIN". It fails when TABLE_NAME is unset or the AWS
+// configuration cannot be loaded.
+func openTarget(ctx context.Context, env devfile.Choice) (target, string, error) {
 	get := env.Getenv
 	name := strings.TrimSpace(get(settings.Table))
 	if name == "" {
@@ -95,7 +98,7 @@ func openStore(ctx context.Context, env devfile.Choice) (*dynamo.Store, string, 
 		case env.Skipped != "":
 			msg += " (make dev: " + env.Skipped + ")"
 		}
-		return nil, "", errors.New(msg)
+		return target{}, "", errors.New(msg)
 	}
 	var opts []func(*config.LoadOptions) error
 	if r := get("AWS_REGION"); r != "" {
@@ -106,7 +109,7 @@ func openStore(ctx context.Context, env devfile.Choice) (*dynamo.Store, string, 
 	}
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return nil, "", fmt.Errorf("load AWS config: %w", err)
+		return target{}, "", fmt.Errorf("load AWS config: %w", err)
 	}
 	endpoint := awsenv.Endpoint(get, "DYNAMODB")
 	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
@@ -118,7 +121,8 @@ func openStore(ctx context.Context, env devfile.Choice) (*dynamo.Store, string, 
 	if endpoint != nil {
 		at = *endpoint
 	}
-	return dynamo.New(db, name), fmt.Sprintf("%s%s at %s, %s", usingPrefix, name, at, env.Origin()), nil
+	tgt := target{Store: dynamo.New(db, name), sealer: sealerLoader(env, secretsManagerValue(cfg, get))}
+	return tgt, fmt.Sprintf("%s%s at %s, %s", usingPrefix, name, at, env.Origin()), nil
 }
 
 // errorLine renders err as the single line "opctl: <message>". An
@@ -168,10 +172,19 @@ func usage() string {
 	fmt.Fprintf(&b, "Capture link lifetime: a Go duration (72h, 90m) or days (14d), %s to %s;\n"+
 		"default %s (--default resets to it; no flag shows the current one).\n",
 		survey.MinTokenLifetime, survey.MaxTokenLifetime, survey.DefaultTokenLifetime)
+	types := make([]string, len(webhook.Catalogue))
+	for i, k := range webhook.Catalogue {
+		types[i] = string(k.Type)
+	}
+	fmt.Fprintf(&b, "Webhook event types (default: all): %s\n", strings.Join(types, ","))
+	b.WriteString("A delivery is named by its webhook-id, msg_<event_id>_<endpoint_id> (webhook deliveries).\n")
 	b.WriteString("\nEnvironment: inside the repository, while make dev runs, the variables of its\n" +
 		devfile.RelPath + " (they win over stale ones in the environment); otherwise\n" +
 		settings.Table + " (required) and the AWS SDK's standard variables (AWS_REGION,\n" +
 		"credentials, AWS_ENDPOINT_URL_DYNAMODB). One line on stderr names the table used.\n" +
+		"webhook add and rotate-secret also need the webhook sealing key: make dev's\n" +
+		settings.WebhookSealingKey + ", else " + settings.WebhookSealingKeyARN + " (read from Secrets Manager) or\n" +
+		settings.WebhookSealingKey + " (64 hex characters) from the environment.\n" +
 		"Output: one JSON object on stdout. Exit status: 0 done (and for help),\n" +
 		"1 failed, 2 usage error.\n")
 	return b.String()

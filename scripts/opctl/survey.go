@@ -9,7 +9,6 @@ import (
 	"unicode"
 
 	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/lead"
 )
@@ -98,7 +97,7 @@ func parseSurveyGrants(fs *flag.FlagSet, args []string) (action, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context, s *dynamo.Store, now time.Time) (any, error) {
+	return func(ctx context.Context, s target, now time.Time) (any, error) {
 		// Operators know a survey by its id only: its id record names
 		// the tenant whose partition holds the links.
 		t, leadID, err := s.SurveyTenant(ctx, surveyID)
@@ -157,7 +156,7 @@ func parseSurveyOpens(fs *flag.FlagSet, args []string) (action, error) {
 	if setFlags(fs)["limit"] && *limit < 1 {
 		return nil, usagef(fs, "--limit must be at least 1; got %d", *limit)
 	}
-	return func(ctx context.Context, s *dynamo.Store, _ time.Time) (any, error) {
+	return func(ctx context.Context, s target, _ time.Time) (any, error) {
 		t, _, err := s.SurveyTenant(ctx, surveyID)
 		if err != nil {
 			return nil, surveyErr(surveyID, err)

@@ -76,7 +76,7 @@ func TestFeaturesImportNoEdgeOrAdapter(t *testing.T) {
 	pkgs := listPackages(t)
 	for _, feature := range []string{"shared/leads", "shared/api", "shared/surveys", "shared/videolinks", "shared/webhooks"} {
 		for _, d := range pkgs[feature].Deps {
-			for _, banned := range []string{"shared/apigw", "shared/s3event", "shared/streamevent", "shared/streamlocal", "shared/dynamo", "shared/s3store", "shared/safehttp", "shared/webhooksign", "shared/awsenv", "shared/catalog", "shared/localgw"} {
+			for _, banned := range []string{"shared/apigw", "shared/s3event", "shared/streamevent", "shared/streamlocal", "shared/tick", "shared/dynamo", "shared/s3store", "shared/safehttp", "shared/webhooksign", "shared/awsenv", "shared/catalog", "shared/localgw"} {
 				if d == module+banned {
 					t.Errorf("%s imports %s", feature, banned)
 				}
@@ -95,9 +95,10 @@ func TestMainsOnlyWire(t *testing.T) {
 		n++
 		for _, imp := range p.Imports {
 			switch imp {
-			case module + "shared/apigw", module + "shared/s3event", module + "shared/wiring", module + "shared/wiring/s3wiring":
+			case module + "shared/apigw", module + "shared/s3event", module + "shared/streamevent", module + "shared/tick",
+				module + "shared/wiring", module + "shared/wiring/s3wiring", module + "shared/wiring/hookwiring":
 			default:
-				t.Errorf("%s imports %s; a main imports only an edge (shared/apigw, shared/s3event) and its builder's package (shared/wiring, shared/wiring/s3wiring)", name, imp)
+				t.Errorf("%s imports %s; a main imports only an edge (shared/apigw, shared/s3event, shared/streamevent, shared/tick) and its builder's package (shared/wiring, shared/wiring/s3wiring, shared/wiring/hookwiring)", name, imp)
 			}
 		}
 	}
@@ -140,6 +141,27 @@ func TestNoFunctionLinksStreamlocal(t *testing.T) {
 		for _, banned := range []string{module + "shared/streamlocal", "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"} {
 			if slices.Contains(p.Deps, banned) {
 				t.Errorf("%s links %s", name, banned)
+			}
+		}
+	}
+}
+
+// TestOnlyWebhookFunctionsCallOut: the HTTP client that calls partners'
+// endpoints (shared/safehttp) and the signing library reach exactly the
+// functions that hold the webhook sealing key; no other function can make
+// an outgoing request to an address a partner chose.
+func TestOnlyWebhookFunctionsCallOut(t *testing.T) {
+	pkgs := listPackages(t)
+	for _, f := range manifest.Functions {
+		p, ok := pkgs["functions/"+f.Slug]
+		if !ok {
+			t.Errorf("functions/%s not found", f.Slug)
+			continue
+		}
+		signs := slices.Contains(f.Secrets, manifest.SecretWebhookSealing)
+		for _, dep := range []string{module + "shared/safehttp", module + "shared/webhooksign"} {
+			if links := slices.Contains(p.Deps, dep); links != signs {
+				t.Errorf("functions/%s links %s: %v; its manifest entry holds the webhook sealing key: %v", f.Slug, dep, links, signs)
 			}
 		}
 	}

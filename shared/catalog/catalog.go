@@ -10,6 +10,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"time"
 
@@ -21,7 +22,10 @@ import (
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/s3event"
+	"github.com/moveleads/partnerapi/shared/streamevent"
+	"github.com/moveleads/partnerapi/shared/tick"
 	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
 	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
@@ -57,6 +61,30 @@ func Builders() map[string]wiring.Builder {
 	}
 }
 
+// S3Processors maps the slug of every S3-triggered function to the
+// processor builder its main hands to s3event.Start.
+func S3Processors() map[string]func(*awsenv.Env) (s3event.Processor, error) {
+	return map[string]func(*awsenv.Env) (s3event.Processor, error){
+		"clip-processor": s3wiring.ClipProcessor,
+	}
+}
+
+// StreamProcessors maps the slug of every stream-triggered function to
+// the processor builder its main hands to streamevent.Start.
+func StreamProcessors() map[string]func(*awsenv.Env) (streamevent.Processor, error) {
+	return map[string]func(*awsenv.Env) (streamevent.Processor, error){
+		"webhook-dispatcher": hookwiring.Dispatcher,
+	}
+}
+
+// Jobs maps the slug of every schedule-triggered function to the job
+// builder its main hands to tick.Start.
+func Jobs() map[string]func(*awsenv.Env) (tick.Job, error) {
+	return map[string]func(*awsenv.Env) (tick.Job, error){
+		"webhook-retrier": hookwiring.Retrier,
+	}
+}
+
 // Endpoints returns every endpoint, built over env.
 func Endpoints(env *awsenv.Env) ([]api.Endpoint, error) {
 	var out []api.Endpoint
@@ -78,6 +106,8 @@ type Stack struct {
 	handler  *apigw.Handler
 	eps      map[manifest.Operation]api.Endpoint
 	clips    s3event.Handler
+	streams  map[string]streamevent.Handler
+	jobs     map[string]tick.Handler
 	log      *slog.Logger
 }
 
@@ -110,8 +140,40 @@ func New(d Deps) *Stack {
 		proc = failingProcessor{err}
 	}
 	s.clips = s3event.New(proc, d.Log)
+	s.streams = map[string]streamevent.Handler{}
+	for slug, b := range StreamProcessors() {
+		p, err := b(env)
+		if err != nil {
+			p = failingRecords{fmt.Errorf("function %s is not configured: %w", slug, err)}
+		}
+		s.streams[slug] = streamevent.New(p, d.Log)
+	}
+	s.jobs = map[string]tick.Handler{}
+	for slug, b := range Jobs() {
+		j, err := b(env)
+		if err != nil {
+			j = failingJob{fmt.Errorf("function %s is not configured: %w", slug, err)}
+		}
+		s.jobs[slug] = tick.New(slug, j, d.Log, io.Discard)
+	}
 	return s
 }
+
+type failingRecords struct{ err error }
+
+func (p failingRecords) Process(context.Context, streamevent.Record) error { return p.err }
+
+type failingJob struct{ err error }
+
+func (j failingJob) Run(context.Context) ([]tick.Metric, error) { return nil, j.err }
+
+// Streams returns the handler of each stream-triggered function, by slug.
+func (s *Stack) Streams() map[string]streamevent.Handler { return s.streams }
+
+// Jobs returns the handler of each schedule-triggered function, by slug
+// (metrics are not written: there is no CloudWatch locally; the log line
+// carries them).
+func (s *Stack) Jobs() map[string]tick.Handler { return s.jobs }
 
 // unconfigured returns endpoints for f's routes that fail with err.
 func unconfigured(f manifest.Function, err error) []api.Endpoint {

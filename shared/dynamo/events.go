@@ -3,7 +3,11 @@ package dynamo
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/lead"
@@ -33,16 +37,24 @@ type eventItem struct {
 	PartnerID string `dynamodbav:"partner_id"`
 	Mode      string `dynamodbav:"mode"`
 	At        string `dynamodbav:"at"`
-	Data      string `dynamodbav:"data"`       // the payload's data, JSON
-	ExpiresAt int64  `dynamodbav:"expires_at"` // TTL
+	Data      string `dynamodbav:"data"`                  // the payload's data, JSON
+	Endpoint  string `dynamodbav:"endpoint_id,omitempty"` // the one endpoint it goes to, if any
+	ExpiresAt int64  `dynamodbav:"expires_at"`            // TTL
 }
 
 func newEventItem(t auth.Tenant, e webhook.Event) eventItem {
 	pk, sk := eventKey(t, e.ID)
 	return eventItem{
-		PK: pk, SK: sk, Type: "event", EventID: e.ID, EventType: string(e.Type), PartnerID: t.PartnerID, Mode: string(t.Mode),
-		At: lead.FormatTime(e.At), Data: string(e.Data), ExpiresAt: e.At.Add(eventRetention).Unix(),
+		PK: pk, SK: sk, Type: EventItemType, EventID: e.ID, EventType: string(e.Type), PartnerID: t.PartnerID, Mode: string(t.Mode),
+		At: lead.FormatTime(e.At), Data: string(e.Data), Endpoint: e.Endpoint, ExpiresAt: e.At.Add(eventRetention).Unix(),
 	}
+}
+
+// PutEvent writes event e owed by tenant t on its own (an operator's
+// webhook.test); state changes write theirs in their transaction
+// (AdvanceSurvey). created is false when the event exists already.
+func (s *Store) PutEvent(ctx context.Context, t auth.Tenant, e webhook.Event) (created bool, err error) {
+	return s.putIfNew(ctx, newEventItem(t, e), "event")
 }
 
 // GetEvent returns tenant t's event id (strongly consistent), or
@@ -62,5 +74,31 @@ func (it eventItem) event() (webhook.Event, error) {
 	if err != nil {
 		return webhook.Event{}, err
 	}
-	return webhook.Event{ID: it.EventID, Type: webhook.Type(it.EventType), Mode: it.Mode, At: at, Data: json.RawMessage(it.Data)}, nil
+	return webhook.Event{ID: it.EventID, Type: webhook.Type(it.EventType), Mode: it.Mode, At: at, Data: json.RawMessage(it.Data), Endpoint: it.Endpoint}, nil
+}
+
+// EventItemType is the "type" attribute of event items: the webhook
+// dispatcher's stream filter (manifest.StreamTrigger.InsertsOf).
+const EventItemType = "event"
+
+// EventFromImage reads an event item from a stream record's image (the
+// item's attributes): the tenant that owes it and the event. ok is false
+// for an item of another type. A malformed event item is an error.
+func EventFromImage(img map[string]types.AttributeValue) (t auth.Tenant, e webhook.Event, ok bool, err error) {
+	var it eventItem
+	if err := attributevalue.UnmarshalMap(img, &it); err != nil {
+		return auth.Tenant{}, webhook.Event{}, false, fmt.Errorf("event item: %w", err)
+	}
+	if it.Type != EventItemType {
+		return auth.Tenant{}, webhook.Event{}, false, nil
+	}
+	mode, err := auth.ParseMode(it.Mode)
+	if err != nil || it.PartnerID == "" || it.EventID == "" || !webhook.Known(webhook.Type(it.EventType)) {
+		return auth.Tenant{}, webhook.Event{}, false, fmt.Errorf("event item %s: partner %q, mode %q, type %q", it.PK, it.PartnerID, it.Mode, it.EventType)
+	}
+	e, err = it.event()
+	if err != nil {
+		return auth.Tenant{}, webhook.Event{}, false, err
+	}
+	return auth.Tenant{PartnerID: it.PartnerID, Mode: mode}, e, true, nil
 }

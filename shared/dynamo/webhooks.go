@@ -241,6 +241,7 @@ type deliveryItem struct {
 	Data       string `dynamodbav:"data"`
 	Status     string `dynamodbav:"status"`
 	Attempts   int    `dynamodbav:"attempts"`
+	RoundStart int    `dynamodbav:"round_start,omitempty"`
 	NextAt     string `dynamodbav:"next_at,omitempty"`
 }
 
@@ -249,7 +250,7 @@ func newDeliveryItem(d webhook.Delivery) deliveryItem {
 	it := deliveryItem{
 		PK: pk, SK: sk, Type: "webhook_delivery", EndpointID: d.EndpointID, EventID: d.Event.ID,
 		EventType: string(d.Event.Type), Mode: d.Event.Mode, At: lead.FormatTime(d.Event.At), Data: string(d.Event.Data),
-		Status: string(d.Status), Attempts: d.Attempts,
+		Status: string(d.Status), Attempts: d.Attempts, RoundStart: d.RoundStart,
 	}
 	if d.Status == webhook.Pending {
 		it.NextAt = lead.FormatTime(d.NextAt)
@@ -264,7 +265,7 @@ func (it deliveryItem) delivery() (webhook.Delivery, error) {
 		return webhook.Delivery{}, err
 	}
 	d := webhook.Delivery{
-		EndpointID: it.EndpointID, Status: webhook.DeliveryStatus(it.Status), Attempts: it.Attempts,
+		EndpointID: it.EndpointID, Status: webhook.DeliveryStatus(it.Status), Attempts: it.Attempts, RoundStart: it.RoundStart,
 		Event: webhook.Event{ID: it.EventID, Type: webhook.Type(it.EventType), Mode: it.Mode, At: at, Data: json.RawMessage(it.Data)},
 	}
 	if it.NextAt != "" {
@@ -290,6 +291,92 @@ func (s *Store) GetDelivery(ctx context.Context, endpointID string, e webhook.Ev
 		return webhook.Delivery{}, err
 	}
 	return it.delivery()
+}
+
+// EndpointDeliveries returns up to limit of endpoint endpointID's
+// deliveries, newest event first (the delivery log an operator reads),
+// from its partition (strongly consistent). An unknown endpoint has none:
+// the answer is empty, never nil. A failed read is upstream_failed.
+func (s *Store) EndpointDeliveries(ctx context.Context, endpointID string, limit int) ([]webhook.Delivery, error) {
+	if limit < 1 {
+		return []webhook.Delivery{}, nil
+	}
+	in, err := s.deliveriesQuery(endpointID, nil)
+	if err != nil {
+		return nil, err
+	}
+	in.Limit = aws.Int32(int32(min(limit, 1000)))
+	return s.queryDeliveries(ctx, in, limit)
+}
+
+// FindDelivery returns event eventID's delivery to endpoint endpointID
+// when only the event's id is known (a webhook-id an operator quotes; the
+// delivery's key holds the event's time too): one Query of the endpoint's
+// deliveries, newest first, filtered on the event id, read until found.
+// None → not_found; a failed read → upstream_failed.
+func (s *Store) FindDelivery(ctx context.Context, endpointID, eventID string) (webhook.Delivery, error) {
+	filter := expression.Name("event_id").Equal(expression.Value(eventID))
+	in, err := s.deliveriesQuery(endpointID, &filter)
+	if err != nil {
+		return webhook.Delivery{}, err
+	}
+	ds, err := s.queryDeliveries(ctx, in, 1)
+	if err != nil {
+		return webhook.Delivery{}, err
+	}
+	if len(ds) == 0 {
+		return webhook.Delivery{}, notFound("webhook delivery")
+	}
+	return ds[0], nil
+}
+
+// deliveriesQuery is the Query of endpoint endpointID's delivery items
+// (never its attempts), newest first, keeping those that pass filter when
+// it is set.
+func (s *Store) deliveriesQuery(endpointID string, filter *expression.ConditionBuilder) (*dynamodb.QueryInput, error) {
+	pk, _ := endpointKey(endpointID)
+	b := expression.NewBuilder().WithKeyCondition(expression.Key(table.PK).Equal(expression.Value(pk)).
+		And(expression.Key(table.SK).BeginsWith(deliverySKPrefix)))
+	if filter != nil {
+		b = b.WithFilter(*filter)
+	}
+	expr, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("build deliveries query: %w", err)
+	}
+	return &dynamodb.QueryInput{
+		TableName: &s.table, ConsistentRead: aws.Bool(true), ScanIndexForward: aws.Bool(false),
+		KeyConditionExpression: expr.KeyCondition(), FilterExpression: expr.Filter(), ExpressionAttributeNames: expr.Names(),
+		ExpressionAttributeValues: expr.Values(), ReturnConsumedCapacity: capacity,
+	}, nil
+}
+
+// queryDeliveries runs in page by page until it has limit deliveries or
+// no page is left.
+func (s *Store) queryDeliveries(ctx context.Context, in *dynamodb.QueryInput, limit int) ([]webhook.Delivery, error) {
+	out := []webhook.Delivery{}
+	p := dynamodb.NewQueryPaginator(s.db, in)
+	for p.HasMorePages() && len(out) < limit {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, upstream("query webhook deliveries", err)
+		}
+		var items []deliveryItem
+		if err := attributevalue.UnmarshalListOfMaps(page.Items, &items); err != nil {
+			return nil, fmt.Errorf("unmarshal webhook deliveries: %w", err)
+		}
+		for _, it := range items {
+			if len(out) == limit {
+				break
+			}
+			d, err := it.delivery()
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, d)
+		}
+	}
+	return out, nil
 }
 
 // ClaimAttempt takes delivery d (as read: pending with d.Attempts made)
@@ -382,18 +469,22 @@ func (s *Store) FinishAttempt(ctx context.Context, d webhook.Delivery, a webhook
 	return webhook.Delivery{}, upstream("finish webhook attempt", err)
 }
 
-// Redeliver makes delivery d pending again, due at now, with its attempts
-// counted from zero (same webhook-id), whatever its status.
+// Redeliver makes delivery d (as read) pending again, due at now, whatever
+// its status, starting a new round of the schedule (same webhook-id): its
+// attempts keep counting, so the log keeps every earlier attempt, and
+// RoundStart moves to them. Conditioned on the attempts being as read, so
+// it never races an attempt in flight (conflict wrapping ErrChanged: read
+// again and retry).
 func (s *Store) Redeliver(ctx context.Context, d webhook.Delivery, now time.Time) (webhook.Delivery, error) {
 	out := d
-	out.Status, out.Attempts, out.NextAt = webhook.Pending, 0, now
+	out.Status, out.RoundStart, out.NextAt = webhook.Pending, d.Attempts, now
 	g1pk, g1sk := dueIndex(now, d.EndpointID, d.Event.ID)
 	upd := expression.Set(expression.Name("status"), expression.Value(string(webhook.Pending))).
-		Set(expression.Name("attempts"), expression.Value(0)).
+		Set(expression.Name("round_start"), expression.Value(d.Attempts)).
 		Set(expression.Name("next_at"), expression.Value(lead.FormatTime(now))).
 		Set(expression.Name(table.GSI1.PK), expression.Value(g1pk)).
 		Set(expression.Name(table.GSI1.SK), expression.Value(g1sk))
-	if err := s.updateDelivery(ctx, d, upd, expression.AttributeExists(expression.Name(table.PK))); err != nil {
+	if err := s.updateDelivery(ctx, d, upd, expression.Name("attempts").Equal(expression.Value(d.Attempts))); err != nil {
 		return webhook.Delivery{}, err
 	}
 	return out, nil

@@ -121,11 +121,106 @@ func TestDeliveryLifecycle(t *testing.T) {
 	if err != nil || len(log) != 2 || log[0].Status != 500 || len(log[0].Body) != webhook.MaxLoggedBody || log[0].Latency != 12*time.Millisecond || !log[1].OK() {
 		t.Errorf("attempts %+v, %v; want 500 (body cut at 1 KiB) then 204", log, err)
 	}
+	stale := got
+	stale.Attempts = 1
+	if _, err := s.Redeliver(ctx, stale, next.Add(time.Hour)); !errors.Is(err, ErrChanged) {
+		t.Errorf("Redeliver of a stale read = %v; want ErrChanged", err)
+	}
 	re, err := s.Redeliver(ctx, got, next.Add(time.Hour))
-	if err != nil || re.Status != webhook.Pending || re.Attempts != 0 {
-		t.Fatalf("Redeliver = %+v, %v", re, err)
+	if err != nil || re.Status != webhook.Pending || re.Attempts != 2 || re.InRound() != 0 {
+		t.Fatalf("Redeliver = %+v, %v; want pending, 2 attempts kept, a new round", re, err)
 	}
-	if due, _ := s.DueDeliveries(ctx, next.Add(time.Hour), 10); len(due) != 1 || due[0].ID() != d.ID() {
-		t.Errorf("redelivered delivery not due: %+v", due)
+	due, _ = s.DueDeliveries(ctx, next.Add(time.Hour), 10)
+	if len(due) != 1 || due[0].ID() != d.ID() || due[0].InRound() != 0 || due[0].Attempts != 2 {
+		t.Fatalf("redelivered delivery not due as a new round: %+v", due)
 	}
+	// The new round's attempt is logged as the third: the log keeps both
+	// earlier ones.
+	claimed, err = s.ClaimAttempt(ctx, due[0], next.Add(time.Hour), time.Minute)
+	if err != nil || claimed.Attempts != 3 || claimed.InRound() != 1 {
+		t.Fatalf("claim after redeliver = %+v, %v", claimed, err)
+	}
+	if _, err := s.FinishAttempt(ctx, claimed, webhook.Attempt{N: 3, At: next.Add(time.Hour), Status: 200}, time.Time{}); err != nil {
+		t.Fatalf("finish the redelivery's attempt: %v", err)
+	}
+	if log, _ := s.Attempts(ctx, "we_a", ev); len(log) != 3 || log[2].N != 3 || log[0].Status != 500 {
+		t.Errorf("attempt log after a redelivery: %+v; want 3 attempts", log)
+	}
+}
+
+// TestEndpointDeliveries: an endpoint's delivery log lists newest event
+// first, never its attempts, other endpoints' deliveries or the endpoint
+// item; limit cuts it; FindDelivery finds one by event id alone.
+func TestEndpointDeliveries(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	if err := s.PutEndpoint(ctx, testEndpoint("we_a", surveyTenant)); err != nil {
+		t.Fatal(err)
+	}
+	var evs []webhook.Event
+	for i, id := range []string{"evt_old", "evt_mid", "evt_new"} {
+		ev := webhook.Event{ID: id, Type: webhook.SurveyCompleted, Mode: "test", At: t0.Add(time.Duration(i) * time.Minute), Data: json.RawMessage(`{}`)}
+		evs = append(evs, ev)
+		if _, err := s.CreateDelivery(ctx, webhook.Delivery{EndpointID: "we_a", Event: ev, Status: webhook.Pending, NextAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.CreateDelivery(ctx, webhook.Delivery{EndpointID: "we_b", Event: evs[2], Status: webhook.Pending, NextAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	// An attempt item in the same partition must not list as a delivery.
+	claimed, err := s.ClaimAttempt(ctx, webhook.Delivery{EndpointID: "we_a", Event: evs[1], Status: webhook.Pending, NextAt: t0}, t0, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.FinishAttempt(ctx, claimed, webhook.Attempt{N: 1, At: t0, Status: 204}, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+
+	ids := func(ds []webhook.Delivery) []string {
+		var out []string
+		for _, d := range ds {
+			out = append(out, d.Event.ID)
+		}
+		return out
+	}
+	tests := []struct {
+		name     string
+		endpoint string
+		limit    int
+		want     []string
+	}{
+		{"all", "we_a", 10, []string{"evt_new", "evt_mid", "evt_old"}},
+		{"limit", "we_a", 2, []string{"evt_new", "evt_mid"}},
+		{"other endpoint", "we_b", 10, []string{"evt_new"}},
+		{"unknown endpoint", "we_none", 10, nil},
+		{"zero limit", "we_a", 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := s.EndpointDeliveries(ctx, tt.endpoint, tt.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got == nil {
+				t.Error("EndpointDeliveries = nil; want an empty slice")
+			}
+			if g := ids(got); strings.Join(g, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("EndpointDeliveries(%s, %d) = %q; want %q", tt.endpoint, tt.limit, g, tt.want)
+			}
+		})
+	}
+	all, _ := s.EndpointDeliveries(ctx, "we_a", 10)
+	if len(all) == 3 && (all[1].Status != webhook.Delivered || all[1].Attempts != 1) {
+		t.Errorf("evt_mid's delivery = %+v; want delivered after 1 attempt", all[1])
+	}
+
+	d, err := s.FindDelivery(ctx, "we_a", "evt_old")
+	if err != nil || d.Event.ID != "evt_old" || !d.Event.At.Equal(evs[0].At) || d.EndpointID != "we_a" {
+		t.Errorf("FindDelivery(we_a, evt_old) = %+v, %v; want evt_old's delivery", d, err)
+	}
+	_, err = s.FindDelivery(ctx, "we_a", "evt_none")
+	wantCode(t, err, errcode.NotFound)
+	_, err = s.FindDelivery(ctx, "we_b", "evt_old")
+	wantCode(t, err, errcode.NotFound)
 }

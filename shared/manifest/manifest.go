@@ -17,6 +17,9 @@ package manifest
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/moveleads/partnerapi/shared/table"
 )
@@ -97,12 +100,50 @@ type S3Trigger struct {
 // (new and old images), reporting partial batch failures.
 type StreamTrigger struct {
 	BatchSize int
+	// InsertsOf, when set, limits the records to INSERTs of items whose
+	// "type" attribute is this value: the event source mapping's filter in
+	// AWS, so other writes never invoke the function (the processor
+	// ignores them too, for the local poller and a filter changed by hand).
+	InsertsOf string
+}
+
+// FilterPattern is the event source mapping's filter pattern (Lambda's
+// event-filtering syntax) for st: INSERT records whose new item's "type"
+// is InsertsOf; nil (every record) without InsertsOf. The CDK stack
+// deploys it and the SAM template is checked against it.
+func (st StreamTrigger) FilterPattern() map[string]any {
+	if st.InsertsOf == "" {
+		return nil
+	}
+	return map[string]any{
+		"eventName": []any{"INSERT"},
+		"dynamodb":  map[string]any{"NewImage": map[string]any{"type": map[string]any{"S": []any{st.InsertsOf}}}},
+	}
 }
 
 // ScheduleTrigger starts a function on a schedule expression, e.g.
 // "rate(1 minute)".
 type ScheduleTrigger struct {
 	Expression string
+}
+
+// Every returns the interval of a rate expression ("rate(N unit)", unit
+// minute(s), hour(s) or day(s), as EventBridge writes them); the local
+// stack ticks at it. Other expressions (cron) fail.
+func (s ScheduleTrigger) Every() (time.Duration, error) {
+	inner, ok := strings.CutPrefix(s.Expression, "rate(")
+	inner, ok2 := strings.CutSuffix(inner, ")")
+	n, unit, ok3 := strings.Cut(inner, " ")
+	v, err := strconv.Atoi(n)
+	if !ok || !ok2 || !ok3 || err != nil || v < 1 {
+		return 0, fmt.Errorf("manifest: schedule %q is not rate(N unit)", s.Expression)
+	}
+	units := map[string]time.Duration{"minute": time.Minute, "minutes": time.Minute, "hour": time.Hour, "hours": time.Hour, "day": 24 * time.Hour, "days": 24 * time.Hour}
+	d, ok := units[unit]
+	if !ok || (v == 1) != !strings.HasSuffix(unit, "s") {
+		return 0, fmt.Errorf("manifest: schedule %q: unit %q (EventBridge wants minute for 1, minutes for more)", s.Expression, unit)
+	}
+	return time.Duration(v) * d, nil
 }
 
 // QueueTrigger starts a function with batches from the queue named Name
@@ -147,10 +188,27 @@ const ClipPrefix = "clips/"
 const (
 	// SecretCursor signs listLeads cursors (at least 32 random bytes).
 	SecretCursor = "cursor-signing-key"
+	// SecretWebhookSealing is the AES-256 key (32 random bytes) that seals
+	// webhook endpoints' signing secrets in the table (webhook.Sealer):
+	// a secret must be readable to sign, so the table holds it encrypted
+	// and only the webhook functions and opctl can open it.
+	SecretWebhookSealing = "webhook-sealing-key"
+)
+
+// Metrics that functions report (shared/tick writes them in CloudWatch's
+// embedded metric format, dimension Function=<slug>) and the stack alarms
+// on.
+const (
+	MetricNamespace = "MoveLeads"
+	// MetricWebhookMostOverdue is how long past its due time the most
+	// overdue webhook delivery was when webhook-retrier looked (seconds).
+	MetricWebhookMostOverdue = "WebhookMostOverdueSeconds"
+	// MetricWebhookDue counts the deliveries webhook-retrier found due.
+	MetricWebhookDue = "WebhookDueDeliveries"
 )
 
 // Secrets lists every secret name.
-var Secrets = []string{SecretCursor}
+var Secrets = []string{SecretCursor, SecretWebhookSealing}
 
 // Functions lists every Lambda function. Order is the order docs present
 // them in.
@@ -273,6 +331,22 @@ var Functions = []Function{
 		// survey writes the webhook events it owes.
 		Table:  TableAccess{Get: true, QueryItems: true, Write: []string{table.SurveyKeys, table.LeadKeys, table.EventKeys}},
 		Bucket: BucketAccess{Read: []string{ClipPrefix}},
+	},
+	{
+		Slug: "webhook-dispatcher", Summary: "Fan each webhook event owed (an event item written with the state change that owes it) out to the partner's endpoints of its mode, and make each delivery's first attempts.",
+		Stream: &StreamTrigger{BatchSize: 10, InsertsOf: "event"},
+		// GetItem: an endpoint, a delivery; Query (gsi1): the tenant's
+		// endpoints. Deliveries, attempts and endpoint health are items of
+		// the endpoint's partition.
+		Table:   TableAccess{Get: true, Query: true, Write: []string{table.WebhookKeys}},
+		Secrets: []string{SecretWebhookSealing},
+	},
+	{
+		Slug: "webhook-retrier", Summary: "Every minute, attempt the webhook deliveries that are due again (the schedule's 5 min to 24 h waits, redeliveries, attempts a crash interrupted) and report how late the most overdue one is.",
+		Schedule: &ScheduleTrigger{Expression: "rate(1 minute)"},
+		// Query (gsi1): the due deliveries; then as the dispatcher.
+		Table:   TableAccess{Get: true, Query: true, Write: []string{table.WebhookKeys}},
+		Secrets: []string{SecretWebhookSealing},
 	},
 	{
 		Slug: "route-not-found", Summary: "Answer every request no route matches with the API's error body (404, or 405 with Allow).",

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/table"
@@ -396,4 +397,26 @@ func FuzzMatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestScheduleEvery(t *testing.T) {
+	for expr, want := range map[string]time.Duration{
+		"rate(1 minute)": time.Minute, "rate(5 minutes)": 5 * time.Minute, "rate(1 hour)": time.Hour, "rate(2 days)": 48 * time.Hour,
+	} {
+		if got, err := (ScheduleTrigger{Expression: expr}).Every(); err != nil || got != want {
+			t.Errorf("%s: %v %v; want %v", expr, got, err, want)
+		}
+	}
+	for _, expr := range []string{"rate(1 minutes)", "rate(2 minute)", "rate(0 minutes)", "cron(0 * * * ? *)", "rate(1 week)", "rate(1minute)", ""} {
+		if got, err := (ScheduleTrigger{Expression: expr}).Every(); err == nil {
+			t.Errorf("%s: %v; want an error", expr, got)
+		}
+	}
+	for _, f := range Functions {
+		if f.Schedule != nil {
+			if _, err := f.Schedule.Every(); err != nil {
+				t.Errorf("function %s: %v", f.Slug, err)
+			}
+		}
+	}
 }

@@ -4,10 +4,13 @@
 // The document describes both path forms of every partner route of the
 // function manifest (manifest.PartnerRoutes: the pilot path under the spec's
 // operationId, the logical path under the same name with the suffix
-// "Logical") and every code in errcode.Table; tests in this package fail
-// when it drifts from either table. The capture page's routes are not
-// partner API and are not in it (docs/CAPTURE.md). Package openapitest
-// checks real HTTP responses against it.
+// "Logical"), every code in errcode.Table, and, under `webhooks`, every
+// event type of webhook.Catalogue with an example that is what the
+// service sends (package webhookexample builds it with the real payload
+// code); tests in this package fail when it drifts from any of them. The
+// capture page's routes are not partner API and are not in it
+// (docs/CAPTURE.md). Package openapitest checks real HTTP responses and
+// webhook deliveries against it.
 package openapi
 
 import _ "embed"

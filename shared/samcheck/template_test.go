@@ -2,7 +2,9 @@ package samcheck
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"slices"
 	"sort"
@@ -45,28 +47,75 @@ func localSecretEnv(name string) string { return settings.SecretVar(name) }
 // function is one function of the template as SAM sees it: its own
 // properties with the template's Globals.Function merged in.
 type function struct {
-	id           string
-	codeURI      string
-	buildMethod  any
-	runtime      string
-	handler      string
-	arch         []string
-	memory       int
-	timeout      int
-	env          map[string]string
-	events       map[string]serverless.Function_EventSource
+	id          string
+	codeURI     string
+	buildMethod any
+	runtime     string
+	handler     string
+	arch        []string
+	memory      int
+	timeout     int
+	env         map[string]string
+	events      map[string]serverless.Function_EventSource
+	// rawEvents are the function's events as the template spells them
+	// (intrinsics resolved): goformation's types drop what they do not
+	// model (a DynamoDB event's FunctionResponseTypes and FilterCriteria).
+	rawEvents    map[string]map[string]any
 	resourceType string
+}
+
+// processorOptions resolve intrinsics as SAM would locally: Refs to
+// parameters as their defaults, to resources as their logical ids.
+func processorOptions() *intrinsics.ProcessorOptions {
+	return &intrinsics.ProcessorOptions{
+		IntrinsicHandlerOverrides: map[string]intrinsics.IntrinsicHandler{"Ref": refOrResource},
+	}
 }
 
 func openTemplate(t *testing.T) *cloudformation.Template {
 	t.Helper()
-	tpl, err := goformation.OpenWithOptions(templatePath, &intrinsics.ProcessorOptions{
-		IntrinsicHandlerOverrides: map[string]intrinsics.IntrinsicHandler{"Ref": refOrResource},
-	})
+	tpl, err := goformation.OpenWithOptions(templatePath, processorOptions())
 	if err != nil {
 		t.Fatalf("parse %s: %v", templatePath, err)
 	}
 	return tpl
+}
+
+// rawTemplate returns the template as JSON with its intrinsics resolved
+// (processorOptions) but nothing dropped: what goformation's types do not
+// model is still there.
+func rawTemplate(t *testing.T) []byte {
+	t.Helper()
+	data, err := os.ReadFile(templatePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := intrinsics.ProcessYAML(data, processorOptions())
+	if err != nil {
+		t.Fatalf("process %s: %v", templatePath, err)
+	}
+	return out
+}
+
+// rawEvents returns the Events of every resource of the template, by
+// logical id and event name, as the template spells them.
+func rawEvents(t *testing.T) map[string]map[string]map[string]any {
+	t.Helper()
+	var tpl struct {
+		Resources map[string]struct {
+			Properties struct {
+				Events map[string]map[string]any
+			}
+		}
+	}
+	if err := json.Unmarshal(rawTemplate(t), &tpl); err != nil {
+		t.Fatalf("decode %s: %v", templatePath, err)
+	}
+	out := map[string]map[string]map[string]any{}
+	for id, r := range tpl.Resources {
+		out[id] = r.Properties.Events
+	}
+	return out
 }
 
 // refOrResource resolves a Ref as goformation does (a parameter's default,
@@ -95,8 +144,9 @@ func functions(t *testing.T, tpl *cloudformation.Template) map[string]function {
 		g = gf
 	}
 	out := map[string]function{}
+	raw := rawEvents(t)
 	for id, f := range tpl.GetAllServerlessFunctionResources() {
-		fn := function{id: id, env: map[string]string{}, events: f.Events, resourceType: f.AWSCloudFormationType()}
+		fn := function{id: id, env: map[string]string{}, events: f.Events, rawEvents: raw[id], resourceType: f.AWSCloudFormationType()}
 		if f.CodeUri != nil && f.CodeUri.String != nil {
 			fn.codeURI = *f.CodeUri.String
 		}
@@ -204,8 +254,19 @@ func checkFunction(tpl *cloudformation.Template, fn function, f manifest.Functio
 	if fn.timeout <= 0 {
 		problems = append(problems, fmt.Sprintf("Timeout %d; want it set", fn.timeout))
 	}
+	// A stream or schedule function works far longer than a request (a
+	// batch of deliveries, a tick's passes): it sets its own timeout, as
+	// infra/stack's timeout() gives it, not the HTTP functions' 10 s.
+	if kind := f.Trigger(); (kind == manifest.TriggerStream || kind == manifest.TriggerSchedule) && fn.timeout < minJobTimeout {
+		problems = append(problems, fmt.Sprintf("Timeout %ds; a %s function's is at least %d s (infra/stack timeout())", fn.timeout, kind, minJobTimeout))
+	}
 	return problems
 }
+
+// minJobTimeout is the shortest timeout, in seconds, of a stream- or
+// schedule-triggered function (infra/stack: scheduleTimeout, and a
+// stream's 30 s per record of a batch).
+const minJobTimeout = 60
 
 // report fails t with each problem, naming the template.
 func report(t *testing.T, problems []string) {
@@ -257,10 +318,11 @@ const s3Events = "s3:ObjectCreated:*"
 // wantEvents returns f's events, each as one line: "HttpApi METHOD PATH"
 // for a partner route's method on its pilot and logical paths, "HttpApi
 // ANY $default" for the $default route (SAM's spelling of API Gateway's
-// $default route), and "S3 <bucket> s3:ObjectCreated:* prefix=P[
-// suffix=S]" for an S3 trigger, whose bucket is the template's
-// AWS::S3::Bucket (logical id clipBucketID). A trigger kind this check
-// does not know yet is a problem.
+// $default route), "S3 <bucket> s3:ObjectCreated:* prefix=P[ suffix=S]"
+// for an S3 trigger, whose bucket is the template's AWS::S3::Bucket
+// (logical id clipBucketID), "DynamoDB ..." for a stream trigger (see
+// streamEvent) and "Schedule <expression>" for a schedule. A trigger kind
+// this check does not know yet is a problem.
 func wantEvents(f manifest.Function) ([]string, []string) {
 	switch kind := f.Trigger(); kind {
 	case manifest.TriggerHTTP:
@@ -277,9 +339,44 @@ func wantEvents(f manifest.Function) ([]string, []string) {
 		return want, nil
 	case manifest.TriggerS3:
 		return []string{s3Event(clipBucketID, s3Events, f.S3.Prefix, f.S3.Suffix)}, nil
+	case manifest.TriggerStream:
+		return []string{streamEvent(wantStreamArn, "TRIM_HORIZON", f.Stream.BatchSize, reportFailures, wantStreamFilter(*f.Stream))}, nil
+	case manifest.TriggerSchedule:
+		return []string{"Schedule " + f.Schedule.Expression}, nil
 	default:
-		return nil, []string{fmt.Sprintf("trigger %q: template.yaml and this check declare only HttpApi and S3 events yet; add the %s event to both", kind, kind)}
+		return nil, []string{fmt.Sprintf("trigger %q: template.yaml and this check declare only HttpApi, S3, DynamoDB and Schedule events yet; add the %s event to both", kind, kind)}
 	}
+}
+
+// wantStreamArn is what a DynamoDB event's Stream resolves to: the
+// placeholder ARN of make dev's table's stream (the parameter TableName's
+// default, the pseudo parameters' examples), which sam local never reads.
+var wantStreamArn = "arn:aws:dynamodb:us-east-1:123456789012:table/" + table.DefaultName + "/stream/local"
+
+// reportFailures is the FunctionResponseTypes of a DynamoDB event: the
+// functions report partial batch failures (shared/streamevent).
+const reportFailures = "ReportBatchItemFailures"
+
+// wantStreamFilter is the filter pattern of a StreamTrigger (the
+// manifest's FilterPattern, which infra/stack deploys); nil without
+// InsertsOf.
+func wantStreamFilter(st manifest.StreamTrigger) any {
+	if p := st.FilterPattern(); p != nil {
+		return p
+	}
+	return nil
+}
+
+// streamEvent is the line of a DynamoDB event: its stream, starting
+// position, batch size, response types and filter pattern (canonical
+// JSON, "none" without).
+func streamEvent(stream, start string, batch int, responses string, pattern any) string {
+	filter := "none"
+	if pattern != nil {
+		b, _ := json.Marshal(pattern) // maps marshal with sorted keys
+		filter = string(b)
+	}
+	return fmt.Sprintf("DynamoDB stream=%s start=%s batch=%d responses=%s filter=%s", stream, start, batch, responses, filter)
 }
 
 // clipBucketID is the logical id of the template's clip bucket, the one
@@ -295,13 +392,18 @@ func s3Event(bucket, events, prefix, suffix string) string {
 }
 
 // checkEvents requires exactly f's events (wantEvents): HttpApi events on
-// the template's one (implicit) HTTP API with payload format 2.0, and S3
-// events on the template's clip bucket.
+// the template's one (implicit) HTTP API with payload format 2.0, S3
+// events on the template's clip bucket, DynamoDB events on the local
+// table's stream, and Schedule events.
 func checkEvents(tpl *cloudformation.Template, fn function, f manifest.Function) []string {
 	var problems, got []string
 	for _, name := range slices.Sorted(mapKeys(fn.events)) {
 		ev := fn.events[name]
 		switch {
+		case ev.Type == "DynamoDB" || ev.Type == "Schedule":
+			line, ps := rawEvent(name, fn.rawEvents[name])
+			problems = append(problems, ps...)
+			got = append(got, line)
 		case ev.Type == "HttpApi" && ev.Properties != nil && ev.Properties.HttpApiEvent != nil:
 			h := ev.Properties.HttpApiEvent
 			if h.Method == nil || h.Path == nil {
@@ -334,7 +436,7 @@ func checkEvents(tpl *cloudformation.Template, fn function, f manifest.Function)
 			}
 			got = append(got, s3Event(e.Bucket, strings.Join(events, ","), rules["prefix"], rules["suffix"]))
 		default:
-			problems = append(problems, fmt.Sprintf("event %s: type %q; want HttpApi with Method and Path, or S3 with Bucket, Events and Filter", name, ev.Type))
+			problems = append(problems, fmt.Sprintf("event %s: type %q; want HttpApi with Method and Path, S3 with Bucket, Events and Filter, DynamoDB or Schedule", name, ev.Type))
 		}
 	}
 	want, unknown := wantEvents(f)
@@ -345,6 +447,57 @@ func checkEvents(tpl *cloudformation.Template, fn function, f manifest.Function)
 		problems = append(problems, fmt.Sprintf("events %q; want exactly %q", got, want))
 	}
 	return problems
+}
+
+// rawEvent returns the line of a DynamoDB or Schedule event (see
+// wantEvents) from its raw form, and its problems: a property this check
+// does not know (it would go unchecked), a filter that is not JSON.
+func rawEvent(name string, ev map[string]any) (string, []string) {
+	var problems []string
+	p, _ := ev["Properties"].(map[string]any)
+	known := map[string][]string{
+		"DynamoDB": {"Stream", "StartingPosition", "BatchSize", "FunctionResponseTypes", "FilterCriteria"},
+		"Schedule": {"Schedule"},
+	}[fmt.Sprint(ev["Type"])]
+	for _, k := range slices.Sorted(mapKeys(p)) {
+		if !slices.Contains(known, k) {
+			problems = append(problems, fmt.Sprintf("event %s: property %s, which this check does not know (want only %q)", name, k, known))
+		}
+	}
+	if ev["Type"] == "Schedule" {
+		return fmt.Sprintf("Schedule %v", p["Schedule"]), problems
+	}
+	var responses []string
+	for _, r := range list(p["FunctionResponseTypes"]) {
+		responses = append(responses, fmt.Sprint(r))
+	}
+	var pattern any
+	fc, _ := p["FilterCriteria"].(map[string]any)
+	filters := list(fc["Filters"])
+	switch {
+	case len(filters) > 1:
+		problems = append(problems, fmt.Sprintf("event %s: %d filters; want at most one", name, len(filters)))
+	case len(filters) == 1:
+		f, _ := filters[0].(map[string]any)
+		src, _ := f["Pattern"].(string)
+		if err := json.Unmarshal([]byte(src), &pattern); err != nil {
+			problems = append(problems, fmt.Sprintf("event %s: filter pattern %q is not JSON: %v", name, src, err))
+		}
+	}
+	batch, _ := p["BatchSize"].(float64)
+	return streamEvent(fmt.Sprint(p["Stream"]), fmt.Sprint(p["StartingPosition"]), int(batch), strings.Join(responses, ","), pattern), problems
+}
+
+// list returns v as a list (a lone value becomes a list of one).
+func list(v any) []any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case []any:
+		return x
+	default:
+		return []any{x}
+	}
 }
 
 // usesBucket reports whether f reads or writes the clip bucket, or is
@@ -374,9 +527,15 @@ const (
 // checkEnvironment requires the table settings on every function, each
 // secret's local variable exactly on the functions that list it, the
 // bucket's name and S3 endpoint exactly on the functions that use the
-// bucket, and the public base URL exactly on those that need it.
+// bucket, and the public base URL exactly on those that need it; and it
+// refuses settings.WebhookAllowLoopback anywhere: it is make dev's alone
+// (its own stack), and a variable the template declares would take
+// make dev's value from the env-vars file.
 func checkEnvironment(fn function, f manifest.Function) []string {
 	var problems []string
+	if _, ok := fn.env[settings.WebhookAllowLoopback]; ok {
+		problems = append(problems, fmt.Sprintf("%s declared; it is for make dev alone, never a function of the template (the deployment never sets it either)", settings.WebhookAllowLoopback))
+	}
 	if v, ok := fn.env[settings.Table]; !ok || v != table.DefaultName {
 		problems = append(problems, fmt.Sprintf("%s = %q (set: %v); want the parameter defaulting to make dev's table %q", settings.Table, v, ok, table.DefaultName))
 	}
@@ -423,9 +582,11 @@ func checkEnvironment(fn function, f manifest.Function) []string {
 func TestSettingsPinned(t *testing.T) {
 	fns := functions(t, openTemplate(t))
 	for name, want := range map[string][]string{
-		settings.ClipBucket:    {"ClipProcessorFunction", "V1CaptureFunction", "V1VideoFunction"},
-		"AWS_ENDPOINT_URL_S3":  {"ClipProcessorFunction", "V1CaptureFunction", "V1VideoFunction"},
-		settings.PublicBaseURL: {"V1CaptureFunction", "V1LeadSurveyFunction", "V1SurveyVideoAccessFunction", "V1VideoFunction"},
+		settings.ClipBucket:        {"ClipProcessorFunction", "V1CaptureFunction", "V1VideoFunction"},
+		"AWS_ENDPOINT_URL_S3":      {"ClipProcessorFunction", "V1CaptureFunction", "V1VideoFunction"},
+		settings.PublicBaseURL:     {"V1CaptureFunction", "V1LeadSurveyFunction", "V1SurveyVideoAccessFunction", "V1VideoFunction"},
+		settings.WebhookSealingKey: {"WebhookDispatcherFunction", "WebhookRetrierFunction"},
+		settings.CursorSecret:      {"V1LeadsListFunction"},
 	} {
 		var got []string
 		for id, fn := range fns {
@@ -497,6 +658,63 @@ func TestChecksCatchMistakes(t *testing.T) {
 		{"route missing", "v1-capture",
 			func(fns map[string]function) { delete(fns["V1CaptureFunction"].events, "CaptureFinish") },
 			"HttpApi POST /v1-capture/{token}/finish"},
+		{"stream event missing", "webhook-dispatcher",
+			func(fns map[string]function) { delete(fns["WebhookDispatcherFunction"].events, "TableStream") },
+			`events []; want exactly ["DynamoDB stream=`},
+		{"stream filter missing", "webhook-dispatcher",
+			func(fns map[string]function) {
+				delete(fns["WebhookDispatcherFunction"].rawEvents["TableStream"]["Properties"].(map[string]any), "FilterCriteria")
+			},
+			"filter=none"},
+		{"stream filter on another type", "webhook-dispatcher",
+			func(fns map[string]function) {
+				fc := fns["WebhookDispatcherFunction"].rawEvents["TableStream"]["Properties"].(map[string]any)["FilterCriteria"].(map[string]any)
+				fc["Filters"] = []any{map[string]any{"Pattern": `{"eventName":["INSERT","MODIFY"],"dynamodb":{"NewImage":{"type":{"S":["event"]}}}}`}}
+			},
+			`\"eventName\":[\"INSERT\",\"MODIFY\"]`},
+		{"stream without partial batch failures", "webhook-dispatcher",
+			func(fns map[string]function) {
+				delete(fns["WebhookDispatcherFunction"].rawEvents["TableStream"]["Properties"].(map[string]any), "FunctionResponseTypes")
+			},
+			"responses= "},
+		{"stream batch size", "webhook-dispatcher",
+			func(fns map[string]function) {
+				fns["WebhookDispatcherFunction"].rawEvents["TableStream"]["Properties"].(map[string]any)["BatchSize"] = float64(100)
+			},
+			"batch=100"},
+		{"stream from the latest record", "webhook-dispatcher",
+			func(fns map[string]function) {
+				fns["WebhookDispatcherFunction"].rawEvents["TableStream"]["Properties"].(map[string]any)["StartingPosition"] = "LATEST"
+			},
+			"start=LATEST"},
+		{"stream property unchecked", "webhook-dispatcher",
+			func(fns map[string]function) {
+				fns["WebhookDispatcherFunction"].rawEvents["TableStream"]["Properties"].(map[string]any)["ParallelizationFactor"] = float64(2)
+			},
+			"property ParallelizationFactor, which this check does not know"},
+		{"schedule expression", "webhook-retrier",
+			func(fns map[string]function) {
+				fns["WebhookRetrierFunction"].rawEvents["EveryMinute"]["Properties"].(map[string]any)["Schedule"] = "rate(5 minutes)"
+			},
+			`events ["Schedule rate(5 minutes)"]`},
+		{"sealing key missing", "webhook-retrier",
+			func(fns map[string]function) { delete(fns["WebhookRetrierFunction"].env, settings.WebhookSealingKey) },
+			"WEBHOOK_SEALING_KEY declared: false; want true"},
+		{"sealing key where not listed", "v1-leads",
+			func(fns map[string]function) { fns["V1LeadsFunction"].env[settings.WebhookSealingKey] = "" },
+			"WEBHOOK_SEALING_KEY declared: true; want false"},
+		{"loopback allowed", "webhook-dispatcher",
+			func(fns map[string]function) {
+				fns["WebhookDispatcherFunction"].env[settings.WebhookAllowLoopback] = "1"
+			},
+			"WEBHOOK_ALLOW_LOOPBACK declared; it is for make dev alone"},
+		{"job with a request's timeout", "webhook-retrier",
+			func(fns map[string]function) {
+				f := fns["WebhookRetrierFunction"]
+				f.timeout = 10
+				fns["WebhookRetrierFunction"] = f
+			},
+			"Timeout 10s; a Schedule function's is at least 60 s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fns := functions(t, openTemplate(t)) // fresh: mutations must not leak
@@ -513,20 +731,62 @@ func TestChecksCatchMistakes(t *testing.T) {
 }
 
 // TestSecretParametersAreNoEcho keeps secrets out of SAM's and
-// CloudFormation's output.
+// CloudFormation's output: each manifest secret's local variable is
+// passed from a parameter named after it (CURSOR_SECRET: CursorSecret,
+// WEBHOOK_SEALING_KEY: WebhookSealingKey) that is NoEcho and empty by
+// default (make dev's env-vars file gives it), and so is any other
+// parameter whose name says secret or key.
 func TestSecretParametersAreNoEcho(t *testing.T) {
 	tpl := openTemplate(t)
-	found := false
+	want := map[string]bool{}
+	for _, sec := range manifest.Secrets {
+		name := pascalCase(settings.SecretVar(sec))
+		want[name] = true
+		p, ok := tpl.Parameters[name]
+		if !ok {
+			t.Errorf("no parameter %s for secret %s (%s)", name, sec, settings.SecretVar(sec))
+			continue
+		}
+		if p.Default != nil && p.Default != "" {
+			t.Errorf("parameter %s has a default %v; want none (make dev's env-vars file gives it)", name, p.Default)
+		}
+	}
 	for name, p := range tpl.Parameters {
-		if strings.Contains(strings.ToLower(name), "secret") {
-			found = true
+		lower := strings.ToLower(name)
+		if want[name] || strings.Contains(lower, "secret") || strings.HasSuffix(lower, "key") {
 			if p.NoEcho == nil || !*p.NoEcho {
 				t.Errorf("parameter %s is not NoEcho", name)
 			}
 		}
 	}
-	if !found {
-		t.Error("no secret parameter: where does CURSOR_SECRET come from?")
+}
+
+// pascalCase turns an environment variable's name into a parameter's:
+// CURSOR_SECRET → CursorSecret.
+func pascalCase(env string) string {
+	var b strings.Builder
+	for word := range strings.SplitSeq(strings.ToLower(env), "_") {
+		if word != "" {
+			b.WriteString(strings.ToUpper(word[:1]) + word[1:])
+		}
+	}
+	return b.String()
+}
+
+// TestTemplateNeverAllowsLoopback: WEBHOOK_ALLOW_LOOPBACK, which lets
+// test-mode webhook deliveries reach this machine's own addresses, is set
+// only by make dev for its own stack. The template declares it nowhere
+// (not in Globals, not on a function, not as a parameter), so sam local,
+// which applies an env-vars file's values only to declared variables,
+// never passes it into a container.
+func TestTemplateNeverAllowsLoopback(t *testing.T) {
+	if raw := rawTemplate(t); strings.Contains(string(raw), settings.WebhookAllowLoopback) {
+		t.Errorf("%s mentions %s outside comments", templatePath, settings.WebhookAllowLoopback)
+	}
+	for id, fn := range functions(t, openTemplate(t)) {
+		if _, ok := fn.env[settings.WebhookAllowLoopback]; ok {
+			t.Errorf("%s declares %s", id, settings.WebhookAllowLoopback)
+		}
 	}
 }
 

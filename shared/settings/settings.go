@@ -20,6 +20,18 @@ const (
 	// e.g. https://api.example.com, from which capture links are made
 	// (getSurveyLink) and which the clip bucket's CORS allows.
 	PublicBaseURL = "PUBLIC_BASE_URL"
+	// WebhookSealingKey holds the AES-256 key (hex, 32 bytes) that seals
+	// webhook endpoints' signing secrets in the table, for local stacks;
+	// in AWS WebhookSealingKeyARN names its Secrets Manager secret.
+	WebhookSealingKey    = "WEBHOOK_SEALING_KEY"
+	WebhookSealingKeyARN = "WEBHOOK_SEALING_KEY_ARN"
+	// WebhookAllowLoopback, set to "1", lets test-mode webhook deliveries
+	// reach loopback addresses (127.0.0.0/8, ::1): make dev sets it so a
+	// listener on the developer's machine receives events. LOCAL ONLY:
+	// the deployed stack never sets it (the CDK stack's and the SAM
+	// template's tests check), and live-mode deliveries refuse loopback
+	// whatever it says.
+	WebhookAllowLoopback = "WEBHOOK_ALLOW_LOOPBACK"
 )
 
 // SecretVar returns the environment variable a function reads the secret
@@ -32,6 +44,8 @@ func SecretVar(name string) string {
 	switch name {
 	case "cursor-signing-key":
 		return CursorSecret
+	case "webhook-sealing-key":
+		return WebhookSealingKey
 	}
 	return ""
 }

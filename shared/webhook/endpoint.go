@@ -1,6 +1,8 @@
 package webhook
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"slices"
 	"time"
 
@@ -85,8 +87,12 @@ type Delivery struct {
 	// Status is pending (attempts remain), delivered or failed (the
 	// schedule ran out, or the endpoint was disabled).
 	Status DeliveryStatus
-	// Attempts counts the attempts made.
+	// Attempts counts the attempts made, over every round: the attempt
+	// log numbers them 1, 2, ...
 	Attempts int
+	// RoundStart is how many attempts were made before the current round
+	// of the schedule: a redelivery starts a new round (InRound).
+	RoundStart int
 	// NextAt is when the next attempt is due (pending only).
 	NextAt time.Time
 }
@@ -100,6 +106,10 @@ const (
 	Delivered DeliveryStatus = "delivered"
 	Failed    DeliveryStatus = "failed"
 )
+
+// InRound is how many attempts the current round of the schedule has made
+// (the schedule's position).
+func (d Delivery) InRound() int { return d.Attempts - d.RoundStart }
 
 // ID is the delivery's id: its webhook-id.
 func (d Delivery) ID() string { return MessageID(d.Event.ID, d.EndpointID) }
@@ -120,3 +130,28 @@ func (a Attempt) OK() bool { return a.Status >= 200 && a.Status < 300 }
 
 // MaxLoggedBody bounds the answer kept per attempt.
 const MaxLoggedBody = 1 << 10
+
+// NewEndpoint returns a new endpoint of tenant t at url receiving types
+// (nil: every type), with a fresh id and signing secret, the secret sealed
+// with s; and the secret itself, to show its owner once: it is never
+// stored or shown again. The caller validates url (safehttp.CheckURL) and
+// stores the endpoint.
+func NewEndpoint(t auth.Tenant, url string, types []Type, s *Sealer, now time.Time) (Endpoint, string, error) {
+	var b [12]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return Endpoint{}, "", err
+	}
+	id := EndpointPrefix + hex.EncodeToString(b[:])
+	secret, err := NewSecret()
+	if err != nil {
+		return Endpoint{}, "", err
+	}
+	sealed, err := Secrets{Current: secret}.Seal(s, id)
+	if err != nil {
+		return Endpoint{}, "", err
+	}
+	return Endpoint{ID: id, Tenant: t, URL: url, Types: types, CreatedAt: now, Sealed: sealed}, secret, nil
+}
+
+// EndpointPrefix starts every endpoint id.
+const EndpointPrefix = "we_"

@@ -1,12 +1,14 @@
 package webhook
 
 import (
+	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"sync"
 )
 
 // Signing secrets must be readable to sign, so they cannot be stored as
@@ -71,4 +73,27 @@ func (s *Sealer) Open(sealed, context string) (string, error) {
 		return "", ErrSealed
 	}
 	return string(plain), nil
+}
+
+// SealerFrom returns a function that builds the Sealer from the key that
+// load returns, on its first success, and returns that Sealer from then on
+// (load reads a secret; a failure is retried at the next call).
+func SealerFrom(load func(context.Context) ([]byte, error)) func(context.Context) (*Sealer, error) {
+	var (
+		mu sync.Mutex
+		s  *Sealer
+	)
+	return func(ctx context.Context) (*Sealer, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if s != nil {
+			return s, nil
+		}
+		key, err := load(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s, err = NewSealer(key)
+		return s, err
+	}
 }

@@ -13,6 +13,7 @@ package webhook
 import (
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -88,6 +89,10 @@ type Event struct {
 	At time.Time
 	// Data is the payload's data, already JSON.
 	Data json.RawMessage
+	// Endpoint, when set, is the one endpoint the event goes to (a
+	// webhook.test an operator sends to check it); "" is every endpoint
+	// of the partner and mode that receives the type.
+	Endpoint string
 }
 
 // Payload is the body of a delivery, in the Standard Webhooks shape.
@@ -155,3 +160,29 @@ const (
 	HeaderTimestamp = "webhook-timestamp"
 	HeaderSignature = "webhook-signature"
 )
+
+// TestData is the data of a webhook.test event.
+type TestData struct {
+	EndpointID string `json:"endpoint_id"`
+	Mode       string `json:"mode"`
+	Message    string `json:"message"`
+}
+
+// TestEvent is the webhook.test an operator sends to endpoint ep (opctl
+// webhook test) at now, with id (a fresh one each time: NewTestEventID):
+// it goes to ep alone and carries no lead.
+func TestEvent(id string, ep Endpoint, now time.Time) Event {
+	data, _ := json.Marshal(TestData{ // three strings: never fails
+		EndpointID: ep.ID, Mode: string(ep.Tenant.Mode),
+		Message: "A test event sent by MoveLeads to check this endpoint. It carries no lead.",
+	})
+	return Event{ID: id, Type: Test, Mode: string(ep.Tenant.Mode), At: now, Data: data, Endpoint: ep.ID}
+}
+
+// NewTestEventID returns "evt_test_" and 16 random lowercase hex digits:
+// a fresh event (and so a fresh webhook-id) for each webhook test.
+func NewTestEventID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return "evt_test_" + hex.EncodeToString(b[:])
+}

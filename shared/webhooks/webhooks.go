@@ -89,8 +89,10 @@ type Deps struct {
 	Sender Sender
 	// Sign signs a payload with the Standard Webhooks library
 	// (webhooksign.Sign): the headers of a delivery.
-	Sign   func(secrets []string, id string, sentAt time.Time, payload []byte) (map[string]string, error)
-	Sealer *webhook.Sealer
+	Sign func(secrets []string, id string, sentAt time.Time, payload []byte) (map[string]string, error)
+	// Sealer returns the sealer that opens endpoints' signing secrets; its
+	// key is a secret read on first use (webhook.SealerFrom), never at init.
+	Sealer func(context.Context) (*webhook.Sealer, error)
 	Clock  Clock
 	// Rand returns a number in [0, 1) for the schedule's jitter; nil is
 	// math/rand/v2.
@@ -141,37 +143,15 @@ const (
 )
 
 // Fanout delivers event e of tenant t to each of t's endpoints that
-// receives its type: it writes every delivery first (a delivery that
-// exists is not written again: a duplicate stream record makes no second
-// one), then attempts each at once, and a failed first attempt once more
-// after the schedule's 5 s; later attempts are RetryDue's. An error means
-// the event may not be safely handed off yet (retry Fanout): every
-// delivery that was written stays pending and due.
+// receives its type (or to e.Endpoint alone, when set): it writes every
+// delivery first (Enqueue), then attempts each at once, and a failed first
+// attempt once more after the schedule's 5 s; later attempts are
+// RetryDue's. An error means the event may not be safely handed off yet
+// (retry Fanout): every delivery that was written stays pending and due.
 func (s *Service) Fanout(ctx context.Context, t auth.Tenant, e webhook.Event) error {
-	if e.Mode != string(t.Mode) {
-		return fmt.Errorf("webhooks: event %s of mode %q for tenant mode %q", e.ID, e.Mode, t.Mode)
-	}
-	eps, err := s.d.Store.TenantEndpoints(ctx, t)
+	owed, err := s.Enqueue(ctx, t, e)
 	if err != nil {
 		return err
-	}
-	if err := s.d.Fault(StepFanout); err != nil {
-		return err
-	}
-	now := s.d.Clock.Now()
-	var owed []webhook.Delivery
-	for _, ep := range eps {
-		if !ep.Receives(e.Type) {
-			continue
-		}
-		d := webhook.Delivery{EndpointID: ep.ID, Event: e, Status: webhook.Pending, NextAt: now}
-		if _, err := s.d.Store.CreateDelivery(ctx, d); err != nil {
-			return err
-		}
-		if err := s.d.Fault(StepCreated); err != nil {
-			return err
-		}
-		owed = append(owed, d)
 	}
 	var wg sync.WaitGroup
 	for _, d := range owed {
@@ -183,6 +163,43 @@ func (s *Service) Fanout(ctx context.Context, t auth.Tenant, e webhook.Event) er
 	}
 	wg.Wait()
 	return nil
+}
+
+// Enqueue writes event e's deliveries, pending and due now, to each of
+// tenant t's endpoints that receives its type (to e.Endpoint alone, when
+// set, if it is t's), and returns them; a delivery that exists already is
+// not written again (a duplicate stream record, a replayed event makes no
+// second one) but is returned. RetryDue attempts what Enqueue leaves.
+func (s *Service) Enqueue(ctx context.Context, t auth.Tenant, e webhook.Event) ([]webhook.Delivery, error) {
+	if e.Mode != string(t.Mode) {
+		return nil, fmt.Errorf("webhooks: event %s of mode %q for tenant mode %q", e.ID, e.Mode, t.Mode)
+	}
+	eps, err := s.d.Store.TenantEndpoints(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.d.Fault(StepFanout); err != nil {
+		return nil, err
+	}
+	now := s.d.Clock.Now()
+	var owed []webhook.Delivery
+	for _, ep := range eps {
+		if e.Endpoint != "" && ep.ID != e.Endpoint {
+			continue
+		}
+		if e.Endpoint == "" && !ep.Receives(e.Type) {
+			continue
+		}
+		d := webhook.Delivery{EndpointID: ep.ID, Event: e, Status: webhook.Pending, NextAt: now}
+		if _, err := s.d.Store.CreateDelivery(ctx, d); err != nil {
+			return nil, err
+		}
+		if err := s.d.Fault(StepCreated); err != nil {
+			return nil, err
+		}
+		owed = append(owed, d)
+	}
+	return owed, nil
 }
 
 // firstAttempts makes a fresh delivery's first attempt and, when it fails,
@@ -209,21 +226,56 @@ func (s *Service) firstAttempts(ctx context.Context, d webhook.Delivery) {
 	}
 }
 
-// RetryDue attempts up to limit deliveries that are due, and returns how
-// many it attempted. Errors of single attempts are logged, not returned:
-// each delivery stays pending and is retried.
-func (s *Service) RetryDue(ctx context.Context, limit int) (int, error) {
-	due, err := s.d.Store.DueDeliveries(ctx, s.d.Clock.Now(), limit)
+// Parallel is how many attempts RetryDue makes at once: an endpoint that
+// times out holds one of them for webhook.AttemptTimeout.
+const Parallel = 8
+
+// Report is what one RetryDue pass did.
+type Report struct {
+	// Attempted counts the attempts made (each recorded).
+	Attempted int
+	// Due counts the deliveries found due.
+	Due int
+	// MostOverdue is how long past its due time the most overdue delivery
+	// found was (0 when none was due): it grows when the retrier stops
+	// running or cannot keep up, which the stack alarms on.
+	MostOverdue time.Duration
+}
+
+// RetryDue attempts up to limit deliveries that are due, Parallel at a
+// time, and reports what it did. Errors of single attempts are logged, not
+// returned: each delivery stays pending and is retried.
+func (s *Service) RetryDue(ctx context.Context, limit int) (Report, error) {
+	now := s.d.Clock.Now()
+	due, err := s.d.Store.DueDeliveries(ctx, now, limit)
 	if err != nil {
-		return 0, err
+		return Report{}, err
 	}
-	n := 0
+	r := Report{Due: len(due)}
+	if len(due) > 0 {
+		r.MostOverdue = max(now.Sub(due[0].NextAt), 0)
+	}
+	var (
+		mu  sync.Mutex
+		wg  sync.WaitGroup
+		sem = make(chan struct{}, Parallel)
+	)
 	for _, d := range due {
-		if _, err := s.Attempt(ctx, d); err == nil {
-			n++
-		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if _, err := s.Attempt(ctx, d); err != nil {
+				s.d.Log.WarnContext(ctx, "webhook attempt not made", "endpoint_id", d.EndpointID, "webhook_id", d.ID(), "error", err.Error())
+				return
+			}
+			mu.Lock()
+			r.Attempted++
+			mu.Unlock()
+		}()
 	}
-	return n, nil
+	wg.Wait()
+	return r, nil
 }
 
 // Attempt makes delivery d's next attempt (d as read, pending): claim,
@@ -258,7 +310,7 @@ func (s *Service) Attempt(ctx context.Context, d webhook.Delivery) (webhook.Deli
 	}
 	var next time.Time
 	if !a.OK() {
-		next, _ = webhook.NextAttempt(claimed.Attempts+1, now.Add(res.Latency), s.d.Rand())
+		next, _ = webhook.NextAttempt(claimed.InRound()+1, now.Add(res.Latency), s.d.Rand())
 	}
 	out, err := s.d.Store.FinishAttempt(ctx, claimed, a, next)
 	if err != nil {
@@ -277,7 +329,11 @@ func (s *Service) Attempt(ctx context.Context, d webhook.Delivery) (webhook.Deli
 
 // send signs d's payload with ep's secrets at now and posts it.
 func (s *Service) send(ctx context.Context, ep webhook.Endpoint, d webhook.Delivery, now time.Time) (Response, error) {
-	secrets, err := ep.Open(s.d.Sealer)
+	sealer, err := s.d.Sealer(ctx)
+	if err != nil {
+		return Response{}, fmt.Errorf("webhook sealing key: %w", err)
+	}
+	secrets, err := ep.Open(sealer)
 	if err != nil {
 		return Response{}, fmt.Errorf("open the endpoint's signing secret: %w", err)
 	}

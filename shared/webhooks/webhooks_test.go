@@ -22,6 +22,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/webhook"
 	"github.com/moveleads/partnerapi/shared/webhooks"
 	"github.com/moveleads/partnerapi/shared/webhooksign"
+	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
 )
 
 func TestMain(m *testing.M) { dynamolocal.RunTests(m) }
@@ -44,14 +45,6 @@ func (c *fakeClock) Sleep(_ context.Context, d time.Duration) error {
 	return nil
 }
 func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
-
-// sender adapts safehttp to the service, as the wiring does.
-type sender struct{ c *safehttp.Client }
-
-func (s sender) Post(ctx context.Context, url string, live bool, h map[string]string, body []byte) (webhooks.Response, error) {
-	r, err := s.c.Post(ctx, url, live, h, body)
-	return webhooks.Response{Status: r.Status, Body: r.Body, Latency: r.Latency}, err
-}
 
 // receiver is a partner's endpoint: it answers the statuses given in turn
 // (then 200) and keeps every delivery.
@@ -116,8 +109,8 @@ func newStack(t *testing.T) *stack {
 	sealer, _ := webhook.NewSealer(make([]byte, 32))
 	st := &stack{store: dynamo.New(db, name), sealer: sealer, clock: &fakeClock{now: time.Now().UTC().Truncate(time.Second)}, faults: map[string]int{}}
 	st.svc = webhooks.New(webhooks.Deps{
-		Store: st.store, Sender: sender{safehttp.New(safehttp.Options{AllowLoopback: true, Timeout: 2 * time.Second})},
-		Sign: webhooksign.Sign, Sealer: sealer, Clock: st.clock, Rand: func() float64 { return 0.5 },
+		Store: st.store, Sender: hookwiring.Sender{C: safehttp.New(safehttp.Options{AllowLoopback: true, Timeout: 2 * time.Second})},
+		Sign: webhooksign.Sign, Sealer: func(context.Context) (*webhook.Sealer, error) { return sealer, nil }, Clock: st.clock, Rand: func() float64 { return 0.5 },
 		Fault: func(step string) error {
 			st.mu.Lock()
 			defer st.mu.Unlock()
@@ -361,5 +354,63 @@ func TestDisabledAfterFiveDays(t *testing.T) {
 	}
 	if len(rcv.got()) != n {
 		t.Error("a disabled endpoint still receives")
+	}
+}
+
+// TestTargetedEvent: an event for one endpoint (an operator's
+// webhook.test) reaches that endpoint only, whatever the others
+// subscribe to, and never another tenant's endpoint of that id.
+func TestTargetedEvent(t *testing.T) {
+	st := newStack(t)
+	ctx := context.Background()
+	target, sibling := newReceiver(t), newReceiver(t)
+	ep, sec := st.endpoint(t, tenantA, target.URL, webhook.SurveyFailed)
+	st.endpoint(t, tenantA, sibling.URL)
+	ev := webhook.Event{ID: "evt_test_1", Type: webhook.Test, Mode: "test", At: st.clock.Now(), Data: []byte(`{}`), Endpoint: ep.ID}
+	if err := st.svc.Fanout(ctx, tenantA, ev); err != nil {
+		t.Fatal(err)
+	}
+	if len(target.got()) != 1 || len(sibling.got()) != 0 {
+		t.Fatalf("target got %d, sibling %d; want 1 and 0", len(target.got()), len(sibling.got()))
+	}
+	verify(t, sec.Current, target.got()[0])
+	if err := st.svc.Fanout(ctx, tenantB, webhook.Event{ID: "evt_test_2", Type: webhook.Test, Mode: "test", At: st.clock.Now(), Data: []byte(`{}`), Endpoint: ep.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if len(target.got()) != 1 {
+		t.Error("another tenant's event reached the endpoint by naming it")
+	}
+}
+
+// TestEnqueueThenRetryDue: Enqueue writes the deliveries without sending,
+// twice is once, and RetryDue sends them and reports how overdue the most
+// overdue one was.
+func TestEnqueueThenRetryDue(t *testing.T) {
+	st := newStack(t)
+	ctx := context.Background()
+	rcv := newReceiver(t)
+	st.endpoint(t, tenantA, rcv.URL)
+	ev := event("evt_enq", auth.Test, st.clock.Now())
+	for range 2 {
+		if ds, err := st.svc.Enqueue(ctx, tenantA, ev); err != nil || len(ds) != 1 {
+			t.Fatalf("Enqueue: %v %v; want one delivery", ds, err)
+		}
+	}
+	if len(rcv.got()) != 0 {
+		t.Fatal("Enqueue sent")
+	}
+	st.clock.Advance(90 * time.Second)
+	rep, err := st.svc.RetryDue(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Due != 1 || rep.Attempted != 1 || rep.MostOverdue != 90*time.Second {
+		t.Errorf("report %+v; want 1 due, 1 attempted, 90s overdue", rep)
+	}
+	if len(rcv.got()) != 1 {
+		t.Errorf("%d deliveries; want 1", len(rcv.got()))
+	}
+	if rep, _ := st.svc.RetryDue(ctx, 10); rep.Due != 0 || rep.MostOverdue != 0 {
+		t.Errorf("after delivery: %+v; want nothing due", rep)
 	}
 }

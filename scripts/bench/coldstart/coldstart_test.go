@@ -13,7 +13,9 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	eventsample "github.com/moveleads/partnerapi/events/sample"
 	"github.com/moveleads/partnerapi/scripts/bench/report"
+	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/s3local"
@@ -178,8 +180,8 @@ func TestEveryFunctionHasAnEvent(t *testing.T) {
 			t.Errorf("%s: %v", fn.Slug, err)
 			continue
 		}
-		if s3 := fn.Trigger() == manifest.TriggerS3; s3 != (tg.Check != nil && tg.Verify != nil) {
-			t.Errorf("%s (%s): want a null check and a verification exactly for an S3 function", fn.Slug, fn.Trigger())
+		if other := fn.Trigger() != manifest.TriggerHTTP; other != (tg.Check != nil && tg.Verify != nil) {
+			t.Errorf("%s (%s): want a response check and a verification exactly for a function that is not HTTP", fn.Slug, fn.Trigger())
 		}
 	}
 }
@@ -215,9 +217,73 @@ func TestCheckNull(t *testing.T) {
 }
 
 func TestTargetRefusesOtherTriggers(t *testing.T) {
-	fn := manifest.Function{Slug: "nightly", Schedule: &manifest.ScheduleTrigger{Expression: "rate(1 day)"}}
-	if _, err := (&fixture{}).Target(fn, "/bin/true"); err == nil || !strings.Contains(err.Error(), "nightly") {
-		t.Errorf("Target(schedule function) = %v; want an error naming it", err)
+	fn := manifest.Function{Slug: "jobs", Queue: &manifest.QueueTrigger{Name: "jobs", BatchSize: 10}}
+	if _, err := (&fixture{}).Target(fn, "/bin/true"); err == nil || !strings.Contains(err.Error(), "jobs") {
+		t.Errorf("Target(queue function) = %v; want an error naming it", err)
+	}
+}
+
+func TestStreamEventIsAnInsertOfTheEventItem(t *testing.T) {
+	fx := &fixture{webhookFixture: webhookFixture{hooks: auth.Tenant{PartnerID: "ptn_x", Mode: auth.Test}}}
+	e := fx.newEvent()
+	b, err := streamEvent(eventsample.StreamCase{Tenant: fx.hooks, Event: e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev events.DynamoDBEvent
+	if err := json.Unmarshal(b, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if len(ev.Records) != 1 {
+		t.Fatalf("%d records; want 1", len(ev.Records))
+	}
+	r := ev.Records[0]
+	f, _ := manifest.BySlug("webhook-dispatcher")
+	if r.EventName != "INSERT" || r.Change.NewImage["type"].String() != f.Stream.InsertsOf ||
+		r.Change.NewImage["event_id"].String() != e.ID || r.Change.SequenceNumber == "" {
+		t.Errorf("event %s; want an INSERT of event item %s, which the dispatcher's filter lets through", b, e.ID)
+	}
+}
+
+func TestScheduledEvent(t *testing.T) {
+	b, err := scheduledEvent("webhook-retrier")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev events.EventBridgeEvent
+	if err := json.Unmarshal(b, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.DetailType != "Scheduled Event" || ev.Source != "aws.events" || ev.Time.IsZero() || len(ev.Resources) != 1 {
+		t.Errorf("event %s; want a scheduled event naming its rule", b)
+	}
+}
+
+func TestCheckNoFailures(t *testing.T) {
+	for body, ok := range map[string]bool{
+		`{"batchItemFailures":null}`:                     true,
+		`{"batchItemFailures":[]}`:                       true,
+		`{"batchItemFailures":[{"itemIdentifier":"1"}]}`: false,
+		`null`: false,
+		``:     false,
+	} {
+		if err := checkNoFailures([]byte(body)); (err == nil) != ok {
+			t.Errorf("checkNoFailures(%q) = %v; want ok %v", body, err, ok)
+		}
+	}
+}
+
+// TestWebhookFunctionsGetTheSealingKey: the functions that list the
+// sealing key get it (and the loopback setting their local receiver
+// needs); the others get neither.
+func TestWebhookFunctionsGetTheSealingKey(t *testing.T) {
+	fx := &fixture{s3: &s3local.Server{}, webhookFixture: webhookFixture{sealingKey: "ab"}}
+	for _, fn := range manifest.Functions {
+		env := strings.Join(fx.Env(&fn), " ")
+		lists := slices.Contains(fn.Secrets, manifest.SecretWebhookSealing)
+		if got := strings.Contains(env, "WEBHOOK_SEALING_KEY=ab") && strings.Contains(env, "WEBHOOK_ALLOW_LOOPBACK=1"); got != lists {
+			t.Errorf("%s: sealing key and loopback in its environment: %v; want %v", fn.Slug, got, lists)
+		}
 	}
 }
 

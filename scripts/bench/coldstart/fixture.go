@@ -38,8 +38,9 @@ const createBody = `{"customer_name":"Ada Lovelace","email":"ada@example.com","p
 // fixture is the data the cold starts' requests read: a fresh table on
 // DynamoDB Local with, per partner-key route, its own partner holding one
 // lead, so that each function's request finds the same data in every run;
-// a fresh clip bucket on MinIO; and for the survey functions their own
-// partner (see surveys.go).
+// a fresh clip bucket on MinIO; for the survey functions their own
+// partner (see surveys.go); and for the webhook functions their own
+// partner with an endpoint at a local receiver (see webhooks.go).
 type fixture struct {
 	db       *dynamodb.Client
 	store    *dynamo.Store
@@ -53,6 +54,7 @@ type fixture struct {
 	s3c    *s3.Client
 	bucket string
 	surveyFixture
+	webhookFixture
 }
 
 // newFixture creates the table on the DynamoDB at endpoint and the clip
@@ -106,6 +108,10 @@ func newFixture(ctx context.Context, endpoint string, s3srv *s3local.Server, roo
 		_ = f.Close(ctx)
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
+	if err := f.seedWebhooks(ctx, now); err != nil {
+		_ = f.Close(ctx)
+		return nil, fmt.Errorf("fixture: %w", err)
+	}
 	return f, nil
 }
 
@@ -115,7 +121,9 @@ const publicBaseURL = "https://api.coldstart.example"
 
 // Env returns a function's own variables and credentials, pointing it at
 // the table and the clip bucket. As deployed, only a function that lists
-// the cursor secret gets it. Every function gets the bucket, the public
+// a secret gets it (the cursor secret; the webhook sealing key, with
+// WEBHOOK_ALLOW_LOOPBACK=1 for the loopback receiver, see webhookEnv).
+// Every function gets the bucket, the public
 // base URL and the S3 endpoint: which functions get them when deployed is
 // a rule of the CDK stack (infra/stack, environment), not a manifest
 // field, and a variable a function does not read costs it nothing. fn nil
@@ -138,11 +146,18 @@ func (f *fixture) Env(fn *manifest.Function) []string {
 	if fn != nil && slices.Contains(fn.Secrets, manifest.SecretCursor) {
 		env = append(env, settings.CursorSecret+"="+f.secret)
 	}
+	if fn != nil && slices.Contains(fn.Secrets, manifest.SecretWebhookSealing) {
+		env = append(env, f.webhookEnv()...)
+	}
 	return env
 }
 
-// Close deletes the table, and the clip bucket with its objects.
+// Close stops the webhook receiver and deletes the table, and the clip
+// bucket with its objects.
 func (f *fixture) Close(ctx context.Context) error {
+	if f.receiver != nil {
+		f.receiver.Close()
+	}
 	_, err := f.db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: &f.table})
 	return errors.Join(err, f.deleteBucket(ctx))
 }
@@ -169,13 +184,17 @@ func (f *fixture) deleteBucket(ctx context.Context) error {
 
 // Target returns the cold start of fn from bin: its environment, its
 // event and what the event must be answered with. It fails for a function
-// the harness has no event for (a trigger other than HTTP and S3, or an
-// operation not listed in request).
+// the harness has no event for (a queue trigger, or an operation not
+// listed in request).
 func (f *fixture) Target(fn manifest.Function, bin string) (target, error) {
 	switch fn.Trigger() {
 	case manifest.TriggerHTTP:
 	case manifest.TriggerS3:
 		return f.clipTarget(fn, bin), nil
+	case manifest.TriggerStream:
+		return f.streamTarget(fn, bin), nil
+	case manifest.TriggerSchedule:
+		return f.scheduleTarget(fn, bin), nil
 	default:
 		return target{}, fmt.Errorf("coldstart has no event for %s (trigger %q): add one to fixture.Target", fn.Slug, fn.Trigger())
 	}

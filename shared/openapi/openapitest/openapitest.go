@@ -1,15 +1,22 @@
 // Package openapitest checks real HTTP responses against the partner API's
-// OpenAPI document, for integration tests that talk to a running server.
+// OpenAPI document, for integration tests that talk to a running server,
+// and real webhook deliveries against the document's webhooks, for tests
+// that receive them.
 //
 //	v := openapitest.New(t)
 //	resp, err := http.DefaultClient.Do(req)
 //	...
 //	body, _ := io.ReadAll(resp.Body)
 //	v.Check(t, req, resp.StatusCode, resp.Header, body)
+//
+//	// in a test endpoint's handler:
+//	v.CheckWebhook(t, r.Header, body)
 package openapitest
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/mail"
@@ -29,8 +36,9 @@ import (
 // Validator checks real responses against the embedded document. It is safe
 // for concurrent use by parallel tests.
 type Validator struct {
-	router  routers.Router
-	options *openapi3filter.Options
+	router   routers.Router
+	webhooks map[string]*openapi3.PathItem
+	options  *openapi3filter.Options
 }
 
 // New loads and validates the embedded document and returns a Validator for
@@ -56,7 +64,7 @@ func New(t testing.TB) *Validator {
 	if err != nil {
 		t.Fatalf("openapitest: build router: %v", err)
 	}
-	return &Validator{router: router, options: responseOptions()}
+	return &Validator{router: router, webhooks: doc.Webhooks, options: responseOptions()}
 }
 
 // responseOptions makes response validation strict: an undocumented status
@@ -106,6 +114,41 @@ func (v *Validator) Check(t testing.TB, req *http.Request, status int, header ht
 	input.SetBodyBytes(body)
 	if err := openapi3filter.ValidateResponse(context.Background(), input); err != nil {
 		t.Errorf("%s %s -> %d (%s): response does not conform: %v", req.Method, req.URL.Path, status, route.Operation.OperationID, err)
+	}
+}
+
+// CheckWebhook fails t (t.Errorf, naming the event type and webhook-id)
+// when a webhook delivery, as its endpoint received it (header and body),
+// does not conform to the document's webhook for the body's "type": an
+// undocumented type, a missing or malformed webhook-id,
+// webhook-timestamp or webhook-signature header, or a body that does not
+// match the type's schema. It checks the shape only; the signature is
+// verified by the Standard Webhooks library (shared/webhooksign's tests).
+func (v *Validator) CheckWebhook(t testing.TB, header http.Header, body []byte) {
+	t.Helper()
+	var envelope struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(body, &envelope) // a body that is not JSON fails below
+	name := fmt.Sprintf("webhook %q (webhook-id %q)", envelope.Type, header.Get("webhook-id"))
+	item := v.webhooks[envelope.Type]
+	if item == nil || item.Post == nil {
+		t.Errorf("%s: no documented webhook of this type", name)
+		return
+	}
+	req, err := http.NewRequest(http.MethodPost, "/", bytes.NewReader(body))
+	if err != nil {
+		t.Errorf("%s: %v", name, err)
+		return
+	}
+	req.Header = header.Clone()
+	input := &openapi3filter.RequestValidationInput{
+		Request: req,
+		Route:   &routers.Route{Path: "/", PathItem: item, Method: http.MethodPost, Operation: item.Post},
+		Options: v.options,
+	}
+	if err := openapi3filter.ValidateRequest(context.Background(), input); err != nil {
+		t.Errorf("%s: delivery does not conform: %v", name, err)
 	}
 }
 

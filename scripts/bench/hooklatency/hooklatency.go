@@ -1,0 +1,343 @@
+// Package hooklatency measures outgoing webhooks on the local stack: the
+// time from a survey's state change (the transaction that writes the
+// survey, the lead and the events it owes) to the partner's receiver
+// having the survey.completed delivery, through the same path as make dev:
+// DynamoDB Local's stream read by shared/streamlocal (as Lambda's event
+// source mapping reads it), the webhook-dispatcher's handler built by
+// shared/catalog, the signing and the SSRF-guarded HTTP client, a receiver
+// on loopback that verifies each delivery with the Standard Webhooks
+// library. It also counts the dispatcher's DynamoDB round trips and
+// capacity units per event (shared/dynamometer on its client; the stream
+// reads are Lambda's in AWS, not the function's, and are not counted).
+package hooklatency
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/google/uuid"
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"github.com/moveleads/partnerapi/scripts/bench/report"
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/catalog"
+	"github.com/moveleads/partnerapi/shared/dynamo"
+	"github.com/moveleads/partnerapi/shared/dynamometer"
+	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/inventory"
+	"github.com/moveleads/partnerapi/shared/lead"
+	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/streamlocal"
+	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
+	"github.com/moveleads/partnerapi/shared/webhook"
+)
+
+// Section is the report section of the rows.
+const Section = "Webhooks"
+
+// Options configure Run.
+type Options struct {
+	// Endpoint names a running DynamoDB Local.
+	Endpoint string
+	// Events is how many survey completions are measured [100].
+	Events int
+	// Log receives progress lines; nil for none.
+	Log io.Writer
+}
+
+// Result is what Run measured.
+type Result struct {
+	// Latencies are, per survey, the time from the end of its state
+	// change's transaction to the receiver's having its verified
+	// survey.completed delivery.
+	Latencies []time.Duration
+	// Trips, Read and Write are the dispatcher's DynamoDB round trips and
+	// capacity units, in total over the run's events.
+	Trips       int
+	Read, Write float64
+	// TripNames are the operations of the round trips, in order.
+	TripNames []string
+	// Deliveries counts the verified deliveries the receiver took
+	// (duplicates included), Events the events owed.
+	Deliveries, Events int
+}
+
+// Run measures o.Events survey completions one after another, each owing
+// survey.completed to one test-mode endpoint.
+func Run(ctx context.Context, o Options) ([]report.Row, error) {
+	res, err := Measure(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("hooklatency: %w", err)
+	}
+	return rows(res), nil
+}
+
+func rows(r Result) []report.Row {
+	s := report.Summarise(r.Latencies)
+	n := float64(r.Events)
+	return []report.Row{
+		{Section: Section, Metric: "survey state change → survey.completed at the receiver (local stack)",
+			Value: fmt.Sprintf("median %.1f ms, p99 %.1f ms (n=%d)", ms(s.Median), ms(report.Percentile(r.Latencies, 99)), len(r.Latencies)),
+			Note: "DynamoDB Local's stream read by shared/streamlocal (reads a shard again 100 ms after finding it empty, so about 50 ms of the median is that wait; " +
+				"Lambda's event source mapping polls a shard about four times a second) → webhook-dispatcher's handler → signed POST to a receiver on loopback."},
+		{Section: Section, Metric: "webhook-dispatcher: DynamoDB round trips per event (1 endpoint)",
+			Value: fmt.Sprintf("%.1f (%.1f RCU, %.1f WCU)", float64(r.Trips)/n, r.Read/n, r.Write/n),
+			Note:  "endpoints query, delivery write, re-read, claim, endpoint read, attempt + outcome transaction; the event item itself is written by the state change's transaction (counted in that operation's cost)."},
+		{Section: Section, Metric: "deliveries received per event owed", Value: fmt.Sprintf("%.2f (%d of %d events)", float64(r.Deliveries)/n, r.Deliveries, r.Events),
+			Budget: "≥ 1.00 (none lost)", OK: report.Check(r.Deliveries >= r.Events)},
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// Measure runs the measurement and returns its figures.
+func Measure(ctx context.Context, o Options) (Result, error) {
+	if o.Events == 0 {
+		o.Events = 100
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+
+	cfg := aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("hooklatency", "hooklatency", "")}
+	newClient := func(m *dynamometer.Meter) *dynamodb.Client {
+		return dynamodb.NewFromConfig(cfg, func(opt *dynamodb.Options) {
+			opt.BaseEndpoint = aws.String(o.Endpoint)
+			opt.DisableValidateResponseChecksum = true // see scripts/bench/load
+			if m != nil {
+				m.Install(opt)
+			}
+		})
+	}
+	db := newClient(nil)
+	name := fmt.Sprintf("bench-hooks-%d", time.Now().UnixNano())
+	if err := dynamo.CreateTable(ctx, db, name); err != nil {
+		return Result{}, err
+	}
+	defer db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name})
+	store := dynamo.New(db, name)
+	var meter dynamometer.Meter
+	metered := dynamo.New(newClient(&meter), name)
+
+	key := make([]byte, 32)
+	for i := range key {
+		key[i] = byte(i * 7)
+	}
+	sealer, err := webhook.NewSealer(key)
+	if err != nil {
+		return Result{}, err
+	}
+	// The stack reads the loopback setting from the environment, as the
+	// functions do (make dev sets it too).
+	if err := os.Setenv(settings.WebhookAllowLoopback, "1"); err != nil {
+		return Result{}, err
+	}
+	defer os.Unsetenv(settings.WebhookAllowLoopback)
+	stack := catalog.New(catalog.Deps{Store: metered, AWS: cfg, Log: slog.New(slog.DiscardHandler),
+		Secret: func(string) func(context.Context) ([]byte, error) {
+			return func(context.Context) ([]byte, error) { return key, nil }
+		}})
+	h, ok := stack.Streams()["webhook-dispatcher"]
+	if !ok {
+		return Result{}, fmt.Errorf("no webhook-dispatcher in the catalog")
+	}
+
+	now := time.Now().UTC()
+	tn := auth.Tenant{PartnerID: "ptn_hooklatency", Mode: auth.Test}
+	if err := store.CreatePartner(ctx, auth.Partner{ID: tn.PartnerID, Name: "Hook Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now}); err != nil {
+		return Result{}, err
+	}
+
+	rcv, err := newReceiver()
+	if err != nil {
+		return Result{}, err
+	}
+	defer rcv.close()
+	ep, secret, err := webhook.NewEndpoint(tn, rcv.url, []webhook.Type{webhook.SurveyCompleted}, sealer, now)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := store.PutEndpoint(ctx, ep); err != nil {
+		return Result{}, err
+	}
+	if rcv.wh, err = standardwebhooks.NewWebhook(secret); err != nil {
+		return Result{}, err
+	}
+
+	pollCtx, stopPoll := context.WithCancel(ctx)
+	polled := make(chan error, 1)
+	go func() {
+		polled <- streamlocal.Poll(pollCtx, db, streamlocal.StreamsClient(db), name, streamlocal.Latest,
+			manifest.Functions[indexOf("webhook-dispatcher")].Stream.BatchSize, h, nil)
+	}()
+	defer func() { stopPoll(); <-polled }()
+	time.Sleep(300 * time.Millisecond) // the poller has read the shard's end (Latest)
+
+	var res Result
+	const warm = 5
+	for i := range o.Events + warm {
+		leadID, surveyID, err := processingSurvey(ctx, store, tn)
+		if err != nil {
+			return Result{}, err
+		}
+		at := time.Now().UTC()
+		evs, err := webhook.SurveyEvents(string(tn.Mode), leadID, surveyID, survey.InventoryReady, nil, at)
+		if err != nil {
+			return Result{}, err
+		}
+		if i == warm {
+			meter.Take()
+			rcv.reset()
+		}
+		err = store.AdvanceSurvey(ctx, tn, surveyrec.Transition{LeadID: leadID, SurveyID: surveyID, From: survey.Processing,
+			To: survey.InventoryReady, At: at, Inventory: &inventory.Inventory{}, Events: evs})
+		if err != nil {
+			return Result{}, err
+		}
+		changed := time.Now()
+		got, err := rcv.await(ctx, webhook.MessageID(evs[0].ID, ep.ID))
+		if err != nil {
+			return Result{}, fmt.Errorf("event %d: %w", i, err)
+		}
+		if i >= warm {
+			res.Latencies = append(res.Latencies, got.Sub(changed))
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // a late duplicate would show
+	res.Events = o.Events
+	res.Deliveries = rcv.count()
+	sample := meter.Take()
+	res.Trips, res.Read, res.Write = len(sample.Trips), sample.Read, sample.Write
+	res.TripNames = sample.Trips
+	fmt.Fprintf(o.Log, "hooklatency: %d events, %d deliveries\n", res.Events, res.Deliveries)
+	return res, nil
+}
+
+func indexOf(slug string) int {
+	for i, f := range manifest.Functions {
+		if f.Slug == slug {
+			return i
+		}
+	}
+	panic("hooklatency: no function " + slug)
+}
+
+// processingSurvey stores a lead and its survey, moved to processing (no
+// event is owed on the way).
+func processingSurvey(ctx context.Context, st *dynamo.Store, tn auth.Tenant) (leadID, surveyID string, err error) {
+	now := time.Now().UTC()
+	l := lead.Build(uuid.NewString(), lead.CreateInput{CustomerName: "Ada", Email: "ada@example.com", Source: "hooklatency"}, estimate.DefaultRateCard("usd"), now)
+	if err := st.PutLead(ctx, tn, l, false); err != nil {
+		return "", "", err
+	}
+	sv, _, err := survey.New(uuid.NewString(), l.ID, survey.DefaultTokenLifetime, now)
+	if err != nil {
+		return "", "", err
+	}
+	if err := st.StartSurvey(ctx, tn, sv); err != nil {
+		return "", "", err
+	}
+	for _, step := range [][2]survey.Status{{survey.Invited, survey.Recording}, {survey.Recording, survey.Processing}} {
+		if err := st.AdvanceSurvey(ctx, tn, surveyrec.Transition{LeadID: l.ID, SurveyID: sv.ID, From: step[0], To: step[1], At: now}); err != nil {
+			return "", "", err
+		}
+	}
+	return l.ID, sv.ID, nil
+}
+
+// receiver is a partner's endpoint on loopback that verifies each
+// delivery and notes when each webhook-id first arrived.
+type receiver struct {
+	url   string
+	srv   *http.Server
+	wh    *standardwebhooks.Webhook
+	mu    sync.Mutex
+	first map[string]time.Time
+	n     int
+	bad   error
+	cond  chan struct{}
+}
+
+func newReceiver() (*receiver, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	r := &receiver{url: "http://" + ln.Addr().String() + "/hooks", first: map[string]time.Time{}, cond: make(chan struct{}, 1)}
+	r.srv = &http.Server{Handler: http.HandlerFunc(r.serve)}
+	go r.srv.Serve(ln)
+	return r, nil
+}
+
+func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
+	at := time.Now()
+	body, _ := io.ReadAll(req.Body)
+	if err := r.wh.Verify(body, req.Header); err != nil {
+		r.mu.Lock()
+		r.bad = fmt.Errorf("delivery %s does not verify: %w", req.Header.Get("webhook-id"), err)
+		r.mu.Unlock()
+		http.Error(w, "bad signature", http.StatusBadRequest)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+	r.mu.Lock()
+	id := req.Header.Get("webhook-id")
+	if _, ok := r.first[id]; !ok {
+		r.first[id] = at
+	}
+	r.n++
+	r.mu.Unlock()
+	select {
+	case r.cond <- struct{}{}:
+	default:
+	}
+}
+
+func (r *receiver) await(ctx context.Context, id string) (time.Time, error) {
+	for {
+		r.mu.Lock()
+		at, ok := r.first[id]
+		bad := r.bad
+		r.mu.Unlock()
+		if bad != nil {
+			return time.Time{}, bad
+		}
+		if ok {
+			return at, nil
+		}
+		select {
+		case <-ctx.Done():
+			return time.Time{}, fmt.Errorf("delivery %s never arrived: %w", id, ctx.Err())
+		case <-r.cond:
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+func (r *receiver) reset() {
+	r.mu.Lock()
+	r.n = 0
+	r.mu.Unlock()
+}
+
+func (r *receiver) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n
+}
+
+func (r *receiver) close() { _ = r.srv.Close() }

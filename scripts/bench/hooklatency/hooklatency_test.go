@@ -1,0 +1,42 @@
+package hooklatency
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/moveleads/partnerapi/shared/dynamolocal"
+)
+
+// TestMeasure runs a short measurement against DynamoDB Local: every
+// event owed arrives, verified, and the dispatcher's round trips are
+// counted.
+func TestMeasure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts DynamoDB Local")
+	}
+	endpoint, stop, err := dynamolocal.ForTests()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	res, err := Measure(context.Background(), Options{Endpoint: endpoint, Events: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Latencies) != 10 || res.Deliveries < 10 {
+		t.Errorf("latencies %d, deliveries %d; want 10 and at least 10", len(res.Latencies), res.Deliveries)
+	}
+	if res.Trips < 10 || res.Write <= 0 {
+		t.Errorf("trips %d, write units %.1f; want the dispatcher's calls counted", res.Trips, res.Write)
+	}
+	t.Logf("per event: %d trips %v", res.Trips/10, res.TripNames[:res.Trips/10])
+	for _, r := range rows(res) {
+		if r.OK != nil && !*r.OK {
+			t.Errorf("row %q over budget: %s", r.Metric, r.Value)
+		}
+		if strings.TrimSpace(r.Value) == "" {
+			t.Errorf("row %q has no value", r.Metric)
+		}
+	}
+}

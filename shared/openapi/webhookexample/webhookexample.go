@@ -1,0 +1,124 @@
+// Package webhookexample builds the example deliveries that the partner
+// docs show (the OpenAPI document's webhooks, docs/WEBHOOKS.md, the
+// README) from the code that builds real ones: webhook.SurveyEvents for
+// the data, Event.Payload for the body, webhooksign.Sign for the headers.
+// Fixed inputs make them reproducible, so tests can check that each
+// published example is exactly what the service would send, and docgen can
+// print them byte for byte.
+package webhookexample
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/webhook"
+	"github.com/moveleads/partnerapi/shared/webhooksign"
+)
+
+// The fixed inputs of the examples. The ids are those of the OpenAPI
+// document's other examples.
+const (
+	LeadID = "6f1c1b0e-8f59-4d7e-9a39-2f7f6c8b8f11"
+	// SurveyID is the survey that completes (survey.completed,
+	// estimate.ready).
+	SurveyID = "3b0e6d2a-5f7c-4c1e-9a8b-2d4f6e8a0c1b"
+	// FailedSurveyID is the survey that fails (survey.failed).
+	FailedSurveyID = "c2d4e6f8-1a3b-4c5d-8e9f-0a1b2c3d4e5f"
+	// EndpointID is the partner's endpoint the examples are sent to.
+	EndpointID = webhook.EndpointPrefix + "4f9a1c2b3d4e5f6a7b8c9d0e"
+	// Secret is the endpoint's signing secret: the Standard Webhooks Go
+	// library's own example secret, never one of a real endpoint.
+	Secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+	// NextSecret is the secret a rotation example moves to.
+	NextSecret = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD"
+	// Mode is the examples' mode.
+	Mode = auth.Test
+)
+
+// At is when the examples' events happen (the payload's timestamp). It
+// has whole microseconds, the precision events are stored with
+// (lead.TimeLayout), so the stored event's payload is this one.
+var At = time.Date(2026, 11, 23, 16, 42, 7, 123456000, time.UTC)
+
+// SentAt is when the examples are sent (the webhook-timestamp header):
+// the first attempt, a moment after the event.
+var SentAt = At.Add(2 * time.Second)
+
+// Recommended is the completed survey's recommended estimate.
+var Recommended = estimate.Estimate{Min: 1450, Max: 2210, Currency: "usd"}
+
+// Delivery is one example delivery, as the endpoint receives it.
+type Delivery struct {
+	Event webhook.Event
+	// Body is the request body, byte for byte.
+	Body []byte
+	// Headers are the request's Standard Webhooks headers (and its
+	// Content-Type), signed with Secret.
+	Headers map[string]string
+}
+
+// Deliveries returns one example delivery per type of webhook.Catalogue,
+// in its order. A catalogue type without an example is an error, so a new
+// type cannot reach the docs undocumented.
+func Deliveries() ([]Delivery, error) {
+	events, err := Events()
+	if err != nil {
+		return nil, err
+	}
+	byType := map[webhook.Type]webhook.Event{}
+	for _, e := range events {
+		byType[e.Type] = e
+	}
+	out := make([]Delivery, 0, len(webhook.Catalogue))
+	for _, k := range webhook.Catalogue {
+		e, ok := byType[k.Type]
+		if !ok {
+			return nil, fmt.Errorf("webhookexample: no example event of type %s", k.Type)
+		}
+		body, err := e.Payload()
+		if err != nil {
+			return nil, err
+		}
+		h, err := webhooksign.Sign([]string{Secret}, webhook.MessageID(e.ID, EndpointID), SentAt, body)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Delivery{Event: e, Body: body, Headers: h})
+	}
+	return out, nil
+}
+
+// Events returns the examples' events: those a survey that reaches
+// inventory_ready with a recommended estimate owes, those a survey that
+// fails owes, and a webhook.test.
+func Events() ([]webhook.Event, error) {
+	done, err := webhook.SurveyEvents(string(Mode), LeadID, SurveyID, survey.InventoryReady, &Recommended, At)
+	if err != nil {
+		return nil, err
+	}
+	failed, err := webhook.SurveyEvents(string(Mode), LeadID, FailedSurveyID, survey.Failed, nil, At)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(done, failed...), testEvent()), nil
+}
+
+// testEvent is the webhook.test an operator sends to EndpointID with
+// opctl webhook test, built by the same function.
+func testEvent() webhook.Event {
+	return webhook.TestEvent("evt_test_5c1d9e0a7b3f2468", webhook.Endpoint{ID: EndpointID, Tenant: auth.Tenant{PartnerID: "ptn_example", Mode: Mode}}, At)
+}
+
+// Rotation returns the signature header of d during a rotation from
+// Secret to NextSecret: both sign, the new one first.
+func Rotation(d Delivery) (string, error) {
+	h, err := webhooksign.Sign(webhook.Secrets{Current: Secret}.Rotate(NextSecret, SentAt).Signing(SentAt),
+		d.Headers[webhook.HeaderID], SentAt, d.Body)
+	if err != nil {
+		return "", err
+	}
+	return h[webhook.HeaderSignature], nil
+}
