@@ -80,12 +80,15 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The signing secret stays in memory: secrets are never printed or
+	// logged, except once by opctl webhook add to the endpoint's owner (to
+	// try your own receiver, register it that way).
 	fmt.Fprintf(out, `Listening at %s
   registered as test-mode endpoint %s of partner %s (every event type)
-  signing secret %s   (local only; shown so you can try your own verifier)
-Events appear below as make dev sends them. Ctrl-C disables the endpoint and exits.
+Events appear below as make dev sends them, each verified with the endpoint's
+signing secret. Ctrl-C disables the endpoint and exits.
 
-`, url, ep.ID, env.File.PartnerID, secret)
+`, url, ep.ID, env.File.PartnerID)
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		<-ctx.Done()
