@@ -146,6 +146,25 @@ func TestNoFunctionLinksStreamlocal(t *testing.T) {
 	}
 }
 
+// TestNoFunctionLinksDetectlocal: the local detector (shared/detectlocal,
+// a client of a Node.js sidecar) serves make dev and tests only; in AWS
+// the inventory's detector is Amazon Rekognition.
+func TestNoFunctionLinksDetectlocal(t *testing.T) {
+	n := 0
+	for name, p := range listPackages(t) {
+		if !strings.HasPrefix(name, "functions/") {
+			continue
+		}
+		n++
+		if slices.Contains(p.Deps, module+"shared/detectlocal") {
+			t.Errorf("%s links shared/detectlocal", name)
+		}
+	}
+	if n == 0 {
+		t.Error("no functions/ packages found")
+	}
+}
+
 // TestOnlyWebhookFunctionsCallOut: the HTTP client that calls partners'
 // endpoints (shared/safehttp) and the signing library reach exactly the
 // functions that hold the webhook sealing key; no other function can make

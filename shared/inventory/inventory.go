@@ -55,7 +55,7 @@ type Source string
 // The item sources.
 const (
 	FromChecklist Source = "checklist" // the customer ticked it on the capture page
-	FromDetector  Source = "detected"  // a detector found it in the clips (a later issue)
+	FromDetector  Source = "detected"  // a detector found it in the survey's frames; the checklist lacks it
 )
 
 // Item is one kind of item in a room, with how many there are.
@@ -65,6 +65,11 @@ type Item struct {
 	Count     int     `json:"count" dynamodbav:"count"`
 	CubicFeet float64 `json:"cubic_feet" dynamodbav:"cubic_feet"` // of one item
 	Source    Source  `json:"source" dynamodbav:"source"`
+	// Detected is how many the detector saw in the room (the most in any
+	// one frame), when it saw any: for a checklist item, the detector's
+	// corroboration (the customer's Count stands); for a detected item,
+	// Count itself.
+	Detected int `json:"detected,omitempty" dynamodbav:"detected,omitempty"`
 }
 
 // Volume returns the space all Count items take.
@@ -79,6 +84,8 @@ type Room struct {
 // Inventory is what a survey found in a home, room by room.
 type Inventory struct {
 	Rooms []Room `json:"rooms" dynamodbav:"rooms"`
+	// Detector reports what the detector did; nil when none ran.
+	Detector *DetectorReport `json:"detector,omitempty" dynamodbav:"detector,omitempty"`
 }
 
 // Volume returns the space every item of inv takes.

@@ -1,0 +1,349 @@
+package rekognition
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+)
+
+// The fake Rekognition: an httptest server that checks each request as
+// Amazon Rekognition would see it and answers with recorded DetectLabels
+// bodies (testdata/) or errors in Rekognition's awsJson1_1 error shape.
+// It is a test double of the wire protocol only: what DetectLabels finds
+// in an image comes from the fixtures, never from the image.
+
+const (
+	testRegion = "us-east-1"
+	testKey    = "AKIDEXAMPLE"
+	testSecret = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
+)
+
+var testCreds = aws.Credentials{AccessKeyID: testKey, SecretAccessKey: testSecret}
+
+// reply is one answer of the fake.
+type reply struct {
+	status int
+	body   []byte
+	// errorType, when set, is sent as the X-Amzn-ErrorType header.
+	errorType string
+	// hold, when set, keeps the request open until it is closed or the
+	// client goes away.
+	hold chan struct{}
+	// hangup drops the connection without an answer.
+	hangup bool
+}
+
+// received is one request as the fake decoded it.
+type received struct {
+	image         []byte
+	maxLabels     int
+	minConfidence float64
+	features      []string
+}
+
+type fakeRekognition struct {
+	t   *testing.T
+	srv *httptest.Server
+	// answer chooses the reply to the n-th request (from 1).
+	answer func(n int, in received) reply
+
+	mu          sync.Mutex
+	requests    []received
+	inFlight    int
+	maxInFlight int
+	// gate, when set, holds each request until gateSize of them are in
+	// flight together (or one second passed), so a concurrency bound is
+	// reached before any request ends.
+	gate     chan struct{}
+	gateSize int
+	// delay is added to every answer, so that requests overlap.
+	delay time.Duration
+}
+
+// newFake starts a fake Rekognition that answers with answer.
+func newFake(t *testing.T, answer func(n int, in received) reply) *fakeRekognition {
+	t.Helper()
+	f := &fakeRekognition{t: t, answer: answer}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+// count returns how many requests reached the fake.
+func (f *fakeRekognition) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.requests)
+}
+
+// request returns the i-th request (from 0) the fake decoded.
+func (f *fakeRekognition) request(i int) received {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.requests[i]
+}
+
+// peak returns the most requests that were in flight at once.
+func (f *fakeRekognition) peak() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.maxInFlight
+}
+
+func (f *fakeRekognition) serve(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		f.t.Errorf("read request body: %v", err)
+		return
+	}
+	if rep, ok := f.check(r, body); !ok {
+		f.write(w, rep)
+		return
+	}
+	in, err := decodeInput(body)
+	if err != nil {
+		f.t.Errorf("request body: %v\n%s", err, clip500(body))
+		f.write(w, awsError(http.StatusBadRequest, "SerializationException", err.Error()))
+		return
+	}
+
+	f.mu.Lock()
+	f.requests = append(f.requests, in)
+	n := len(f.requests)
+	f.inFlight++
+	f.maxInFlight = max(f.maxInFlight, f.inFlight)
+	gate := f.gate
+	if gate != nil && f.inFlight == f.gateSize {
+		close(gate)
+		f.gate = nil
+	}
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		f.inFlight--
+		f.mu.Unlock()
+	}()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-time.After(time.Second):
+		}
+	}
+
+	time.Sleep(f.delay)
+	rep := f.answer(n, in)
+	if rep.hold != nil {
+		select {
+		case <-rep.hold:
+		case <-r.Context().Done():
+			return
+		}
+	}
+	f.write(w, rep)
+}
+
+func (f *fakeRekognition) write(w http.ResponseWriter, rep reply) {
+	if rep.hangup {
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			f.t.Errorf("hijack: %v", err)
+			return
+		}
+		conn.Close()
+		return
+	}
+	w.Header().Set("X-Amzn-RequestId", "c5d1f2a6-0e7b-4d8e-9f10-EXAMPLE11111")
+	w.Header().Set("Content-Type", contentType)
+	if rep.errorType != "" {
+		w.Header().Set("X-Amzn-ErrorType", rep.errorType)
+	}
+	w.Header().Set("Content-Length", fmt.Sprint(len(rep.body)))
+	w.WriteHeader(rep.status)
+	w.Write(rep.body)
+}
+
+// check verifies the request line, headers and signature as Rekognition
+// does; a failure is answered as Rekognition answers it.
+func (f *fakeRekognition) check(r *http.Request, body []byte) (reply, bool) {
+	switch {
+	case r.Method != http.MethodPost:
+		f.t.Errorf("method %s; want POST", r.Method)
+		return awsError(http.StatusBadRequest, "UnknownOperationException", ""), false
+	case r.URL.Path != "/" || r.URL.RawQuery != "":
+		f.t.Errorf("path %q; want /", r.URL.RequestURI())
+		return awsError(http.StatusBadRequest, "UnknownOperationException", ""), false
+	case r.Header.Get("X-Amz-Target") != target:
+		f.t.Errorf("X-Amz-Target %q; want %q", r.Header.Get("X-Amz-Target"), target)
+		return awsError(http.StatusBadRequest, "UnknownOperationException", ""), false
+	case r.Header.Get("Content-Type") != contentType:
+		f.t.Errorf("Content-Type %q; want %q", r.Header.Get("Content-Type"), contentType)
+		return awsError(http.StatusBadRequest, "SerializationException", "Start of structure or map found where not expected."), false
+	}
+	if err := verifySignature(r, body, testCreds.SecretAccessKey); err != nil {
+		return awsError(http.StatusBadRequest, "InvalidSignatureException", err.Error()), false
+	}
+	return reply{}, true
+}
+
+// verifySignature checks r's SigV4 Authorization header: a credential
+// scope of the test key, region and the service "rekognition", the
+// headers Rekognition needs signed, and a signature that the signer
+// computes again, from the host, headers and body the server received.
+func verifySignature(r *http.Request, body []byte, secret string) error {
+	auth := r.Header.Get("Authorization")
+	const algorithm = "AWS4-HMAC-SHA256 "
+	if !strings.HasPrefix(auth, algorithm) {
+		return fmt.Errorf("Authorization %q is not SigV4", auth)
+	}
+	fields := map[string]string{}
+	for part := range strings.SplitSeq(strings.TrimPrefix(auth, algorithm), ",") {
+		k, v, _ := strings.Cut(strings.TrimSpace(part), "=")
+		fields[k] = v
+	}
+	date := r.Header.Get("X-Amz-Date")
+	signedAt, err := time.Parse("20060102T150405Z", date)
+	if err != nil {
+		return fmt.Errorf("X-Amz-Date %q: %v", date, err)
+	}
+	wantScope := fmt.Sprintf("%s/%s/%s/rekognition/aws4_request", testKey, date[:8], testRegion)
+	if fields["Credential"] != wantScope {
+		return fmt.Errorf("credential %q; want %q", fields["Credential"], wantScope)
+	}
+	signed := strings.Split(fields["SignedHeaders"], ";")
+	for _, h := range []string{"content-type", "host", "x-amz-date", "x-amz-target"} {
+		if !slices.Contains(signed, h) {
+			return fmt.Errorf("SignedHeaders %q lacks %s", fields["SignedHeaders"], h)
+		}
+	}
+	again, err := http.NewRequest(r.Method, "http://"+r.Host+r.URL.RequestURI(), bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	for _, h := range signed {
+		if h != "host" && h != "content-length" {
+			again.Header[http.CanonicalHeaderKey(h)] = r.Header.Values(h)
+		}
+	}
+	sum := sha256.Sum256(body)
+	creds := aws.Credentials{AccessKeyID: testKey, SecretAccessKey: secret}
+	if err := v4.NewSigner().SignHTTP(context.Background(), creds, again, hex.EncodeToString(sum[:]), "rekognition", testRegion, signedAt); err != nil {
+		return err
+	}
+	if again.Header.Get("Authorization") != auth {
+		return fmt.Errorf("The request signature we calculated does not match the signature you provided.")
+	}
+	return nil
+}
+
+// decodeInput decodes a DetectLabels request body strictly: exactly the
+// members Rekognition's model names, with their exact case, the image as
+// standard base64 bytes and no S3 object.
+func decodeInput(body []byte) (received, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(body, &top); err != nil {
+		return received{}, err
+	}
+	for k := range top {
+		if !slices.Contains([]string{"Image", "Features", "MaxLabels", "MinConfidence"}, k) {
+			return received{}, fmt.Errorf("unexpected member %q", k)
+		}
+	}
+	var image map[string]json.RawMessage
+	if err := json.Unmarshal(top["Image"], &image); err != nil || len(image) != 1 || image["Bytes"] == nil {
+		return received{}, fmt.Errorf("Image %s: want exactly {\"Bytes\": base64}", top["Image"])
+	}
+	var b64 string
+	if err := json.Unmarshal(image["Bytes"], &b64); err != nil {
+		return received{}, fmt.Errorf("Image.Bytes: %v", err)
+	}
+	var in received
+	var err error
+	if in.image, err = base64.StdEncoding.Strict().DecodeString(b64); err != nil {
+		return received{}, fmt.Errorf("Image.Bytes is not standard base64: %v", err)
+	}
+	if err := json.Unmarshal(top["Features"], &in.features); err != nil {
+		return received{}, fmt.Errorf("Features: %v", err)
+	}
+	if err := json.Unmarshal(top["MaxLabels"], &in.maxLabels); err != nil {
+		return received{}, fmt.Errorf("MaxLabels: %v", err)
+	}
+	if err := json.Unmarshal(top["MinConfidence"], &in.minConfidence); err != nil {
+		return received{}, fmt.Errorf("MinConfidence: %v", err)
+	}
+	return in, nil
+}
+
+// awsError is an error answer in Rekognition's shape: the code in the
+// X-Amzn-ErrorType header and in the body's __type, with Code and
+// Message as Rekognition writes them.
+func awsError(status int, code, message string) reply {
+	body, _ := json.Marshal(map[string]string{"__type": code, "Code": code, "Message": message})
+	return reply{status: status, errorType: code, body: body}
+}
+
+// fixture returns a 200 answer with testdata/name.
+func fixture(t *testing.T, name string) reply {
+	t.Helper()
+	body, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reply{status: http.StatusOK, body: body}
+}
+
+// newDetector returns a Detector with the test credentials at f, whose
+// waits between attempts are recorded in *waits instead of slept (nil:
+// really slept).
+func newDetector(t *testing.T, f *fakeRekognition, o Options, waits *[]time.Duration) *Detector {
+	t.Helper()
+	cfg := aws.Config{
+		Region:      testRegion,
+		Credentials: credentials.NewStaticCredentialsProvider(testKey, testSecret, ""),
+		HTTPClient:  f.srv.Client(),
+	}
+	o.Endpoint = f.srv.URL
+	d, err := New(cfg, o)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	if waits != nil {
+		var mu sync.Mutex
+		d.sleep = func(ctx context.Context, wait time.Duration) error {
+			mu.Lock()
+			defer mu.Unlock()
+			*waits = append(*waits, wait)
+			return ctx.Err()
+		}
+	}
+	return d
+}
+
+// jpegOf returns bytes that stand for a frame: the fake never decodes
+// them, Rekognition would.
+func jpegOf(name string) []byte {
+	return append([]byte{0xFF, 0xD8, 0xFF, 0xE0}, name...)
+}
+
+func clip500(b []byte) []byte {
+	if len(b) > 500 {
+		return b[:500]
+	}
+	return b
+}

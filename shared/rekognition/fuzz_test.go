@@ -1,0 +1,76 @@
+package rekognition
+
+import (
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// FuzzParseLabels: any answer either fails with errMalformed or gives
+// detections inside the Detection contract: a label, a confidence from
+// the threshold to 1, and a box of some area inside the frame.
+func FuzzParseLabels(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.json")
+	for _, name := range files {
+		body, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(body, 55.0)
+	}
+	f.Add([]byte(`{"Labels":[{"Name":"Couch","Confidence":96,"Instances":[{"BoundingBox":{"Width":1e308,"Height":1e308,"Left":1e308,"Top":-1e308},"Confidence":96}]}]}`), 0.0)
+	f.Add([]byte(`{"Labels":[{"Name":"A","Instances":[{"BoundingBox":{"Width":0,"Height":0,"Left":0,"Top":0},"Confidence":0}]}]}`), 0.0)
+	f.Fuzz(func(t *testing.T, body []byte, minConfidence float64) {
+		found, err := parseLabels(body, minConfidence)
+		if err != nil {
+			if !errors.Is(err, errMalformed) {
+				t.Fatalf("parseLabels error %v; want errMalformed", err)
+			}
+			return
+		}
+		const slack = 1e-12
+		for _, d := range found {
+			b := d.Box
+			switch {
+			case d.Label == "":
+				t.Fatalf("detection without a label: %+v", d)
+			case !(d.Confidence >= 0 && d.Confidence <= 1) || d.Confidence*100 < minConfidence-slack:
+				t.Fatalf("confidence %v outside [%v, 1]", d.Confidence, minConfidence/100)
+			case !(b.Left >= 0 && b.Top >= 0 && b.Width > 0 && b.Height > 0):
+				t.Fatalf("box %+v outside the frame or without area", b)
+			case b.Left+b.Width > 1+slack || b.Top+b.Height > 1+slack:
+				t.Fatalf("box %+v reaches past the frame", b)
+			}
+			for _, p := range d.Parents {
+				if p == "" {
+					t.Fatalf("empty parent in %+v", d)
+				}
+			}
+		}
+	})
+}
+
+// FuzzReadError: any error answer gives a code without namespace or
+// suffix, never empty, and never panics.
+func FuzzReadError(f *testing.F) {
+	f.Add(400, "ThrottlingException:http://internal.amazon.com/", []byte(`{"__type":"a#b#ThrottlingException","message":"m"}`))
+	f.Add(500, "", []byte(`{"__type":"com.amazonaws.rekognition#InternalServerError","Message":"m","Code":7}`))
+	f.Add(503, "", []byte(`<html>`))
+	f.Fuzz(func(t *testing.T, status int, header string, body []byte) {
+		if status < 100 || status > 999 {
+			return
+		}
+		resp := &http.Response{StatusCode: status, Header: http.Header{}, Body: readCloser{strings.NewReader(string(body))}}
+		resp.Header.Set("X-Amzn-ErrorType", header)
+		e := readError(resp)
+		if strings.ContainsAny(e.Code, ":#") {
+			t.Fatalf("code %q keeps a namespace or suffix", e.Code)
+		}
+		if e.Code == "" && http.StatusText(status) != "" {
+			t.Fatalf("empty code for status %d", status)
+		}
+	})
+}

@@ -1,0 +1,157 @@
+package survey
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image/jpeg"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/errcode"
+)
+
+// Frames are still pictures (JPEG) the capture page takes from the camera
+// while the customer films, or from a picked file by seeking a <video>,
+// for the inventory's detector: the server decodes no video (Lambda has no
+// decoder, and Rekognition's video API takes only H.264, which phones
+// often do not record). Each frame uploads with a presigned PUT beside its
+// clip and is validated like a clip: a JPEG of bounded size and
+// dimensions, matching what the page announced.
+const (
+	// MaxFrames is how many frames a survey holds.
+	MaxFrames = 60
+	// FrameInterval is the least recording time per frame: a clip's frames
+	// fall in slots of FrameInterval (slot n covers [n×2 s, (n+1)×2 s) of
+	// the clip), one frame per slot.
+	FrameInterval = 2 * time.Second
+	// MaxFrameBytes is the largest frame accepted.
+	MaxFrameBytes = 1 << 20
+	// MinFrameSide and MaxFrameSide bound a frame's width and height in
+	// pixels: detectors want at least a few hundred pixels and gain
+	// nothing above full HD.
+	MinFrameSide = 64
+	MaxFrameSide = 1920
+	// FrameContentType is the only content type of a frame.
+	FrameContentType = "image/jpeg"
+	// MaxClipSlots bounds a frame's slot: a clip lasts at most MaxClipDuration.
+	MaxClipSlots = int(MaxClipDuration / FrameInterval)
+)
+
+// FrameStatus is where a frame is.
+type FrameStatus string
+
+// The frame statuses.
+const (
+	FrameAnnounced FrameStatus = "announced" // presigned, not yet validated
+	FrameValid     FrameStatus = "valid"     // a JPEG as announced: the detector reads it
+	FrameRejected  FrameStatus = "rejected"  // not as announced, or not a JPEG
+)
+
+// Frame is one announced still of a clip.
+type Frame struct {
+	ClipID string `json:"clip_id" dynamodbav:"clip_id"`
+	// Slot is the frame's place in its clip: Offset / FrameInterval.
+	Slot          int           `json:"slot" dynamodbav:"slot"`
+	Offset        time.Duration `json:"offset_ms" dynamodbav:"offset_ms"`
+	AnnouncedSize int64         `json:"size" dynamodbav:"size"`
+	Width         int           `json:"width" dynamodbav:"width"`
+	Height        int           `json:"height" dynamodbav:"height"`
+	Status        FrameStatus   `json:"status" dynamodbav:"status"`
+	RejectReason  string        `json:"reject_reason,omitempty" dynamodbav:"reject_reason,omitempty"`
+	AnnouncedAt   time.Time     `json:"announced_at" dynamodbav:"announced_at"`
+}
+
+// NewFrame checks an announced frame of clip clipID, taken offset into the
+// clip, of size bytes and width×height pixels, for a survey that holds
+// existing frames already. On failure it returns a validation_failed
+// *errcode.Error naming each bad field (offset_ms, size, width, height) or,
+// for a full survey, the field "frames" and details.max_frames.
+func NewFrame(clipID string, offset time.Duration, size int64, width, height, existing int, now time.Time) (Frame, error) {
+	if existing >= MaxFrames {
+		return Frame{}, errcode.New(errcode.ValidationFailed, "A survey holds at most %d frames; this one has %d.", MaxFrames, existing).
+			WithDetail("fields", map[string]any{"frames": fmt.Sprintf("a survey holds at most %d frames", MaxFrames)}).
+			WithDetail("max_frames", MaxFrames)
+	}
+	fields := errcode.FieldErrors{}
+	if offset < 0 || offset >= MaxClipDuration {
+		fields.Add("offset_ms", fmt.Sprintf("must be from 0 to %d (a clip lasts at most %s); got %d", MaxClipDuration.Milliseconds()-1, MaxClipDuration, offset.Milliseconds()))
+	}
+	switch {
+	case size <= 0:
+		fields.Add("size", fmt.Sprintf("must be at least 1 byte (got %d)", size))
+	case size > MaxFrameBytes:
+		fields.Add("size", fmt.Sprintf("must be at most %d bytes (1 MiB); got %d", MaxFrameBytes, size))
+	}
+	for _, side := range []struct {
+		name string
+		v    int
+	}{{"width", width}, {"height", height}} {
+		if side.v < MinFrameSide || side.v > MaxFrameSide {
+			fields.Add(side.name, fmt.Sprintf("must be from %d to %d pixels; got %d", MinFrameSide, MaxFrameSide, side.v))
+		}
+	}
+	if err := fields.Err(); err != nil {
+		return Frame{}, err
+	}
+	return Frame{
+		ClipID: clipID, Slot: int(offset / FrameInterval), Offset: offset, AnnouncedSize: size,
+		Width: width, Height: height, Status: FrameAnnounced, AnnouncedAt: now,
+	}, nil
+}
+
+// FrameKey is the clip bucket key of frame slot of clip clipID:
+// clips/<partner>/<mode>/<survey_id>/<clip_id>/frames/<slot>.jpg, beside
+// the clip's own object (ObjectKey), under the prefix that triggers the
+// processor.
+func FrameKey(partnerID, mode, surveyID, clipID string, slot int) string {
+	return ObjectKey(partnerID, mode, surveyID, clipID) + "/frames/" + strconv.Itoa(slot) + ".jpg"
+}
+
+// ErrFrameKey is returned by ParseFrameKey for a key FrameKey did not make.
+var ErrFrameKey = errors.New("survey: not a frame object key")
+
+// ParseFrameKey splits a key made by FrameKey. It fails with ErrFrameKey
+// for any other key (a clip's key included).
+func ParseFrameKey(key string) (partnerID, mode, surveyID, clipID string, slot int, err error) {
+	clipKey, file, ok := strings.Cut(key, "/frames/")
+	if !ok {
+		return "", "", "", "", 0, ErrFrameKey
+	}
+	partnerID, mode, surveyID, clipID, err = ParseObjectKey(clipKey)
+	if err != nil {
+		return "", "", "", "", 0, ErrFrameKey
+	}
+	digits, ok := strings.CutSuffix(file, ".jpg")
+	if !ok || digits == "" || len(digits) > 4 || (len(digits) > 1 && digits[0] == '0') {
+		return "", "", "", "", 0, ErrFrameKey
+	}
+	slot, err = strconv.Atoi(digits)
+	if err != nil || slot < 0 || slot >= MaxClipSlots || strconv.Itoa(slot) != digits {
+		return "", "", "", "", 0, ErrFrameKey
+	}
+	return partnerID, mode, surveyID, clipID, slot, nil
+}
+
+// CheckFrame validates an uploaded frame's bytes against f as announced:
+// the size, a JPEG (its header parses and it ends with the end-of-image
+// marker, so a cut-off upload is refused) whose dimensions are those
+// announced. It returns the reason to record when the frame is rejected,
+// "" when it is valid.
+func CheckFrame(f Frame, data []byte) string {
+	if int64(len(data)) != f.AnnouncedSize {
+		return fmt.Sprintf("size %d bytes, announced %d", len(data), f.AnnouncedSize)
+	}
+	cfg, err := jpeg.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return "not a JPEG image"
+	}
+	if !bytes.HasSuffix(data, []byte{0xff, 0xd9}) {
+		return "JPEG image cut short (no end-of-image marker)"
+	}
+	if cfg.Width != f.Width || cfg.Height != f.Height {
+		return fmt.Sprintf("%d×%d pixels, announced %d×%d", cfg.Width, cfg.Height, f.Width, f.Height)
+	}
+	return ""
+}
