@@ -252,11 +252,20 @@ function reply(res, status, body, headers = {}) {
   res.end(json);
 }
 
-// refuseBody answers at once and drops the body as it arrives (Node reads
-// it to keep the connection), so a client still sending it gets the answer.
+// refuseBody drops the body as it arrives and answers once it has all
+// arrived, so a client still sending it reads the answer instead of a
+// broken pipe (answering first let Node close the socket while the client
+// wrote). A body past drainLimit is not worth reading: the connection is
+// cut then.
+const drainLimit = 64 << 20;
 function refuseBody(req, res, status, error, headers = {}) {
-  reply(res, status, { error }, headers);
-  req.resume();
+  let dropped = 0;
+  req.on('data', (chunk) => {
+    dropped += chunk.length;
+    if (dropped > drainLimit) req.destroy();
+  });
+  req.on('end', () => reply(res, status, { error }, headers));
+  req.on('error', () => {});
 }
 
 // fileRouter loads a tfjs model from a file:// URL: model.json, then the
