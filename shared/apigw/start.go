@@ -2,7 +2,6 @@ package apigw
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
@@ -18,12 +17,7 @@ import (
 // to lambda.Start. It exits 1 with one line on stderr when the wiring
 // fails.
 func Start(build func(*awsenv.Env) ([]api.Endpoint, error)) {
-	h, err := Build(awsenv.Load, build)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "init:", err)
-		os.Exit(1)
-	}
-	lambda.Start(h)
+	awsenv.Run(Build(awsenv.Load, build))
 }
 
 // Build is Start without the runtime: the Lambda handler a function's main

@@ -73,3 +73,13 @@ func TestBuildFor(t *testing.T) {
 		})
 	}
 }
+
+// buildFor is Build for a manifest entry the manifest does not hold (the
+// cases above): Wire, then the edge's handler, as awsenv.BuildEdge does.
+func buildFor(f manifest.Function, load func() (*awsenv.Env, error), build func(*awsenv.Env) (Processor, error)) (Handler, error) {
+	p, env, err := awsenv.Wire(f, load, build)
+	if err != nil {
+		return nil, err
+	}
+	return New(p, env.Log), nil
+}

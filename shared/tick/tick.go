@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/manifest"
@@ -114,23 +113,11 @@ func EMF(slug string, t time.Time, ms []Metric) ([]byte, error) {
 // the manifest entry of slug, and hands the handler to lambda.Start. It
 // exits 1 with one line on stderr when the wiring fails.
 func Start(slug string, build func(*awsenv.Env) (Job, error)) {
-	h, err := Build(awsenv.Load, slug, build)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "init:", err)
-		os.Exit(1)
-	}
-	lambda.Start(h)
+	awsenv.Run(Build(awsenv.Load, slug, build))
 }
 
 // Build is Start without the runtime (scripts/invoke, make dev, tests).
 func Build(load func() (*awsenv.Env, error), slug string, build func(*awsenv.Env) (Job, error)) (Handler, error) {
-	f, ok := manifest.BySlug(slug)
-	if !ok || f.Schedule == nil {
-		return nil, fmt.Errorf("function %q is not a schedule-triggered function of the manifest", slug)
-	}
-	j, env, err := awsenv.Wire(f, load, build)
-	if err != nil {
-		return nil, err
-	}
-	return New(slug, j, env.Log, nil), nil
+	return awsenv.BuildEdge(load, slug, manifest.TriggerSchedule, "schedule-triggered", build,
+		func(f manifest.Function, j Job, env *awsenv.Env) Handler { return New(f.Slug, j, env.Log, nil) })
 }

@@ -89,7 +89,7 @@ func rows(r Result) []report.Row {
 	n := float64(r.Events)
 	return []report.Row{
 		{Section: Section, Metric: "survey state change → survey.completed at the receiver (local stack)",
-			Value: fmt.Sprintf("median %.1f ms, p99 %.1f ms (n=%d)", ms(s.Median), ms(report.Percentile(r.Latencies, 99)), len(r.Latencies)),
+			Value: fmt.Sprintf("median %.1f ms, p99 %.1f ms (n=%d)", report.Millis(s.Median), report.Millis(report.Percentile(r.Latencies, 99)), len(r.Latencies)),
 			Note: "DynamoDB Local's stream read by shared/streamlocal (reads a shard again 100 ms after finding it empty, so about 50 ms of the median is that wait; " +
 				"Lambda's event source mapping polls a shard about four times a second) → webhook-dispatcher's handler → signed POST to a receiver on loopback."},
 		{Section: Section, Metric: "webhook-dispatcher: DynamoDB round trips per event (1 endpoint)",
@@ -99,8 +99,6 @@ func rows(r Result) []report.Row {
 			Budget: "≥ 1.00 (none lost)", OK: report.Check(r.Deliveries >= r.Events)},
 	}
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // Measure runs the measurement and returns its figures.
 func Measure(ctx context.Context, o Options) (Result, error) {
@@ -151,9 +149,11 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 		Secret: func(string) func(context.Context) ([]byte, error) {
 			return func(context.Context) ([]byte, error) { return key, nil }
 		}})
-	h, ok := stack.Streams()["webhook-dispatcher"]
-	if !ok {
-		return Result{}, fmt.Errorf("no webhook-dispatcher in the catalog")
+	const slug = "webhook-dispatcher"
+	h, ok := stack.Streams()[slug]
+	fn, inManifest := manifest.BySlug(slug)
+	if !ok || !inManifest || fn.Stream == nil {
+		return Result{}, fmt.Errorf("no stream function %s in the catalog and the manifest", slug)
 	}
 
 	now := time.Now().UTC()
@@ -182,7 +182,7 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 	polled := make(chan error, 1)
 	go func() {
 		polled <- streamlocal.Poll(pollCtx, db, streamlocal.StreamsClient(db), name, streamlocal.Latest,
-			manifest.Functions[indexOf("webhook-dispatcher")].Stream.BatchSize, h, nil)
+			fn.Stream.BatchSize, h, nil)
 	}()
 	defer func() { stopPoll(); <-polled }()
 	time.Sleep(300 * time.Millisecond) // the poller has read the shard's end (Latest)
@@ -225,15 +225,6 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 	res.TripNames = sample.Trips
 	fmt.Fprintf(o.Log, "hooklatency: %d events, %d deliveries\n", res.Events, res.Deliveries)
 	return res, nil
-}
-
-func indexOf(slug string) int {
-	for i, f := range manifest.Functions {
-		if f.Slug == slug {
-			return i
-		}
-	}
-	panic("hooklatency: no function " + slug)
 }
 
 // processingSurvey stores a lead and its survey, moved to processing (no

@@ -73,7 +73,10 @@ func (s Stats) String() string {
 	return fmt.Sprintf("%s ms (min %s, max %s, n=%d)", ms(s.Median), ms(s.Min), ms(s.Max), s.N)
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f", Millis(d)) }
+
+// Millis is d in milliseconds, to the microsecond.
+func Millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // Markdown renders rows as one table, sections in order of first
 // appearance, with the notes of rows that are not ok beneath it.

@@ -100,10 +100,10 @@ func rows(mints, known, unknown []time.Duration) []report.Row {
 	iqr := func(ds []time.Duration) time.Duration { return report.Percentile(ds, 75) - report.Percentile(ds, 25) }
 	r := report.Row{
 		Section: Section, Metric: "open: unknown token ÷ known token (medians)",
-		Value:  fmt.Sprintf("%.2f× (%.2f ms ÷ %.2f ms)", ratio, ms(u.Median), ms(k.Median)),
+		Value:  fmt.Sprintf("%.2f× (%.2f ms ÷ %.2f ms)", ratio, report.Millis(u.Median), report.Millis(k.Median)),
 		Budget: fmt.Sprintf("%.2f× to %.2f×", TimingLow, TimingHigh), OK: report.Check(ratio >= TimingLow && ratio <= TimingHigh),
 		Note: fmt.Sprintf("interquartile ranges: known %.2f ms, unknown %.2f ms (n=%d each, alternating); an unknown token makes the same three requests to the table as a known one, against items that do not exist.",
-			ms(iqr(known)), ms(iqr(unknown)), len(known)),
+			report.Millis(iqr(known)), report.Millis(iqr(unknown)), len(known)),
 	}
 	return []report.Row{
 		{Section: Section, Metric: "mint (createSurveyVideoAccess, local stack)", Value: report.Summarise(mints).String()},
@@ -112,8 +112,6 @@ func rows(mints, known, unknown []time.Duration) []report.Row {
 		r,
 	}
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // stack is the local API on a table of its own.
 type stack struct {
