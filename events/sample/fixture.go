@@ -58,6 +58,9 @@ const (
 	// AnnouncedClipID is the clip the clip event asks an upload for; it
 	// is never uploaded.
 	AnnouncedClipID = "00000000-0000-4000-8000-000000000203"
+	// FramesClipID is a clip of CaptureSurveyID, announced when seeded:
+	// the frames event asks uploads for two of its frames (never sent).
+	FramesClipID = "00000000-0000-4000-8000-000000000207"
 
 	// FinishLeadID is a lead whose survey FinishSurveyID is recording, with
 	// one clip (ClipID, its object PutClipObject's) and a checklist: the
@@ -163,6 +166,13 @@ func Seed(ctx context.Context, store *dynamo.Store) error {
 	now := time.Now().UTC()
 	if err := seedSurvey(ctx, store, t, CaptureLeadID, CaptureSurveyID, CaptureToken, now); err != nil {
 		return err
+	}
+	fc, err := survey.NewClip(FramesClipID, "Kitchen", int64(len(clipObject)), clipContentType, 0, now)
+	if err != nil {
+		return fmt.Errorf("seed clip %s: %w", FramesClipID, err)
+	}
+	if err := store.PutClip(ctx, t, CaptureSurveyID, fc); err != nil {
+		return fmt.Errorf("seed clip %s: %w", FramesClipID, err)
 	}
 	if err := seedFinishSurvey(ctx, store, t, now); err != nil {
 		return err

@@ -154,7 +154,7 @@ func checkS3Event(t *testing.T, f manifest.Function, payload []byte) {
 		if !strings.HasPrefix(o.URLDecodedKey, f.S3.Prefix) || sample.EncodeKey(o.URLDecodedKey) != o.Key {
 			problems = append(problems, fmt.Sprintf("key %q (decoded %q): want a key under %q, URL-encoded as S3 does", o.Key, o.URLDecodedKey, f.S3.Prefix))
 		}
-		if o.Size <= 0 || len(o.ETag) != 32 || o.Sequencer == "" || strings.Trim(o.ETag+o.Sequencer, "0123456789abcdefABCDEF") != "" {
+		if o.Size < 0 || (o.Size == 0) != (o.ETag == "d41d8cd98f00b204e9800998ecf8427e") || len(o.ETag) != 32 || o.Sequencer == "" || strings.Trim(o.ETag+o.Sequencer, "0123456789abcdefABCDEF") != "" {
 			problems = append(problems, fmt.Sprintf("size %d eTag %q sequencer %q: want a size, a hex MD5 and a hex sequencer", o.Size, o.ETag, o.Sequencer))
 		}
 		for _, p := range problems {
@@ -182,15 +182,20 @@ func TestEncodeKey(t *testing.T) {
 }
 
 // TestClipEventInEitherOrder runs the clip-processor event before and
-// after the finish event, each time on a fresh table: whichever comes
-// first, the clip is decided playable and the survey settles
-// inventory_ready (S3 events arrive in no particular order).
+// after the finish event (and the finish marker's event it causes), each
+// time on a fresh table: whichever comes first, the clip is decided
+// playable and the survey settles inventory_ready (S3 events arrive in no
+// particular order).
 func TestClipEventInEitherOrder(t *testing.T) {
 	clipEvent, err := os.ReadFile(filepath.Join(eventsDir, "clip-processor.object-created.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	finishEvent, err := os.ReadFile(filepath.Join(eventsDir, "v1-capture.finish.200.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	markerEvent, err := os.ReadFile(filepath.Join(eventsDir, "clip-processor.survey-finished.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,6 +218,9 @@ func TestClipEventInEitherOrder(t *testing.T) {
 			out, err := lambda.NewHandler(env.Stack.Route(manifest.CaptureFinish)).Invoke(ctx, finishEvent)
 			if err != nil || !bytes.Contains(out, []byte(`"statusCode":200`)) {
 				t.Fatalf("finish: %s, %v; want 200", out, err)
+			}
+			if _, err := lambda.NewHandler(processor).Invoke(ctx, markerEvent); err != nil {
+				t.Fatalf("clip-processor on the finish marker: %v (log %s)", err, logs)
 			}
 			if !clipFirst {
 				processClip()

@@ -2,6 +2,9 @@ package sample
 
 import (
 	"fmt"
+
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/survey"
 	"net/url"
 	"strings"
 )
@@ -41,8 +44,21 @@ func S3Cases() []S3Case {
 			Slug: "clip-processor", Name: "object-created", Bucket: LocalClipBucket, Key: ClipKey(),
 			Size: int64(len(clipObject)), ETag: clipETag(), Sequencer: "0067400F2A9C3B1D52",
 		},
+		// The customer of FinishSurveyID pressed Finish: the capture
+		// function wrote the survey's finish marker (an empty object), and
+		// the processor settles the survey if its clips allow.
+		{
+			Slug: "clip-processor", Name: "survey-finished", Bucket: LocalClipBucket, Key: FinishKey(),
+			Size: 0, ETag: emptyETag, Sequencer: "0067400F2A9C3B1D60",
+		},
 	}
 }
+
+// FinishKey is the key of FinishSurveyID's finish marker.
+func FinishKey() string { return survey.FinishKey(PartnerID, string(auth.Test), FinishSurveyID) }
+
+// emptyETag is the ETag S3 gives an empty object: the MD5 of nothing.
+const emptyETag = "d41d8cd98f00b204e9800998ecf8427e"
 
 // FileName returns the name of c's file in events/: <slug>.<name>.json (an
 // S3-triggered function answers no status).

@@ -43,7 +43,7 @@ func StreamCases() []StreamCase {
 	// (webhook.SurveyEvents). The fixture partner has no webhook
 	// endpoint, so fanning it out writes and sends nothing: invoking it is
 	// a no-op that succeeds, against a fresh table or make dev's.
-	evs, err := webhook.SurveyEvents(string(auth.Test), FinishLeadID, FinishSurveyID, survey.InventoryReady, nil, eventTime)
+	evs, err := webhook.SurveyEvents(string(auth.Test), FinishLeadID, FinishSurveyID, survey.InventoryReady, nil, nil, eventTime)
 	if err != nil || len(evs) == 0 {
 		panic(fmt.Sprintf("sample: survey events: %v (%d)", err, len(evs)))
 	}

@@ -53,12 +53,18 @@ const memoryMB = 256
 // answers by retrying the whole batch, spending the mapping's retry
 // attempts on records that were fine. A schedule-triggered function gets
 // scheduleTimeout (one minute).
+//
+// An S3-triggered function gets s3Timeout (one minute): one object per
+// invocation, and for a survey frame one detection with its retries
+// (manifest.DetectTimeout, 40 s) before the survey is settled.
 func timeout(f manifest.Function) time.Duration {
 	switch {
 	case f.Stream != nil:
 		return min(time.Duration(f.Stream.BatchSize)*streamRecordBudget, maxTimeout)
 	case f.Schedule != nil:
 		return scheduleTimeout
+	case f.S3 != nil:
+		return s3Timeout
 	}
 	d := 10 * time.Second
 	for _, r := range f.HTTP {
@@ -129,6 +135,12 @@ func newFunctions(s awscdk.Stack, sz sizing, p Props, res resources) []function 
 			role.AddToPrincipalPolicy(g.statement(res.clips))
 		}
 		suppressObjectWildcards(s, res.clips, role, f)
+		if f.Detect {
+			role.AddToPrincipalPolicy(detectGrant())
+			suppress(role, "AwsSolutions-IAM5", "rekognition:DetectLabels supports no resource-level permissions "+
+				"(the Service Authorization Reference lists no resource type for it): the action is granted on \"*\", "+
+				"and no other Rekognition action is.", "Resource::*")
+		}
 
 		fn := awslambda.NewFunction(scope, jsii.String("Function"), &awslambda.FunctionProps{
 			Description:   jsii.String(description(f)),
@@ -146,6 +158,21 @@ func newFunctions(s awscdk.Stack, sz sizing, p Props, res resources) []function 
 		out = append(out, function{spec: f, fn: fn, role: role, scope: scope})
 	}
 	return out
+}
+
+// s3Timeout is the timeout of an S3-triggered function (see timeout).
+const s3Timeout = time.Minute
+
+// detectGrant is the one Rekognition permission of a function whose
+// manifest entry sets Detect: DetectLabels on image bytes the function
+// sends (never on S3 objects Rekognition would read itself), on "*"
+// because the action has no resource type.
+func detectGrant() awsiam.PolicyStatement {
+	return awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
+		Sid:       jsii.String("DetectLabelsOnFrames"),
+		Actions:   jsii.Strings("rekognition:DetectLabels"),
+		Resources: jsii.Strings("*"),
+	})
 }
 
 // environment is f's environment: the table's name always; each listed

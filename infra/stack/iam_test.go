@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
@@ -523,5 +524,41 @@ func TestQueryItemsIsOnTheTable(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: dynamodb:Query on %v; want %v", slug, got, want)
 		}
+	}
+}
+
+// TestDetectGrant: exactly the functions whose manifest entry sets Detect
+// may call rekognition:DetectLabels (on "*": it has no resource type), and
+// nothing else of Rekognition; the clip processor is one of them, and its
+// timeout outlives one frame's detection with its retries.
+func TestDetectGrant(t *testing.T) {
+	s := devStack(t)
+	detecting := 0
+	for _, f := range manifest.Functions {
+		has := false
+		for _, st := range s.functionStatements(t, f.Slug) {
+			for _, a := range st.actions {
+				if a == "rekognition:DetectLabels" {
+					has = true
+					if len(st.actions) != 1 || len(st.resources) != 1 || st.resources[0] != "*" || st.condition != nil {
+						t.Errorf("%s: DetectLabels statement %+v; want that action alone on *", f.Slug, st)
+					}
+				} else if strings.HasPrefix(a, "rekognition:") || a == "*" {
+					t.Errorf("%s: granted %s", f.Slug, a)
+				}
+			}
+		}
+		if has != f.Detect {
+			t.Errorf("%s: DetectLabels granted %v; manifest Detect %v", f.Slug, has, f.Detect)
+		}
+		if f.Detect {
+			detecting++
+			if timeout(f) < manifest.DetectTimeout+15*time.Second {
+				t.Errorf("%s: timeout %v; want room for one frame's detection (%v) and the settle", f.Slug, timeout(f), manifest.DetectTimeout)
+			}
+		}
+	}
+	if f, ok := manifest.BySlug("clip-processor"); !ok || !f.Detect || detecting != 1 {
+		t.Errorf("clip-processor Detect %v (found %v); %d detecting functions", f.Detect, ok, detecting)
 	}
 }

@@ -27,6 +27,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/moveleads/partnerapi/shared/detectlocal"
+	"github.com/moveleads/partnerapi/shared/inventory"
 	"io"
 	"log/slog"
 	"net"
@@ -152,6 +154,18 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 		return err
 	}
 
+	fmt.Fprintln(out, "Starting the inventory's detector, a CenterNet COCO model under Node (installing it first if missing)...")
+	var detector inventory.Detector
+	detectorURL := ""
+	if det, err := detectlocal.Start(ctx); err != nil {
+		// The survey works without it: frames are recorded as not
+		// analysed and inventories come from the checklist.
+		fmt.Fprintln(out, "WARNING: the detector did not start; survey inventories will come from checklists alone:", err)
+	} else {
+		defer det.Stop()
+		detector, detectorURL = det.Client(), det.Endpoint
+	}
+
 	env := stackEnv(db.Endpoint, s3srv, base)
 	for k, v := range env {
 		os.Setenv(k, v)
@@ -167,7 +181,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	if err := sample.PutClipObject(ctx, s3srv.Client(), clipBucket); err != nil {
 		return err
 	}
-	gw, stack, log, err := gateway(ctx, out)
+	gw, stack, log, err := gateway(ctx, out, detector)
 	if err != nil {
 		return err
 	}
@@ -201,7 +215,8 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 
 	dev := devfile.File{
 		BaseURL: base, APIKey: key, PartnerID: partnerID, Env: env, PID: os.Getpid(),
-		S3Events: &devfile.S3Events{URL: hook.Endpoint, Authorization: "Bearer " + hook.AuthToken},
+		S3Events:    &devfile.S3Events{URL: hook.Endpoint, Authorization: "Bearer " + hook.AuthToken},
+		DetectorURL: detectorURL,
 	}
 	devPath := filepath.Join(stateDir, "dev.json")
 	if err := devfile.Write(devPath, dev); err != nil {
@@ -217,11 +232,12 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	}
 
 	fmt.Fprintf(out, `
-Partner API running at %s   (Ctrl-C stops it, DynamoDB Local and MinIO)
+Partner API running at %s   (Ctrl-C stops it, DynamoDB Local, MinIO and the detector)
   partner:  %s
   API key:  %s   (test mode, all scopes)
   details:  .local/dev.json   API description: %s/openapi.yaml
   S3:       MinIO at %s, bucket %s; uploads under %s run the clip processor
+  detector: %s
   webhooks: the table's stream runs webhook-dispatcher; webhook-retrier runs every %s
             watch events arrive: go run ./scripts/webhook-listen   (another terminal)
   fixtures: partner %s, key %s, lead %s
@@ -241,7 +257,7 @@ Forwardable video link of a fixture survey with a playable clip (the carrier's s
   Mint your own once your survey has a playable clip (its survey_id is in getLead's survey):
   curl -s -X POST %s/v1/surveys/SURVEY_ID/video-access -H "Authorization: Bearer %s" -d '{"ttl_hours":24}'
 
-`, base, partnerID, key, base, s3srv.Endpoint, clipBucket, manifest.ClipPrefix, retrierEvery(),
+`, base, partnerID, key, base, s3srv.Endpoint, clipBucket, manifest.ClipPrefix, detectorLine(detectorURL), retrierEvery(),
 		sample.PartnerID, sample.APIKey, sample.LeadID, base, key,
 		demo.LeadID, demo.CaptureURL, base, demo.LeadID, key,
 		base, sample.ViewToken, base, key)
@@ -253,8 +269,16 @@ Forwardable video link of a fixture survey with a playable clip (the carrier's s
 		stopServing()
 		<-served
 	}
-	fmt.Fprintln(out, "Stopping the API, DynamoDB Local and MinIO.")
+	fmt.Fprintln(out, "Stopping the API, DynamoDB Local, MinIO and the detector.")
 	return err
+}
+
+// detectorLine says where survey frames are analysed.
+func detectorLine(url string) string {
+	if url == "" {
+		return "not running: frames are kept but not analysed (inventories come from checklists)"
+	}
+	return "survey frames go to the CenterNet COCO sidecar at " + url + " (in AWS: Amazon Rekognition)"
 }
 
 // stop0 ends serving (stopServing, then waits for served) and returns err.
@@ -361,9 +385,9 @@ func stackEnv(dynamoEndpoint string, s3srv *s3local.Server, base string) map[str
 // built by package catalog from the environment run set (awsenv.Load: the
 // table, DynamoDB Local, CURSOR_SECRET; the clip bucket, MinIO and the
 // public base URL through the AWS configuration and settings), with the
-// stack (for its clip processor) and the logger that writes one JSON line
+// stack (for its clip processor, whose frames go to detector) and the logger that writes one JSON line
 // per request to out.
-func gateway(ctx context.Context, out io.Writer) (*localgw.Gateway, *catalog.Stack, *slog.Logger, error) {
+func gateway(ctx context.Context, out io.Writer, detector inventory.Detector) (*localgw.Gateway, *catalog.Stack, *slog.Logger, error) {
 	env, err := awsenv.Load()
 	if err != nil {
 		return nil, nil, nil, err
@@ -373,7 +397,7 @@ func gateway(ctx context.Context, out io.Writer) (*localgw.Gateway, *catalog.Sta
 		return nil, nil, nil, err
 	}
 	log := slog.New(slog.NewJSONHandler(out, nil))
-	stack := catalog.New(catalog.Deps{Store: env.Store, Secret: env.Secret, AWS: cfg, Log: log})
+	stack := catalog.New(catalog.Deps{Store: env.Store, Secret: env.Secret, AWS: cfg, Log: log, Detector: detector})
 	gw := localgw.New(func(op manifest.Operation) any { return stack.Route(op) }, log)
 	return gw, stack, log, nil
 }

@@ -133,11 +133,14 @@ func authText(a manifest.AuthKind) string {
 // with its trigger and what it may touch (the deployment's grants).
 func functions() string {
 	var b strings.Builder
-	b.WriteString("| Function | Trigger | Summary | Table access | Bucket access | Secrets |\n|---|---|---|---|---|---|\n")
+	b.WriteString("| Function | Trigger | Summary | Table access | Bucket access | Secrets, other services |\n|---|---|---|---|---|---|\n")
 	for _, f := range manifest.Functions {
 		var secrets []string
 		for _, s := range f.Secrets {
 			secrets = append(secrets, code(s))
+		}
+		if f.Detect {
+			secrets = append(secrets, "Rekognition DetectLabels (`*`: no resource type)")
 		}
 		fmt.Fprintf(&b, "| `functions/%s` | %s | %s | %s | %s | %s |\n",
 			f.Slug, trigger(f), strings.ReplaceAll(f.Summary, "|", `\|`), orDash(tableAccess(f)),

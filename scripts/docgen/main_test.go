@@ -103,9 +103,9 @@ func TestFunctionsTable(t *testing.T) {
 			"| `functions/route-not-found` | HTTP: `$default` route | " + manifest.FunctionOf(manifest.RouteNotFound).Summary + " | — | — | — |"},
 		{"S3 trigger, query items, bucket read", "`functions/clip-processor`",
 			"| `functions/clip-processor` | S3: object created under `clips/` | " + clipProcessor.Summary +
-				" | GetItem; Query (table: one partition); PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#EVENT#*` | GetObject `clips/*` | — |"},
+				" | GetItem; Query (table: one partition); PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#EVENT#*` | GetObject `clips/*` | Rekognition DetectLabels (`*`: no resource type) |"},
 		{"bucket read and write", "`functions/v1-capture`",
-			"| `functions/v1-capture` | HTTP: capturePage, captureClip, captureChecklist, captureFinish | " + manifest.FunctionOf(manifest.CapturePage).Summary +
+			"| `functions/v1-capture` | HTTP: capturePage, captureClip, captureChecklist, captureFrames, captureFinish | " + manifest.FunctionOf(manifest.CapturePage).Summary +
 				" | GetItem; Query (table: one partition); PutItem, UpdateItem, ConditionCheckItem `CAPTURE#*`, `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#EVENT#*` | GetObject `clips/*`; PutObject `clips/*` | — |"},
 	}
 	for _, tt := range tests {

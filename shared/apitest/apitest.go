@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/moveleads/partnerapi/shared/inventory"
 	"io"
 	"log/slog"
 	"net/http"
@@ -107,6 +108,9 @@ type Options struct {
 	// processor, and sets CLIP_BUCKET and PUBLIC_BASE_URL (so tests using
 	// it cannot run in parallel).
 	S3 bool
+	// Detector is the clip processor's frame detector (the local sidecar:
+	// shared/detectlocal); nil records frames as not analysed.
+	Detector inventory.Detector
 }
 
 var tableSeq atomic.Int64
@@ -154,6 +158,7 @@ func New(t testing.TB, opts ...Options) *Env {
 		},
 		Log:             slog.New(slog.NewJSONHandler(e.Logs, nil)),
 		IdempotencyWait: o.IdempotencyWait, SettingsTTL: o.SettingsTTL,
+		Detector: o.Detector,
 	})
 	gw := localgw.New(func(op manifest.Operation) any { return e.Stack.Route(op) }, slog.New(slog.NewJSONHandler(e.Logs, nil)))
 	e.Server.Config.Handler = gw

@@ -14,7 +14,8 @@
 // double the binary: every text and attribute value goes through
 // htmlpage.Escape, and the inline script and stylesheet are allowed by
 // htmlpage.Hash. The page makes no request to a third party: its own JSON
-// calls go to Page.APIBase, and the clips go to presigned URLs on
+// calls go to Page.APIBase, and the clips, and the still frames it takes
+// of them for the inventory's detector, go to presigned URLs on
 // Page.UploadOrigin.
 //
 // The package does no I/O and imports no AWS or HTTP package: the

@@ -38,7 +38,15 @@ type fakeSurvey struct {
 	uploads        map[string]int // clip id → bytes received with a 2xx
 	checklists     []string       // PUT /checklist bodies
 	finishes       []string       // POST /finish bodies
-	events         []string       // "checklist", "finish", in order
+	events         []string       // "upload <clip>", "frame <clip> <slot>", "checklist", "finish", in order
+
+	frameDelay       time.Duration           // how long each frame PUT takes; set before the first request
+	framesUsed       int                     // frames the survey holds, as the server counts them
+	failFrames       bool                    // answer POST /frames 500
+	failFramePuts    bool                    // answer the frame PUTs 403
+	frameCalls       []frameCall             // POST /frames bodies with the status answered, in order
+	frames           map[frameKey]*fakeFrame // frames announced and accepted
+	framePutsRefused int                     // frame PUTs answered 403 for failFramePuts
 }
 
 type clipRequest struct {
@@ -49,7 +57,7 @@ type clipRequest struct {
 }
 
 func newFakeSurvey(t *testing.T, p Page) *fakeSurvey {
-	f := &fakeSurvey{t: t, clipIDs: map[string]int{}, uploads: map[string]int{}}
+	f := &fakeSurvey{t: t, clipIDs: map[string]int{}, uploads: map[string]int{}, frames: map[frameKey]*fakeFrame{}, framesUsed: p.FramesUsed}
 	f.srv = httptest.NewUnstartedServer(http.HandlerFunc(f.serve))
 	f.base = "http://" + f.srv.Listener.Addr().String()
 	p.APIBase = "/v1-capture/tok"
@@ -64,6 +72,9 @@ func newFakeSurvey(t *testing.T, p Page) *fakeSurvey {
 }
 
 func (f *fakeSurvey) serve(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/frame/") {
+		time.Sleep(f.frameDelay) // a slow uplink, without holding up other requests
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	body, _ := io.ReadAll(r.Body)
@@ -120,8 +131,13 @@ func (f *fakeSurvey) serve(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(403)
 		default:
 			f.uploads[id] = len(body)
+			f.events = append(f.events, "upload "+id)
 			w.WriteHeader(200)
 		}
+	case r.Method == "POST" && r.URL.Path == "/v1-capture/tok/frames":
+		f.announceFrames(w, body)
+	case r.Method == "PUT" && strings.HasPrefix(r.URL.Path, "/frame/"):
+		f.receiveFrame(w, r, body)
 	case r.Method == "PUT" && r.URL.Path == "/v1-capture/tok/checklist":
 		f.checklists = append(f.checklists, string(body))
 		f.events = append(f.events, "checklist")

@@ -42,6 +42,15 @@ type Page struct {
 	MaxClipBytes   int64                     // largest clip accepted (survey.MaxClipBytes)
 	MaxClipSeconds int                       // longest clip, in seconds (survey.MaxClipDuration)
 	ExpiresAt      time.Time                 // when the link stops working
+
+	// The page takes still frames (JPEG) of each clip for the inventory's
+	// detector and uploads them beside it. FramesMax 0 takes none.
+	FramesMax     int           // frames a survey may hold (survey.MaxFrames)
+	FramesUsed    int           // frames the survey holds already
+	FramesPerClip int           // most frames of one clip, so later rooms get some too
+	MaxFrameBytes int64         // largest frame accepted (survey.MaxFrameBytes)
+	MaxFrameSide  int           // longest side of a frame, in pixels (survey.MaxFrameSide)
+	FrameInterval time.Duration // least recording time per frame (survey.FrameInterval)
 }
 
 // pageData is the survey-data JSON block the script reads.
@@ -56,6 +65,12 @@ type pageData struct {
 	MaxClipBytes   int64                     `json:"max_clip_bytes"`
 	MaxClipSeconds int                       `json:"max_clip_seconds"`
 	ExpiresAt      string                    `json:"expires_at"`
+	FramesMax      int                       `json:"frames_max"`
+	FramesUsed     int                       `json:"frames_used"`
+	FramesPerClip  int                       `json:"frames_per_clip"`
+	MaxFrameBytes  int64                     `json:"max_frame_bytes"`
+	MaxFrameSide   int                       `json:"max_frame_side"`
+	FrameInterval  int64                     `json:"frame_interval_ms"`
 }
 
 type clipData struct {
@@ -93,6 +108,12 @@ func Render(p Page) Document {
 		MaxClipBytes:   p.MaxClipBytes,
 		MaxClipSeconds: p.MaxClipSeconds,
 		ExpiresAt:      p.ExpiresAt.UTC().Format(time.RFC3339),
+		FramesMax:      p.FramesMax,
+		FramesUsed:     p.FramesUsed,
+		FramesPerClip:  p.FramesPerClip,
+		MaxFrameBytes:  p.MaxFrameBytes,
+		MaxFrameSide:   p.MaxFrameSide,
+		FrameInterval:  p.FrameInterval.Milliseconds(),
 	})
 	if err != nil {
 		return ErrorPage(500, p.Company)

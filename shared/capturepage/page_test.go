@@ -33,6 +33,11 @@ func samplePage() Page {
 		MaxClipBytes:   survey.MaxClipBytes,
 		MaxClipSeconds: int(survey.MaxClipDuration.Seconds()),
 		ExpiresAt:      time.Date(2026, 11, 30, 10, 15, 0, 0, time.UTC),
+		FramesMax:      survey.MaxFrames,
+		FramesPerClip:  12,
+		MaxFrameBytes:  survey.MaxFrameBytes,
+		MaxFrameSide:   survey.MaxFrameSide,
+		FrameInterval:  survey.FrameInterval,
 	}
 }
 
@@ -75,6 +80,10 @@ func TestRenderIsValidHTMLWithTheDataBlock(t *testing.T) {
 	if got.Company != "Demo Movers" || got.APIBase != "/v1-capture/tok" || got.ClipsMax != 20 ||
 		got.MaxClipBytes != 500<<20 || got.MaxClipSeconds != 600 || got.ExpiresAt != "2026-11-30T10:15:00Z" {
 		t.Errorf("survey-data = %+v", got)
+	}
+	if got.FramesMax != 60 || got.FramesUsed != 0 || got.FramesPerClip != 12 || got.MaxFrameBytes != 1<<20 ||
+		got.MaxFrameSide != 1920 || got.FrameInterval != 2000 {
+		t.Errorf("survey-data frame limits = %+v", got)
 	}
 	if len(got.Rooms) != len(survey.Rooms) || got.Rooms[0] != "Living room" {
 		t.Errorf("rooms = %v; want survey.Rooms", got.Rooms)

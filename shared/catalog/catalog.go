@@ -10,6 +10,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"github.com/moveleads/partnerapi/shared/inventory"
 	"io"
 	"log/slog"
 	"time"
@@ -45,6 +46,11 @@ type Deps struct {
 	NewID           func() string
 	IdempotencyWait time.Duration
 	SettingsTTL     time.Duration
+	// Detector is the clip processor's frame detector: make dev and tests
+	// pass the local sidecar (shared/detectlocal); nil records every frame
+	// as not analysed. (The deployed function calls Amazon Rekognition:
+	// s3wiring.ClipProcessor.)
+	Detector inventory.Detector
 }
 
 // Builders maps the slug of every function with partner routes to the
@@ -135,7 +141,7 @@ func New(d Deps) *Stack {
 			s.eps[ep.Operation] = ep
 		}
 	}
-	proc, err := s3wiring.ClipProcessor(env)
+	proc, err := s3wiring.ClipProcessorWith(env, d.Detector)
 	if err != nil {
 		proc = failingProcessor{err}
 	}

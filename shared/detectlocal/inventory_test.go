@@ -20,16 +20,23 @@ func TestInventoryFromRealDetections(t *testing.T) {
 		{ID: "c2", Room: "Bedroom", Status: survey.ClipPlayable},
 		{ID: "c3", Room: "Kitchen", Status: survey.ClipPlayable},
 	}
-	frames := []inventory.Frame{
-		{ClipID: "c1", JPEG: frame(t, "living-room.jpg")},
-		{ClipID: "c1", JPEG: frame(t, "living-room.jpg")}, // the same sofa twice is one sofa
-		{ClipID: "c2", JPEG: frame(t, "bedroom.jpg")},
-		{ClipID: "c3", JPEG: frame(t, "kitchen.jpg")},
+	var frames []inventory.Frame
+	for _, f := range []struct{ clip, file string }{
+		{"c1", "living-room.jpg"},
+		{"c1", "living-room.jpg"}, // the same sofa twice is one sofa
+		{"c2", "bedroom.jpg"},
+		{"c3", "kitchen.jpg"},
+	} {
+		a := inventory.Analyse(context.Background(), srv.Client(), frame(t, f.file))
+		if a.Error != "" {
+			t.Fatalf("%s: %s", f.file, a.Error)
+		}
+		frames = append(frames, inventory.Frame{ClipID: f.clip, Analysis: a})
 	}
 	checklist := inventory.Checklist{Rooms: []inventory.ChecklistRoom{
 		{Name: "Living room", Items: []inventory.ChecklistItem{{Key: "sofa_3_seat", Count: 2}}},
 	}}
-	inv, err := inventory.DetectingBuilder{Detector: srv.Client(), Concurrency: 2}.Build(context.Background(),
+	inv, err := inventory.FramesBuilder{}.Build(context.Background(),
 		inventory.Input{Clips: clips, Frames: frames, Checklist: checklist})
 	if err != nil {
 		t.Fatal(err)

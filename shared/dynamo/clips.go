@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -152,19 +151,11 @@ func (s *Store) GetClip(ctx context.Context, t auth.Tenant, surveyID, clipID str
 // not exist, or another tenant's, has no clips: the answer is empty, not
 // not_found. A failed query is upstream_failed.
 func (s *Store) ListClips(ctx context.Context, t auth.Tenant, surveyID string) ([]survey.Clip, error) {
-	pk, _ := surveyKey(t, surveyID)
-	kc := expression.Key(table.PK).Equal(expression.Value(pk)).And(expression.Key(table.SK).BeginsWith(clipSKPrefix))
-	expr, err := expression.NewBuilder().WithKeyCondition(kc).Build()
+	in, err := s.partitionQuery(t, surveyID, clipSKPrefix)
 	if err != nil {
-		return nil, fmt.Errorf("build clips query: %w", err)
+		return nil, err
 	}
-	clips, err := queryAll(ctx, s, &dynamodb.QueryInput{
-		TableName: &s.table, ConsistentRead: aws.Bool(true),
-		KeyConditionExpression:    expr.KeyCondition(),
-		ExpressionAttributeNames:  expr.Names(),
-		ExpressionAttributeValues: expr.Values(),
-		ReturnConsumedCapacity:    capacity,
-	}, "clips", clipItem.clip)
+	clips, err := queryAll(ctx, s, in, "clips", clipItem.clip)
 	if err != nil {
 		return nil, err
 	}

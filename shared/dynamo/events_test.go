@@ -30,7 +30,7 @@ func TestTransitionWritesItsEvents(t *testing.T) {
 	}
 	est := &estimate.Estimate{Min: 700, Max: 1100, Currency: "usd"}
 	at := t0.Add(time.Minute)
-	evs, err := webhook.SurveyEvents(string(surveyTenant.Mode), "lead_1", sv.ID, survey.InventoryReady, est, at)
+	evs, err := webhook.SurveyEvents(string(surveyTenant.Mode), "lead_1", sv.ID, survey.InventoryReady, nil, est, at)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,6 +88,8 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 			surveys = append(surveys, key{"survey of " + string(tn.Mode), pk})
 			pk, _ = clipKey(tn, id, "clip_1")
 			surveys = append(surveys, key{"clip of " + string(tn.Mode), pk})
+			pk, _ = frameKey(tn, id, "clip_1", 7)
+			surveys = append(surveys, key{"frame of " + string(tn.Mode), pk})
 			pk, _ = grantKey(tn, id, "grant_1")
 			surveys = append(surveys, key{"video grant of " + string(tn.Mode), pk})
 			pk, _ = openKey(tn, id, time.Unix(1_800_000_000, 5), "grant_1", "req-1")
@@ -156,5 +158,38 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 				t.Errorf("%s %q matches %s %q; want no grant pattern to cover it", k.name, k.pk, g.name, g.pattern)
 			}
 		}
+	}
+}
+
+// TestSurveyPartitionPrefixes: every Query of a survey's partition
+// (clips, frames, video grants, video opens) reads only its own items: no
+// other item's sort key begins with its prefix.
+func TestSurveyPartitionPrefixes(t *testing.T) {
+	tn := auth.Tenant{PartnerID: "ptn_0123456789abcdef", Mode: auth.Test}
+	const id = "srv_1"
+	_, surveySK := surveyKey(tn, id)
+	_, clipSK := clipKey(tn, id, "clip_1")
+	_, frameSK := frameKey(tn, id, "clip_1", 7)
+	_, grantSK := grantKey(tn, id, "grant_1")
+	_, openSK := openKey(tn, id, time.Unix(1_800_000_000, 5), "grant_1", "req-1")
+	items := []struct{ name, sk, prefix string }{
+		{"survey", surveySK, ""},
+		{"clip", clipSK, clipSKPrefix},
+		{"frame", frameSK, frameSKPrefix},
+		{"video grant", grantSK, grantSKPrefix},
+		{"video open", openSK, openSKPrefix},
+	}
+	for _, q := range items {
+		if q.prefix == "" {
+			continue
+		}
+		for _, it := range items {
+			if got, want := strings.HasPrefix(it.sk, q.prefix), it.name == q.name; got != want {
+				t.Errorf("%s sort key %q begins with the %s query's %q: %v; want %v", it.name, it.sk, q.name, q.prefix, got, want)
+			}
+		}
+	}
+	if frameSK != "FRAME#clip_1#0007" {
+		t.Errorf("frame sort key = %q; want FRAME#clip_1#0007", frameSK)
 	}
 }

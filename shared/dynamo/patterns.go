@@ -35,7 +35,8 @@ func AccessPatterns() []AccessPattern {
 	add("read a partner's settings (rate card, beta features) for a request", "GetItem (strongly consistent)", "", pk, sk)
 	add("change a partner's rate card or beta features", "UpdateItem (conditional; beta: ADD / DELETE on a string set)", "", pk, sk)
 	pk, sk = leadKey(t, "<lead_id>")
-	add("create / read / update one lead", "PutItem (conditional: never overwrites) / GetItem / UpdateItem", "", pk, sk)
+	add("create / read / update one lead (getLead: one GetItem, and a second of its survey's inventory once inventory_ready)",
+		"PutItem (conditional: never overwrites) / GetItem / UpdateItem", "", pk, sk)
 	pk, sk = leadListIndex(t, "<updated_at>", "<lead_id>")
 	add("list leads by (updated_at, lead_id), delta sync", "Query (keyed range; continued past the 1 MB page cap to limit+1)", table.GSI1.Name, pk, sk)
 	pk, sk = idempotencyKey(idempotency.Scope{PartnerID: "<partner_id>", Mode: "<mode>", Operation: "<operation>", Key: ""})
@@ -43,7 +44,8 @@ func AccessPatterns() []AccessPattern {
 	pk, sk = surveyKey(t, "<survey_id>")
 	add("start a survey: survey + its id record + capture token record + lead (survey id and status, new → surveying, updated_at)",
 		"TransactWriteItems (conditional: lead exists, its survey closed or none)", "", pk, sk)
-	add("read a survey; save its checklist", "GetItem (strongly consistent) / UpdateItem (conditional: open)", "", pk, sk)
+	add("read a survey (getLead: its inventory alone, once inventory_ready); save its checklist",
+		"GetItem (strongly consistent; getLead: projection inventory) / UpdateItem (conditional: open)", "", pk, sk)
 	add("move a survey's state, with its lead's survey status, recommended estimate and updated_at",
 		"TransactWriteItems (conditional: survey status as read)", "", pk, sk)
 	pk, sk = captureTokenKey("<sha256(token)>")
@@ -53,6 +55,11 @@ func AccessPatterns() []AccessPattern {
 	add("announce a clip (with the survey's clip count, at most 20) / read / advance one clip",
 		"TransactWriteItems (conditional) / GetItem / UpdateItem (conditional: status as read)", "", pk, sk)
 	add("list a survey's clips", "Query (strongly consistent; sort key begins_with CLIP#)", "", pk, sk)
+	pk, sk = frameKey(t, "<survey_id>", "<clip_id>", 0)
+	sk = frameSKPrefix + "<clip_id>#<slot:0000>"
+	add("announce a clip's frames (with the survey's frame count, at most 60) / read / advance one frame",
+		"TransactWriteItems (conditional: survey open, count; each frame new) / GetItem / UpdateItem (conditional: status as read)", "", pk, sk)
+	add("list a survey's frames", "Query (strongly consistent; sort key begins_with FRAME#)", "", pk, sk)
 	pk, sk = surveyRefKey("<survey_id>")
 	add("find a survey's tenant by its id (operators' tools)", "GetItem", "", pk, sk)
 	pk, sk = surveyKey(t, "<survey_id>")

@@ -28,8 +28,9 @@
 //	video link open log               TransactWriteItems / Query  ... #SURVEY#<survey_id> / VOPEN#<at>#<grant_id>#<request_id>
 //
 // The lead item carries its latest
-// survey's id and status and the recommended estimate, so getLead stays one
-// GetItem (GetLeadWithSurvey).
+// survey's id and status and the recommended estimate, so getLead is one
+// GetItem, two once the survey is inventory_ready: the survey's inventory
+// stays on the survey item (GetLeadWithSurvey).
 //
 // Partner settings live on the partner record only: key records carry no
 // copy, so a change is one write and every key sees it on its next read.

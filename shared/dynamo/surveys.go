@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -21,14 +22,17 @@ import (
 )
 
 // The lead item carries its latest survey's id and status and the
-// recommended estimate, so that getLead stays one GetItem. Every write
-// that changes a survey's state writes them in the same transaction, and
-// moves the lead's updated_at and listing position as SetLeadStatus does,
-// so that delta sync sees every survey transition.
+// recommended estimate, so that getLead is one GetItem until the survey is
+// inventory_ready (then a second reads the survey's inventory, which stays
+// on the survey item: see GetLeadWithSurvey). Every write that changes a
+// survey's state writes them in the same transaction, and moves the lead's
+// updated_at and listing position as SetLeadStatus does, so that delta
+// sync sees every survey transition.
 const (
 	attrSurveyID     = "survey_id"
 	attrSurveyStatus = "survey_status"
 	attrRecommended  = "recommended_estimate"
+	attrInventory    = "inventory" // on the survey item
 )
 
 // surveyItem is a video survey. Its clips share its partition (clips.go).
@@ -45,6 +49,7 @@ type surveyItem struct {
 	TokenExpiresAt string               `dynamodbav:"token_expires_at"`
 	Tokens         []tokenEntry         `dynamodbav:"tokens"`
 	ClipCount      int                  `dynamodbav:"clip_count"`
+	FrameCount     int                  `dynamodbav:"frame_count"` // absent on surveys stored before frames: 0
 	Checklist      *inventory.Checklist `dynamodbav:"checklist,omitempty"`
 	Inventory      *inventory.Inventory `dynamodbav:"inventory,omitempty"`
 	Recommended    *estimate.Estimate   `dynamodbav:"recommended_estimate,omitempty"`
@@ -71,6 +76,7 @@ func newSurveyItem(t auth.Tenant, sv survey.Survey) surveyItem {
 		PK: pk, SK: sk, Type: "survey", SurveyID: sv.ID, LeadID: sv.LeadID, Status: string(sv.Status),
 		FailureReason: sv.FailureReason, CreatedAt: lead.FormatTime(sv.CreatedAt), UpdatedAt: lead.FormatTime(sv.UpdatedAt),
 		TokenExpiresAt: lead.FormatTime(sv.TokenExpiresAt), Tokens: tokenEntries(sv.Tokens), ClipCount: sv.ClipCount,
+		FrameCount: sv.FrameCount,
 	}
 }
 
@@ -95,7 +101,7 @@ func (it surveyItem) record() (surveyrec.Record, error) {
 		return tm
 	}
 	sv := survey.Survey{ID: it.SurveyID, LeadID: it.LeadID, Status: survey.Status(it.Status),
-		FailureReason: it.FailureReason, ClipCount: it.ClipCount, Tokens: []survey.StoredToken{},
+		FailureReason: it.FailureReason, ClipCount: it.ClipCount, FrameCount: it.FrameCount, Tokens: []survey.StoredToken{},
 		CreatedAt: parse("created_at", it.CreatedAt), UpdatedAt: parse("updated_at", it.UpdatedAt),
 		TokenExpiresAt: parse("token_expires_at", it.TokenExpiresAt)}
 	for _, tok := range it.Tokens {
@@ -143,10 +149,21 @@ type leadWithSurvey struct {
 	Recommended  *estimate.Estimate `dynamodbav:"recommended_estimate"`
 }
 
-// GetLeadWithSurvey returns tenant t's lead id with its latest survey and
-// recommended estimate, in one strongly consistent GetItem (getLead's one
-// read). A lead that never had a survey has survey.None. Unknown lead (or
-// another tenant's) → not_found; a failed read is upstream_failed.
+// GetLeadWithSurvey returns tenant t's lead id with its latest survey,
+// recommended estimate and, once that survey is inventory_ready, its
+// inventory. getLead is one read, two when the survey is inventory_ready:
+// a strongly consistent GetItem of the lead, which carries the survey's id
+// and status and the estimate, then one of the survey item's inventory
+// attribute alone (surveyInventory). The inventory is not copied onto the
+// lead because the lead item is projected whole into gsi1, so a copy
+// would weigh on every listLeads page. A lead that never had a survey has
+// survey.None.
+//
+// Errors: unknown lead (or another tenant's) → not_found; a failed read
+// is upstream_failed. A ready survey with no stored inventory (the
+// survey's settlement stores it in the transaction that makes the survey
+// ready, so only a damaged item lacks it) leaves Inventory nil rather than
+// making the lead unreadable: getSurveyLink reads the lead here too.
 func (s *Store) GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey, error) {
 	pk, sk := leadKey(t, id)
 	var it leadWithSurvey
@@ -161,7 +178,39 @@ func (s *Store) GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string)
 	if ls.SurveyID == "" {
 		ls.Status = survey.None
 	}
+	if ls.Status == survey.InventoryReady {
+		if ls.Inventory, err = s.surveyInventory(ctx, t, ls.SurveyID); err != nil {
+			return lead.Lead{}, surveyrec.LeadSurvey{}, err
+		}
+	}
 	return l, ls, nil
+}
+
+// surveyInventory reads the inventory of tenant t's survey id (strongly
+// consistent; the inventory attribute alone). It is nil when the survey or
+// its inventory is missing; a failed read is upstream_failed.
+func (s *Store) surveyInventory(ctx context.Context, t auth.Tenant, id string) (*inventory.Inventory, error) {
+	expr, err := expression.NewBuilder().WithProjection(expression.NamesList(expression.Name(attrInventory))).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build survey inventory projection: %w", err)
+	}
+	pk, sk := surveyKey(t, id)
+	res, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: &s.table, Key: keyAV(pk, sk), ConsistentRead: aws.Bool(true),
+		ProjectionExpression: expr.Projection(), ExpressionAttributeNames: expr.Names(),
+		ReturnConsumedCapacity: capacity,
+	})
+	if err != nil {
+		return nil, upstream("get survey inventory", err)
+	}
+	if res.Item == nil {
+		return nil, nil
+	}
+	var it surveyItem
+	if err := attributevalue.UnmarshalMap(res.Item, &it); err != nil {
+		return nil, fmt.Errorf("unmarshal inventory of survey %s: %w", id, err)
+	}
+	return it.Inventory, nil
 }
 
 // StartSurvey stores sv, a new survey of tenant t's lead sv.LeadID made by

@@ -87,7 +87,7 @@ func (s *Store) advanceSurveyInput(t auth.Tenant, tr surveyrec.Transition) (*dyn
 		upd = upd.Set(expression.Name("failure_reason"), expression.Value(tr.FailureReason))
 	}
 	if tr.Inventory != nil {
-		upd = upd.Set(expression.Name("inventory"), expression.Value(tr.Inventory))
+		upd = upd.Set(expression.Name(attrInventory), expression.Value(tr.Inventory))
 	}
 	leadUpd := leadAfterSurveyChange(t, tr.LeadID, tr.SurveyID, tr.To, tr.At)
 	if tr.Recommended != nil {

@@ -22,20 +22,23 @@ type Detector interface {
 // Detection is one object instance a detector found in a frame.
 type Detection struct {
 	// Label is the detector's name for the object's class, as it said it.
-	Label string
+	Label string `json:"label" dynamodbav:"label"`
 	// Parents are the label's parent categories, when the detector has a
 	// hierarchy (Rekognition: "Furniture" for "Couch"); nil otherwise.
-	Parents []string
+	Parents []string `json:"parents,omitempty" dynamodbav:"parents,omitempty"`
 	// Confidence is from 0 to 1.
-	Confidence float64
+	Confidence float64 `json:"confidence" dynamodbav:"confidence"`
 	// Box is where the object is, as fractions of the frame's width and
 	// height (0 to 1).
-	Box Box
+	Box Box `json:"box" dynamodbav:"box"`
 }
 
 // Box is a bounding box in fractions of the frame's size.
 type Box struct {
-	Left, Top, Width, Height float64
+	Left   float64 `json:"left" dynamodbav:"l"`
+	Top    float64 `json:"top" dynamodbav:"t"`
+	Width  float64 `json:"width" dynamodbav:"w"`
+	Height float64 `json:"height" dynamodbav:"h"`
 }
 
 // ErrBadFrame is wrapped by a detector's error for a frame it cannot read

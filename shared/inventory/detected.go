@@ -1,12 +1,11 @@
 package inventory
 
 import (
+	"cmp"
 	"context"
-	"errors"
-	"fmt"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/moveleads/partnerapi/shared/survey"
 )
@@ -186,8 +185,8 @@ func addDetected(room *Room, counts map[string]int) {
 // checklist's alone), and which playable clips had no frame (the capture
 // page could not take stills from them: a codec the browser cannot play).
 type DetectorReport struct {
-	Name           string   `json:"name" dynamodbav:"name"`
-	Status         string   `json:"status" dynamodbav:"status"` // DetectorOK, DetectorPartial, DetectorFailed
+	Name           string   `json:"name" dynamodbav:"name"`     // "" when no frame was analysed
+	Status         string   `json:"status" dynamodbav:"status"` // DetectorOK, DetectorPartial, DetectorFailed, DetectorNoFrames
 	FramesAnalyzed int      `json:"frames_analyzed" dynamodbav:"frames_analyzed"`
 	FramesFailed   int      `json:"frames_failed" dynamodbav:"frames_failed"`
 	Error          string   `json:"error,omitempty" dynamodbav:"error,omitempty"`
@@ -196,26 +195,56 @@ type DetectorReport struct {
 
 // The detector report's statuses.
 const (
-	DetectorOK      = "ok"      // every frame was analysed
-	DetectorPartial = "partial" // some frames failed; the others count
-	DetectorFailed  = "failed"  // no frame could be analysed: the checklist alone
+	DetectorOK       = "ok"        // every frame was analysed
+	DetectorPartial  = "partial"   // some frames failed; the others count
+	DetectorFailed   = "failed"    // no frame could be analysed: the checklist alone
+	DetectorNoFrames = "no_frames" // the survey has no frame to analyse: the checklist alone
 )
 
-// DetectingBuilder is the Builder of issue 11: the checklist's inventory
-// (ChecklistBuilder) merged with what Detector finds in the survey's
-// frames (Count, Merge). A detector that fails never fails the build: the
-// inventory is then the checklist's, and Inventory.Detector says why.
-type DetectingBuilder struct {
-	Detector Detector
-	// Concurrency bounds the frames analysed at once [1].
-	Concurrency int
+// MaxDetections is how many detections of one frame are kept (the most
+// confident): more than any room holds of furniture, and a bound on what
+// a frame's record stores.
+const MaxDetections = 50
+
+// Analyse runs d on one frame and returns what is kept of it: the
+// detector's name and its MaxDetections most confident detections, or the
+// reason it failed (after the adapter's own retries). A nil d is a failure
+// too ("no detector is configured"). It never returns an error: a
+// detector's failure is recorded with the frame, and the survey's
+// inventory goes on without it.
+func Analyse(ctx context.Context, d Detector, jpeg []byte) Analysis {
+	if d == nil {
+		return Analysis{Error: "no detector is configured"}
+	}
+	found, err := d.Detect(ctx, jpeg)
+	if err != nil {
+		return Analysis{Detector: d.Name(), Error: err.Error()}
+	}
+	found = slices.Clone(found)
+	slices.SortStableFunc(found, func(a, b Detection) int { return cmp.Compare(b.Confidence, a.Confidence) })
+	if len(found) > MaxDetections {
+		found = found[:MaxDetections]
+	}
+	if found == nil {
+		found = []Detection{}
+	}
+	return Analysis{Detector: d.Name(), Detections: found}
 }
 
+// FramesBuilder is the Builder of issue 11: the checklist's inventory
+// (ChecklistBuilder) merged with what the detector found in the survey's
+// frames (Input.Frames, each analysed once by the clip processor when it
+// arrived: Analyse), by Count and Merge. A detector that failed on some or
+// all frames never fails the build: the inventory is then the checklist's
+// (plus what the other frames showed), and Inventory.Detector says why.
+type FramesBuilder struct{}
+
 // Build implements Builder. It fails only when ctx is done or the
-// checklist cannot be read.
-func (b DetectingBuilder) Build(ctx context.Context, in Input) (Inventory, error) {
+// checklist cannot be read. The report is set whenever the survey has a
+// playable clip or a frame.
+func (FramesBuilder) Build(ctx context.Context, in Input) (Inventory, error) {
 	inv, err := ChecklistBuilder{}.Build(ctx, in)
-	if err != nil || b.Detector == nil {
+	if err != nil {
 		return inv, err
 	}
 	rooms := map[string]string{}
@@ -224,7 +253,7 @@ func (b DetectingBuilder) Build(ctx context.Context, in Input) (Inventory, error
 	for _, f := range in.Frames {
 		withFrames[f.ClipID] = true
 	}
-	rep := &DetectorReport{Name: b.Detector.Name(), Status: DetectorOK}
+	rep := &DetectorReport{Status: DetectorOK}
 	for _, c := range in.Clips {
 		rooms[c.ID] = c.Room
 		order = append(order, c.Room)
@@ -232,47 +261,47 @@ func (b DetectingBuilder) Build(ctx context.Context, in Input) (Inventory, error
 			rep.ClipsNoFrames = append(rep.ClipsNoFrames, c.ID)
 		}
 	}
-	found, errs := b.detectAll(ctx, in.Frames)
-	if err := ctx.Err(); err != nil {
-		return Inventory{}, fmt.Errorf("build inventory: %w", err)
+	if len(in.Frames) == 0 && len(rep.ClipsNoFrames) == 0 {
+		return inv, nil
 	}
-	var frames []FrameDetections
-	var firstErr error
-	for i, f := range in.Frames {
-		if errs[i] != nil {
+	byDetector := map[string][]FrameDetections{}
+	for _, f := range in.Frames {
+		a := f.Analysis
+		if a.Error != "" || a.Detector == "" {
 			rep.FramesFailed++
-			if firstErr == nil || (errors.Is(firstErr, ErrBadFrame) && !errors.Is(errs[i], ErrBadFrame)) {
-				firstErr = errs[i]
+			if rep.Error == "" {
+				rep.Error = cmp.Or(a.Error, "not analysed")
 			}
 			continue
 		}
 		rep.FramesAnalyzed++
-		frames = append(frames, FrameDetections{Room: rooms[f.ClipID], Detections: found[i]})
+		if rep.Name == "" {
+			rep.Name = a.Detector
+		} else if !strings.Contains(","+rep.Name+",", ","+a.Detector+",") {
+			rep.Name += "," + a.Detector
+		}
+		room, ok := rooms[f.ClipID]
+		if !ok {
+			continue // a frame of a clip that is not playable
+		}
+		byDetector[a.Detector] = append(byDetector[a.Detector], FrameDetections{Room: room, Detections: a.Detections})
 	}
 	switch {
+	case len(in.Frames) == 0:
+		rep.Status = DetectorNoFrames
 	case rep.FramesFailed > 0 && rep.FramesAnalyzed == 0:
-		rep.Status, rep.Error = DetectorFailed, firstErr.Error()
+		rep.Status = DetectorFailed
 	case rep.FramesFailed > 0:
-		rep.Status, rep.Error = DetectorPartial, firstErr.Error()
+		rep.Status = DetectorPartial
 	}
 	inv.Detector = rep
-	return Merge(inv, Count(b.Detector.Name(), frames), order), nil
-}
-
-// detectAll runs the detector on every frame, Concurrency at a time.
-func (b DetectingBuilder) detectAll(ctx context.Context, frames []Frame) ([][]Detection, []error) {
-	found := make([][]Detection, len(frames))
-	errs := make([]error, len(frames))
-	sem := make(chan struct{}, max(b.Concurrency, 1))
-	var wg sync.WaitGroup
-	for i, f := range frames {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			found[i], errs[i] = b.Detector.Detect(ctx, f.JPEG)
-		}()
+	names := make([]string, 0, len(byDetector))
+	for name := range byDetector {
+		names = append(names, name)
 	}
-	wg.Wait()
-	return found, errs
+	sort.Strings(names)
+	for _, name := range names {
+		inv = Merge(inv, Count(name, byDetector[name]), order)
+	}
+	return inv, nil
 }

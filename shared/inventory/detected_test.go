@@ -147,27 +147,60 @@ func (f fakeDetector) Detect(_ context.Context, jpeg []byte) ([]Detection, error
 	return f.by[string(jpeg)], nil
 }
 
-func TestDetectingBuilder(t *testing.T) {
+// TestAnalyse: a frame's detections are kept most confident first and
+// bounded; a detector's failure, or no detector, is recorded, not returned.
+func TestAnalyse(t *testing.T) {
+	d := fakeDetector{by: map[string][]Detection{"lr1": {det("tv", .8), det("couch", .9)}}}
+	if a := Analyse(context.Background(), d, []byte("lr1")); a.Detector != "centernet-coco" || a.Error != "" ||
+		len(a.Detections) != 2 || a.Detections[0].Label != "couch" {
+		t.Errorf("analysis %+v; want both detections, couch first", a)
+	}
+	if a := Analyse(context.Background(), d, []byte("empty")); a.Detections == nil || len(a.Detections) != 0 || a.Error != "" {
+		t.Errorf("nothing found: %+v; want an empty, non-nil list (looked, found nothing)", a)
+	}
+	if a := Analyse(context.Background(), d, []byte("down")); a.Detector != "centernet-coco" || !strings.Contains(a.Error, "connection refused") {
+		t.Errorf("dead detector: %+v", a)
+	}
+	if a := Analyse(context.Background(), nil, []byte("lr1")); a.Error == "" || a.Detector != "" {
+		t.Errorf("no detector: %+v", a)
+	}
+	many := make([]Detection, MaxDetections+10)
+	for i := range many {
+		many[i] = det("chair", float64(i)/100)
+	}
+	a := Analyse(context.Background(), fakeDetector{by: map[string][]Detection{"many": many}}, []byte("many"))
+	if len(a.Detections) != MaxDetections || a.Detections[0].Confidence != many[len(many)-1].Confidence {
+		t.Errorf("kept %d, first %v; want the %d most confident", len(a.Detections), a.Detections[0].Confidence, MaxDetections)
+	}
+}
+
+func analysed(clipID string, dets ...Detection) Frame {
+	if dets == nil {
+		dets = []Detection{}
+	}
+	return Frame{ClipID: clipID, Analysis: Analysis{Detector: "centernet-coco", Detections: dets}}
+}
+
+func TestFramesBuilder(t *testing.T) {
 	clips := []survey.Clip{
 		{ID: "c1", Room: "Living room", Status: survey.ClipPlayable},
 		{ID: "c2", Room: "Bedroom", Status: survey.ClipPlayable},
 		{ID: "c3", Room: "Garage", Status: survey.ClipPlayable}, // no frames
-		{ID: "c4", Room: "Attic", Status: survey.ClipRejected},  // not playable: not reported
 	}
 	cl := Checklist{Rooms: []ChecklistRoom{{Name: "Living room", Items: []ChecklistItem{{Key: "sofa_3_seat", Count: 1}}}}}
-	d := fakeDetector{by: map[string][]Detection{
-		"lr1": {det("couch", .9), det("tv", .8)},
-		"lr2": {det("couch", .9)},
-		"br1": {det("bed", .9)},
-	}}
-	frames := []Frame{{ClipID: "c1", JPEG: []byte("lr1")}, {ClipID: "c1", JPEG: []byte("lr2")}, {ClipID: "c2", JPEG: []byte("br1")}}
-
-	inv, err := DetectingBuilder{Detector: d, Concurrency: 2}.Build(context.Background(), Input{Clips: clips, Frames: frames, Checklist: cl})
+	frames := []Frame{
+		analysed("c1", det("couch", .9), det("tv", .8)),
+		analysed("c1", det("couch", .9)),
+		analysed("c2", det("bed", .9)),
+		analysed("c9", det("refrigerator", .9)), // a frame of a clip that is not playable: not counted
+	}
+	inv, err := FramesBuilder{}.Build(context.Background(), Input{Clips: clips, Frames: frames, Checklist: cl})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rep := inv.Detector
-	if rep == nil || rep.Status != DetectorOK || rep.FramesAnalyzed != 3 || rep.FramesFailed != 0 || !reflect.DeepEqual(rep.ClipsNoFrames, []string{"c3"}) {
+	if rep == nil || rep.Status != DetectorOK || rep.Name != "centernet-coco" || rep.FramesAnalyzed != 4 || rep.FramesFailed != 0 ||
+		!reflect.DeepEqual(rep.ClipsNoFrames, []string{"c3"}) {
 		t.Errorf("report %+v", rep)
 	}
 	if len(inv.Rooms) != 2 || len(inv.Rooms[0].Items) != 2 || inv.Rooms[0].Items[0].Source != FromChecklist ||
@@ -176,31 +209,35 @@ func TestDetectingBuilder(t *testing.T) {
 	}
 
 	// Some frames failing: the others count, and the report says why.
-	partial, err := DetectingBuilder{Detector: d}.Build(context.Background(), Input{Clips: clips, Checklist: cl,
-		Frames: append(frames, Frame{ClipID: "c2", JPEG: []byte("bad")})})
+	partial, err := FramesBuilder{}.Build(context.Background(), Input{Clips: clips, Checklist: cl,
+		Frames: append(frames, Frame{ClipID: "c2", Analysis: Analysis{Detector: "centernet-coco", Error: "sidecar said 400"}})})
 	if err != nil || partial.Detector.Status != DetectorPartial || partial.Detector.FramesFailed != 1 || !strings.Contains(partial.Detector.Error, "400") {
 		t.Errorf("partial: %+v %v", partial.Detector, err)
 	}
 
 	// A dead detector: the checklist alone, the failure recorded, no error.
-	dead, err := DetectingBuilder{Detector: d}.Build(context.Background(), Input{Clips: clips, Checklist: cl,
-		Frames: []Frame{{ClipID: "c1", JPEG: []byte("down")}, {ClipID: "c2", JPEG: []byte("bad")}}})
+	dead, err := FramesBuilder{}.Build(context.Background(), Input{Clips: clips, Checklist: cl,
+		Frames: []Frame{{ClipID: "c1", Analysis: Analysis{Detector: "centernet-coco", Error: "connection refused"}}, {ClipID: "c2", Analysis: Analysis{Error: "no detector is configured"}}}})
 	if err != nil {
 		t.Fatalf("a dead detector failed the build: %v", err)
 	}
 	want, _ := ChecklistBuilder{}.Build(context.Background(), Input{Checklist: cl})
-	if dead.Detector.Status != DetectorFailed || !strings.Contains(dead.Detector.Error, "connection refused") || !reflect.DeepEqual(dead.Rooms, want.Rooms) {
+	if dead.Detector.Status != DetectorFailed || dead.Detector.FramesFailed != 2 || !strings.Contains(dead.Detector.Error, "connection refused") || !reflect.DeepEqual(dead.Rooms, want.Rooms) {
 		t.Errorf("dead detector: %+v, rooms %+v; want failed and the checklist's rooms %+v", dead.Detector, dead.Rooms, want.Rooms)
 	}
 
-	// No detector: exactly the checklist builder.
-	none, _ := DetectingBuilder{}.Build(context.Background(), Input{Clips: clips, Frames: frames, Checklist: cl})
-	if none.Detector != nil || !reflect.DeepEqual(none.Rooms, want.Rooms) {
-		t.Errorf("no detector: %+v", none)
+	// Playable clips without any frame: the checklist, and the report says so.
+	none, _ := FramesBuilder{}.Build(context.Background(), Input{Clips: clips, Checklist: cl})
+	if none.Detector == nil || none.Detector.Status != DetectorNoFrames || len(none.Detector.ClipsNoFrames) != 3 || !reflect.DeepEqual(none.Rooms, want.Rooms) {
+		t.Errorf("no frames: %+v", none)
+	}
+	// Nothing filmed at all: exactly the checklist builder, no report.
+	if bare, _ := (FramesBuilder{}).Build(context.Background(), Input{Checklist: cl}); bare.Detector != nil || !reflect.DeepEqual(bare, want) {
+		t.Errorf("no clips: %+v", bare)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := (DetectingBuilder{Detector: d}).Build(ctx, Input{Clips: clips, Frames: frames, Checklist: cl}); err == nil {
+	if _, err := (FramesBuilder{}).Build(ctx, Input{Clips: clips, Frames: frames, Checklist: cl}); err == nil {
 		t.Error("a done context built an inventory")
 	}
 }

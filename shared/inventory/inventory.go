@@ -102,11 +102,25 @@ func (inv Inventory) Volume() Volume {
 // TotalCubicFeet returns the space every item of inv takes, in cubic feet.
 func (inv Inventory) TotalCubicFeet() float64 { return inv.Volume().CubicFeet() }
 
-// Frame is one picture taken from a clip, for a detector.
+// Frame is one picture taken from a clip, as the clip processor left it:
+// what the detector made of it (Analyse).
 type Frame struct {
-	ClipID string
-	Offset time.Duration // from the clip's start
-	JPEG   []byte
+	ClipID   string
+	Offset   time.Duration // from the clip's start
+	Analysis Analysis
+}
+
+// Analysis is what a detector made of one frame.
+type Analysis struct {
+	// Detector names the detector that looked (Detector.Name); "" when
+	// none did.
+	Detector string `json:"detector,omitempty" dynamodbav:"detector,omitempty"`
+	// Detections are what it found, most confident first, at most
+	// MaxDetections; no threshold is applied here (Count applies it), so
+	// a threshold tuned later applies to frames already analysed.
+	Detections []Detection `json:"detections,omitempty" dynamodbav:"detections,omitempty"`
+	// Error says why the detector could not look ("" when it did).
+	Error string `json:"error,omitempty" dynamodbav:"error,omitempty"`
 }
 
 // Input is everything a survey gathered: its clips (only the playable ones

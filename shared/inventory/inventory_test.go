@@ -59,7 +59,7 @@ func TestChecklistBuilder(t *testing.T) {
 		// Clips and frames are ignored: nothing is detected, so nothing
 		// they show may appear in the inventory.
 		Clips:  []survey.Clip{{ID: "c1", Room: "Garage", Status: survey.ClipPlayable}},
-		Frames: []Frame{{ClipID: "c1", JPEG: []byte{0xff, 0xd8}}},
+		Frames: []Frame{{ClipID: "c1", Analysis: Analysis{Detector: "centernet-coco", Detections: []Detection{{Label: "couch", Confidence: 1}}}}},
 	}
 	inv, err := ChecklistBuilder{}.Build(context.Background(), in)
 	if err != nil {

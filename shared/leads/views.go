@@ -2,6 +2,7 @@ package leads
 
 import (
 	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/survey"
 	"github.com/moveleads/partnerapi/shared/surveyrec"
@@ -53,9 +54,12 @@ type listView struct {
 	HasMore    bool          `json:"has_more"`
 }
 
+// surveyView is the lead detail's survey. Inventory is null until the
+// survey is inventory_ready, then the inventory in full.
 type surveyView struct {
-	SurveyID *string `json:"survey_id"`
-	Status   string  `json:"status"`
+	SurveyID  *string           `json:"survey_id"`
+	Status    string            `json:"status"`
+	Inventory *inventory.Detail `json:"inventory"`
 }
 
 type quoteView struct {
@@ -78,13 +82,18 @@ type detailView struct {
 	RecommendedEstimate *estimate.Estimate `json:"recommended_estimate"`
 }
 
-// detail renders a lead with its latest survey and the recommended
-// estimate that survey produced. Quotes and deposits arrive in later
-// releases; until then they report their empty states.
+// detail renders a lead with its latest survey (its inventory once it is
+// inventory_ready) and the recommended estimate that survey produced.
+// Quotes and deposits arrive in later releases; until then they report
+// their empty states.
 func detail(l lead.Lead, ls surveyrec.LeadSurvey) detailView {
 	sv := surveyView{Status: string(survey.None)}
 	if ls.SurveyID != "" {
 		sv = surveyView{SurveyID: &ls.SurveyID, Status: string(ls.Status)}
+	}
+	if ls.Status == survey.InventoryReady && ls.Inventory != nil {
+		d := ls.Inventory.Detail()
+		sv.Inventory = &d
 	}
 	return detailView{
 		LeadID: l.ID, Status: l.Status,

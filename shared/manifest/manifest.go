@@ -50,7 +50,18 @@ type Function struct {
 	Bucket BucketAccess
 	// Secrets names the secrets the function reads (see the Secret* names).
 	Secrets []string
+	// Detect allows the function to call Amazon Rekognition's DetectLabels
+	// on the survey frames it reads (the inventory's detector in AWS).
+	// DetectLabels on image bytes has no resource-level permissions, so
+	// the grant is that one action on "*"; nothing else of Rekognition.
+	Detect bool
 }
+
+// DetectTimeout bounds one frame's detection by a function that sets
+// Detect, the detector's own retries included (Rekognition: 30 s of
+// attempts and backoff, plus one 10 s attempt): the deployed function's
+// timeout leaves room for it and for settling the survey after.
+const DetectTimeout = 40 * time.Second
 
 // TriggerKind names what starts a function.
 type TriggerKind string
@@ -259,7 +270,7 @@ var Functions = []Function{
 		Table: TableAccess{Get: true, Write: []string{table.LeadKeys, table.SurveyKeys, table.CaptureTokenKeys, table.SurveyRefKeys, table.IdempotencyKeys}},
 	},
 	{
-		Slug: "v1-capture", Summary: "The hosted capture page a customer opens on a phone, and its own JSON calls (request a clip upload, save the checklist, finish).",
+		Slug: "v1-capture", Summary: "The hosted capture page a customer opens on a phone, and its own JSON calls (request a clip upload, request its frames' uploads, save the checklist, finish).",
 		HTTP: []Route{
 			{
 				Operation: CapturePage, Method: "GET", PilotPath: "/v1-capture/{token}",
@@ -274,6 +285,12 @@ var Functions = []Function{
 				Auth: AuthCaptureToken, BodyLimit: 64 << 10, Response: JSON, RateLimit: PerToken,
 			},
 			{
+				// A clip's frames are announced in one call: 60 frames of
+				// about 70 bytes each fit in 8 KB.
+				Operation: CaptureFrames, Method: "POST", PilotPath: "/v1-capture/{token}/frames",
+				Auth: AuthCaptureToken, BodyLimit: 8 << 10, Response: JSON, RateLimit: PerToken,
+			},
+			{
 				Operation: CaptureFinish, Method: "POST", PilotPath: "/v1-capture/{token}/finish",
 				Auth: AuthCaptureToken, BodyLimit: 4 << 10, Response: JSON, RateLimit: PerToken,
 			},
@@ -281,9 +298,11 @@ var Functions = []Function{
 		// Token records count requests (per-token rate limit); clips,
 		// checklist and transitions are survey items and move the lead
 		// (a transition also writes the webhook events it owes);
-		// clips are read with a Query of the survey's partition. Uploads
-		// are presigned PUTs; finishing checks which announced clips
-		// arrived (HeadObject, which needs s3:GetObject).
+		// clips and frames are read with a Query of the survey's
+		// partition. Uploads are presigned PUTs; finishing checks which
+		// announced clips and frames arrived (HeadObject, which needs
+		// s3:GetObject) and writes the survey's finish marker (PutObject),
+		// whose event has the clip processor settle the survey.
 		Table:  TableAccess{Get: true, QueryItems: true, Write: []string{table.CaptureTokenKeys, table.SurveyKeys, table.LeadKeys, table.EventKeys}},
 		Bucket: BucketAccess{Read: []string{ClipPrefix}, Write: []string{ClipPrefix}},
 	},
@@ -324,13 +343,15 @@ var Functions = []Function{
 		Bucket: BucketAccess{Read: []string{ClipPrefix}},
 	},
 	{
-		Slug: "clip-processor", Summary: "Validate each uploaded clip (container, codec, duration, size) and settle the survey: inventory and recommended estimate, or failed.",
+		Slug: "clip-processor", Summary: "Validate each uploaded clip (container, codec, duration, size) and frame (a JPEG as announced, then the detector's labels), and settle the survey: inventory and recommended estimate, or failed.",
 		S3: &S3Trigger{Prefix: ClipPrefix},
-		// GetItem: the clip, the survey, the lead (addresses) and the
-		// partner (rate card); the clips of a survey by Query. Settling a
-		// survey writes the webhook events it owes.
+		// GetItem: the clip or frame, the survey, the lead (addresses)
+		// and the partner (rate card); the clips and frames of a survey
+		// by Query. Settling a survey writes the webhook events it owes.
+		// Each valid frame goes to Rekognition's DetectLabels as bytes.
 		Table:  TableAccess{Get: true, QueryItems: true, Write: []string{table.SurveyKeys, table.LeadKeys, table.EventKeys}},
 		Bucket: BucketAccess{Read: []string{ClipPrefix}},
+		Detect: true,
 	},
 	{
 		Slug: "webhook-dispatcher", Summary: "Fan each webhook event owed (an event item written with the state change that owes it) out to the partner's endpoints of its mode, and make each delivery's first attempts.",

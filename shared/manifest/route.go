@@ -79,6 +79,7 @@ const (
 	CapturePage      Operation = "capturePage"
 	CaptureClip      Operation = "captureClip"
 	CaptureChecklist Operation = "captureChecklist"
+	CaptureFrames    Operation = "captureFrames"
 	CaptureFinish    Operation = "captureFinish"
 	// CreateSurveyVideoAccess mints a forwardable link to a survey's
 	// walkthrough video; RevokeSurveyVideoAccess closes every live one.

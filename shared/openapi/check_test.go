@@ -1,6 +1,7 @@
 package openapi_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
+	"github.com/moveleads/partnerapi/shared/openapi/webhookexample"
 )
 
 // recordingTB is a testing.TB whose Errorf is recorded instead of failing the
@@ -55,15 +57,43 @@ func errorBody(code string) string {
 }
 
 // leadDetail is a getLead body whose survey is in surveyStatus: with no
-// survey id for "none", else surveyID.
+// survey id for "none", else surveyID, and a null inventory.
 func leadDetail(surveyStatus, quote string) string {
 	id := `"` + surveyID + `"`
 	if surveyStatus == "none" {
 		id = "null"
 	}
 	return `{"lead_id":"` + leadID + `","status":"quoted",` +
-		`"survey":{"survey_id":` + id + `,"status":"` + surveyStatus + `"},` +
+		`"survey":{"survey_id":` + id + `,"status":"` + surveyStatus + `","inventory":null},` +
 		`"quote":` + quote + `,"deposit":{"status":"none"},"recommended_estimate":null}`
+}
+
+// readyLead is a getLead body whose survey is inventory_ready with
+// inventory (JSON), after replacing each old with new in it.
+func readyLead(t *testing.T, inventory string, oldNew ...string) string {
+	t.Helper()
+	for i := 0; i+1 < len(oldNew); i += 2 {
+		if !strings.Contains(inventory, oldNew[i]) {
+			t.Fatalf("inventory %s lacks %q", inventory, oldNew[i])
+		}
+		inventory = strings.Replace(inventory, oldNew[i], oldNew[i+1], 1)
+	}
+	return strings.Replace(leadDetail("inventory_ready", "null"), `"inventory":null`, `"inventory":`+inventory, 1)
+}
+
+// realInventory is the example inventory as getLead renders it (in full)
+// and as the webhooks render it (in brief).
+func realInventory(t *testing.T) (detail, summary string) {
+	t.Helper()
+	d, err := json.Marshal(webhookexample.Inventory.Detail())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := json.Marshal(webhookexample.Inventory.Summary())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(d), string(s)
 }
 
 // surveyLink is a getSurveyLink body with the given status and capture URL.
@@ -73,6 +103,8 @@ func surveyLink(status, url string) string {
 
 func TestCheck(t *testing.T) {
 	v := openapitest.New(t)
+	inv, invSummary := realInventory(t)
+	partial := `"detector":{"name":"rekognition","status":"partial","frames_analyzed":3,"frames_failed":1,"error":"throttled","clips_without_frames":["5f0c6a44-9a8e-4c1e-b8a4-2f7a3c1d9e01"]}`
 	tests := []struct {
 		name    string
 		method  string
@@ -186,6 +218,28 @@ func TestCheck(t *testing.T) {
 			body: strings.Replace(leadDetail("invited", "null"), surveyID, "s1", 1), wantErr: "survey_id"},
 		{name: "getLead survey missing survey_id", method: "GET", path: "/v1-lead-get/" + leadID, status: 200, header: headers(),
 			body: strings.Replace(leadDetail("none", "null"), `"survey_id":null,`, "", 1), wantErr: "survey_id"},
+		{name: "getLead survey missing inventory", method: "GET", path: "/v1-lead-get/" + leadID, status: 200, header: headers(),
+			body: strings.Replace(leadDetail("invited", "null"), `,"inventory":null`, "", 1), wantErr: "inventory"},
+		{name: "getLead inventory valid", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: readyLead(t, inv)},
+		{name: "getLead inventory with a partial detector valid", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: readyLead(t, inv, `"detector":{"name":"rekognition","status":"ok","frames_analyzed":12,"frames_failed":0}`, partial)},
+		{name: "getLead inventory without a detector valid", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: readyLead(t, inv, `"detector":{"name":"rekognition","status":"ok","frames_analyzed":12,"frames_failed":0}`, `"detector":null`)},
+		{name: "getLead empty inventory valid", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: readyLead(t, `{"item_count":0,"total_cubic_feet":0,"items_by_source":{"checklist":0,"detected":0},"rooms":[],"detector":null}`)},
+		{name: "getLead inventory in brief", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: readyLead(t, invSummary), wantErr: "items"},
+		{name: "getLead inventory item source bogus", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: readyLead(t, inv, `"source":"checklist"`, `"source":"guessed"`), wantErr: "inventory"},
+		{name: "getLead inventory item detected 0", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: readyLead(t, inv, `"source":"checklist","detected":1}`, `"source":"checklist","detected":0}`), wantErr: "inventory"},
+		{name: "getLead inventory item extra property", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: readyLead(t, inv, `"source":"checklist"`, `"source":"checklist","confidence":0.9`), wantErr: "inventory"},
+		{name: "getLead inventory missing items_by_source", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: readyLead(t, inv, `"items_by_source":{"checklist":7,"detected":1},`, ""), wantErr: "inventory"},
+		{name: "getLead inventory detector status bogus", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: readyLead(t, inv, `"status":"ok"`, `"status":"fine"`), wantErr: "inventory"},
 
 		// getSurveyLink
 		{name: "getSurveyLink valid", method: "POST", path: "/v1-lead-survey/" + leadID, status: 200, header: headers(),

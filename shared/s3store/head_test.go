@@ -62,3 +62,23 @@ func TestHeadErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestTouch: Touch stores an empty object (replacing one that is there),
+// which Head then finds; an invalid key is refused before any request.
+func TestTouch(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	put(t, s, "clips/p/m/s/finished", "video/mp4", []byte("old"))
+	for range 2 { // a retried finish touches the marker again
+		if err := s.Touch(ctx, "clips/p/m/s/finished"); err != nil {
+			t.Fatalf("Touch: %v", err)
+		}
+	}
+	got, err := s.Head(ctx, "clips/p/m/s/finished")
+	if err != nil || got.Size != 0 {
+		t.Errorf("Head after Touch = %+v, %v; want an empty object", got, err)
+	}
+	if err := s.Touch(ctx, ""); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Touch(\"\") = %v; want ErrInvalid", err)
+	}
+}

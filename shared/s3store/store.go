@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -188,3 +189,20 @@ func checkBucket(name string) error {
 }
 
 func isAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
+
+// Touch stores an empty object at key (replacing any object there): a
+// marker whose object-created event is the point (see survey.FinishKey).
+// It fails with ErrInvalid for an invalid key, and otherwise with S3's
+// error wrapped; transport failures and 5xx answers are retried.
+func (s *Store) Touch(ctx context.Context, key string) error {
+	if err := checkKey(key); err != nil {
+		return fmt.Errorf("touch: %w", err)
+	}
+	resp, err := s.send(ctx, http.MethodPut, key, http.Header{"Content-Type": {"application/octet-stream"}})
+	if err != nil {
+		return s.fail("touch", key, err)
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+	resp.Body.Close()
+	return nil
+}

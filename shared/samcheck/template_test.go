@@ -257,7 +257,7 @@ func checkFunction(tpl *cloudformation.Template, fn function, f manifest.Functio
 	// A stream or schedule function works far longer than a request (a
 	// batch of deliveries, a tick's passes): it sets its own timeout, as
 	// infra/stack's timeout() gives it, not the HTTP functions' 10 s.
-	if kind := f.Trigger(); (kind == manifest.TriggerStream || kind == manifest.TriggerSchedule) && fn.timeout < minJobTimeout {
+	if kind := f.Trigger(); (kind == manifest.TriggerStream || kind == manifest.TriggerSchedule || f.Detect) && fn.timeout < minJobTimeout {
 		problems = append(problems, fmt.Sprintf("Timeout %ds; a %s function's is at least %d s (infra/stack timeout())", fn.timeout, kind, minJobTimeout))
 	}
 	return problems
@@ -265,7 +265,8 @@ func checkFunction(tpl *cloudformation.Template, fn function, f manifest.Functio
 
 // minJobTimeout is the shortest timeout, in seconds, of a stream- or
 // schedule-triggered function (infra/stack: scheduleTimeout, and a
-// stream's 30 s per record of a batch).
+// stream's 30 s per record of a batch) and of one that runs the frames'
+// detector (manifest.DetectTimeout, then the settle: s3Timeout).
 const minJobTimeout = 60
 
 // report fails t with each problem, naming the template.

@@ -49,6 +49,19 @@ const (
 	FrameRejected  FrameStatus = "rejected"  // not as announced, or not a JPEG
 )
 
+// Final reports whether the processor has decided on a frame in state s.
+func (s FrameStatus) Final() bool { return s == FrameValid || s == FrameRejected }
+
+// FramesPerClip is the capture page's spread policy, not a limit the
+// server enforces: it keeps at most this many frames of one clip (evenly
+// spread over it), so that the rooms filmed last still get frames out of
+// MaxFrames.
+const FramesPerClip = 12
+
+// MaxFramesPerRequest is how many frames one announcement may name: a
+// clip's frames go in one request (the page takes at most MaxFrames).
+const MaxFramesPerRequest = MaxFrames
+
 // Frame is one announced still of a clip.
 type Frame struct {
 	ClipID string `json:"clip_id" dynamodbav:"clip_id"`
@@ -61,6 +74,21 @@ type Frame struct {
 	Status        FrameStatus   `json:"status" dynamodbav:"status"`
 	RejectReason  string        `json:"reject_reason,omitempty" dynamodbav:"reject_reason,omitempty"`
 	AnnouncedAt   time.Time     `json:"announced_at" dynamodbav:"announced_at"`
+	UpdatedAt     time.Time     `json:"updated_at" dynamodbav:"updated_at"`
+}
+
+// Waiting reports whether f may still arrive and be decided at now: it is
+// not final and its upload window (UploadWindow, as for clips) is open. A
+// finished survey waits for such frames before it settles.
+func (f Frame) Waiting(now time.Time) bool {
+	return !f.Status.Final() && now.Before(f.AnnouncedAt.Add(UploadWindow))
+}
+
+// SameAnnouncement reports whether g announces the same frame as f: the
+// same clip, slot, offset, size and dimensions (a retried announcement).
+func (f Frame) SameAnnouncement(g Frame) bool {
+	return f.ClipID == g.ClipID && f.Slot == g.Slot && f.Offset == g.Offset &&
+		f.AnnouncedSize == g.AnnouncedSize && f.Width == g.Width && f.Height == g.Height
 }
 
 // NewFrame checks an announced frame of clip clipID, taken offset into the
@@ -97,7 +125,7 @@ func NewFrame(clipID string, offset time.Duration, size int64, width, height, ex
 	}
 	return Frame{
 		ClipID: clipID, Slot: int(offset / FrameInterval), Offset: offset, AnnouncedSize: size,
-		Width: width, Height: height, Status: FrameAnnounced, AnnouncedAt: now,
+		Width: width, Height: height, Status: FrameAnnounced, AnnouncedAt: now, UpdatedAt: now,
 	}, nil
 }
 

@@ -40,3 +40,27 @@ func ParseObjectKey(key string) (partnerID, mode, surveyID, clipID string, err e
 	}
 	return parts[0], parts[1], parts[2], parts[3], nil
 }
+
+// finishName ends a survey's finish marker key; a clip id is a UUID, so it
+// never names a clip.
+const finishName = "finished"
+
+// FinishKey is the key of survey surveyID's finish marker:
+// clips/<partner>/<mode>/<survey_id>/finished, an empty object the capture
+// page's finish writes beside the clips. Its object-created event starts
+// the clip processor, which settles the survey (builds the inventory and
+// prices it): the capture function itself never builds an inventory, so
+// it links neither the detector's results nor the rate card's ZIP table.
+func FinishKey(partnerID, mode, surveyID string) string {
+	return ObjectKey(partnerID, mode, surveyID, finishName)
+}
+
+// ParseFinishKey splits a key made by FinishKey; ok is false for any other
+// key.
+func ParseFinishKey(key string) (partnerID, mode, surveyID string, ok bool) {
+	p, m, s, name, err := ParseObjectKey(key)
+	if err != nil || name != finishName {
+		return "", "", "", false
+	}
+	return p, m, s, true
+}

@@ -34,3 +34,21 @@ func FuzzParseObjectKey(f *testing.F) {
 		}
 	})
 }
+
+func TestFinishKey(t *testing.T) {
+	k := FinishKey("ptn_1", "test", "s-1")
+	if k != "clips/ptn_1/test/s-1/finished" {
+		t.Errorf("FinishKey = %q", k)
+	}
+	if p, m, s, ok := ParseFinishKey(k); !ok || p != "ptn_1" || m != "test" || s != "s-1" {
+		t.Errorf("ParseFinishKey(%q) = %q %q %q %v", k, p, m, s, ok)
+	}
+	for _, other := range []string{
+		ObjectKey("ptn_1", "test", "s-1", "9b2f1d2e-3c4b-4a5d-8e6f-7a8b9c0d1e2f"),
+		FrameKey("ptn_1", "test", "s-1", "c", 0), "clips/ptn_1/test/finished", "clips/ptn_1/test/s-1/finished/x", "finished",
+	} {
+		if _, _, _, ok := ParseFinishKey(other); ok {
+			t.Errorf("ParseFinishKey(%q) ok", other)
+		}
+	}
+}

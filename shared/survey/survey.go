@@ -23,6 +23,8 @@ type Survey struct {
 	Tokens []StoredToken `json:"tokens" dynamodbav:"tokens"`
 	// ClipCount is how many clips were announced (see MaxClips).
 	ClipCount int `json:"clip_count" dynamodbav:"clip_count"`
+	// FrameCount is how many frames were announced (see MaxFrames).
+	FrameCount int `json:"frame_count" dynamodbav:"frame_count"`
 }
 
 // Errors of Access (what a capture link's holder is told, with the status

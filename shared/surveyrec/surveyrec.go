@@ -30,11 +30,15 @@ type Record struct {
 	Recommended *estimate.Estimate
 }
 
-// LeadSurvey is what a lead item says about its latest survey, for getLead.
+// LeadSurvey is what getLead shows of a lead's latest survey: what the
+// lead item says about it, and the survey's inventory once it is ready.
 type LeadSurvey struct {
 	SurveyID    string        // "" when the lead never had a survey
 	Status      survey.Status // survey.None when the lead never had a survey
 	Recommended *estimate.Estimate
+	// Inventory is the survey's inventory, read from the survey when
+	// Status is survey.InventoryReady; nil otherwise.
+	Inventory *inventory.Inventory
 }
 
 // LiveSurveyError is the cause of StartSurvey's conflict error when the
@@ -57,6 +61,30 @@ var ErrChanged = errors.New("changed concurrently")
 // ErrClipExists is the cause of the store's conflict error for a clip id
 // the survey already has.
 var ErrClipExists = errors.New("clip exists")
+
+// ErrFrameExists is the cause of the store's conflict error for a frame
+// (clip and slot) the survey already has.
+var ErrFrameExists = errors.New("frame exists")
+
+// FrameRecord is a stored frame: as announced and decided, with what the
+// detector made of it (set when the frame is survey.FrameValid).
+type FrameRecord struct {
+	survey.Frame
+	Analysis inventory.Analysis
+}
+
+// FrameTransition is one move of a frame, for the store's AdvanceFrame:
+// frame Slot of clip ClipID of survey SurveyID goes From → To at At: to
+// survey.FrameValid with the detector's Analysis, or to
+// survey.FrameRejected with RejectReason.
+type FrameTransition struct {
+	SurveyID, ClipID string
+	Slot             int
+	From, To         survey.FrameStatus
+	At               time.Time
+	RejectReason     string
+	Analysis         inventory.Analysis
+}
 
 // Transition is one move of a survey's state, for the store's AdvanceSurvey: the
 // survey SurveyID of lead LeadID goes From → To at At. survey.Next decides

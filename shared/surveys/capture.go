@@ -100,9 +100,9 @@ func (s *Service) verify(ctx context.Context, c *api.Call) (api.Grant, error) {
 func session(c *api.Call) *Session { return c.Subject.(*Session) }
 
 // CaptureEndpoints returns the v1-capture function's endpoints: the page
-// and its three JSON calls.
+// and its four JSON calls.
 func (s *Service) CaptureEndpoints() []api.Endpoint {
-	return []api.Endpoint{s.capturePage(), s.captureClip(), s.captureChecklist(), s.captureFinish()}
+	return []api.Endpoint{s.capturePage(), s.captureClip(), s.captureFrames(), s.captureChecklist(), s.captureFinish()}
 }
 
 // capturePage answers the capture page, or a friendly page saying the link
@@ -139,6 +139,8 @@ func (s *Service) page(token, company string, ss *Session, clips []survey.Clip) 
 		Rooms: survey.Rooms, Checklist: map[string]map[string]int{},
 		ClipsMax: survey.MaxClips, MaxClipBytes: survey.MaxClipBytes, MaxClipSeconds: int(survey.MaxClipDuration / time.Second),
 		ExpiresAt: ss.ExpiresAt,
+		FramesMax: survey.MaxFrames, FramesUsed: ss.Record.FrameCount, FramesPerClip: survey.FramesPerClip,
+		MaxFrameBytes: survey.MaxFrameBytes, MaxFrameSide: survey.MaxFrameSide, FrameInterval: survey.FrameInterval,
 	}
 	for _, e := range inventory.Entries() {
 		p.Items = append(p.Items, capturepage.Item{Key: e.Key, Name: e.Name})

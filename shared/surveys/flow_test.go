@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,8 @@ import (
 // the real stack (DynamoDB Local, MinIO and its notifications): link,
 // two uploads, checklist, finish, processing, inventory_ready with the
 // recommended estimate; listLeads with updated_since returns the lead after
-// each state change, and getLead shows the survey.
+// each state change, and getLead shows the survey, with its inventory
+// (null until inventory_ready).
 func TestSurveyToInventoryReady(t *testing.T) {
 	e := newEnv(t)
 	leadID := e.newLead(t, e.key)
@@ -39,6 +41,9 @@ func TestSurveyToInventoryReady(t *testing.T) {
 	l := e.getLead(t, leadID)
 	if l["status"] != "surveying" || surveyStatus(l) != "invited" || l["survey"].(map[string]any)["survey_id"] != surveyID {
 		t.Fatalf("after getSurveyLink: %v; want lead surveying, survey %s invited", l, surveyID)
+	}
+	if inv, ok := l["survey"].(map[string]any)["inventory"]; !ok || inv != nil {
+		t.Errorf("survey.inventory of an invited survey: %v (present: %v); want null", inv, ok)
 	}
 	if !contains(e.listSince(t, since), leadID) {
 		t.Errorf("listLeads updated_since=%s misses the lead after the survey started", since)
@@ -113,6 +118,24 @@ func TestSurveyToInventoryReady(t *testing.T) {
 	if got == nil || got["min"] != float64(rec.Estimate.Min) || got["max"] != float64(rec.Estimate.Max) || got["currency"] != rec.Estimate.Currency {
 		t.Errorf("recommended_estimate %v; want %+v", l["recommended_estimate"], rec.Estimate)
 	}
+	// getLead shows the inventory in full: the checklist's rooms and items
+	// (source checklist), and the volume the estimate was priced on.
+	shown, _ := l["survey"].(map[string]any)["inventory"].(map[string]any)
+	if shown == nil {
+		t.Fatalf("survey.inventory %v; want the inventory", l["survey"])
+	}
+	if shown["item_count"] != 3.0 || shown["total_cubic_feet"] != rec.Volume.CubicFeet() ||
+		!reflect.DeepEqual(shown["items_by_source"], map[string]any{"checklist": 3.0, "detected": 0.0}) {
+		t.Errorf("survey.inventory %v; want 3 items from the checklist, %v cu ft", shown, rec.Volume.CubicFeet())
+	}
+	var wantRooms any
+	b, _ := json.Marshal(inv.Detail().Rooms)
+	if err := json.Unmarshal(b, &wantRooms); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(shown["rooms"], wantRooms) {
+		t.Errorf("survey.inventory.rooms %v; want the checklist's %s", shown["rooms"], b)
+	}
 	stored, err := e.Store.GetSurvey(context.Background(), auth.Tenant{PartnerID: e.partner, Mode: auth.Test}, surveyID)
 	if err != nil || stored.Inventory == nil || len(stored.Inventory.Rooms) != 2 {
 		t.Errorf("stored inventory %+v (%v); want the checklist's two rooms", stored.Inventory, err)
@@ -126,13 +149,15 @@ func TestSurveyToInventoryReady(t *testing.T) {
 			continue
 		}
 		var data struct {
-			LeadID   string         `json:"lead_id"`
-			Survey   map[string]any `json:"survey"`
-			Estimate map[string]any `json:"recommended_estimate"`
+			LeadID    string         `json:"lead_id"`
+			Survey    map[string]any `json:"survey"`
+			Estimate  map[string]any `json:"recommended_estimate"`
+			Inventory map[string]any `json:"inventory"`
 		}
 		if err := json.Unmarshal(ev.Data, &data); err != nil || data.LeadID != leadID || data.Survey["status"] != "inventory_ready" ||
-			data.Estimate["min"] != got["min"] || data.Estimate["max"] != got["max"] {
-			t.Errorf("%s data %s; want the lead, the survey's status and getLead's recommended_estimate", ty, ev.Data)
+			data.Estimate["min"] != got["min"] || data.Estimate["max"] != got["max"] ||
+			data.Inventory["item_count"] != shown["item_count"] || data.Inventory["total_cubic_feet"] != shown["total_cubic_feet"] {
+			t.Errorf("%s data %s; want the lead, the survey's status, getLead's recommended_estimate and the inventory's summary", ty, ev.Data)
 		}
 	}
 
@@ -151,8 +176,9 @@ func TestSurveyToInventoryReady(t *testing.T) {
 	if next["survey_id"] == surveyID {
 		t.Fatalf("getSurveyLink after inventory_ready returned the closed survey %s", surveyID)
 	}
-	if l := e.getLead(t, leadID); l["survey"].(map[string]any)["survey_id"] != next["survey_id"] || surveyStatus(l) != "invited" {
-		t.Errorf("getLead after a new survey: %v; want survey %v invited", l["survey"], next["survey_id"])
+	if l := e.getLead(t, leadID); l["survey"].(map[string]any)["survey_id"] != next["survey_id"] || surveyStatus(l) != "invited" ||
+		l["survey"].(map[string]any)["inventory"] != nil {
+		t.Errorf("getLead after a new survey: %v; want survey %v invited, no inventory", l["survey"], next["survey_id"])
 	}
 }
 

@@ -21,14 +21,22 @@ import (
 const neverUploaded = "never uploaded"
 
 // Finish ends the capture of the session's survey: it moves it to
-// processing, then settles it if every clip is already decided. Clips
-// whose upload was requested but whose object is not in the bucket when
-// the customer finishes are rejected as never uploaded (the page finishes
-// only after its uploads ended), so that the survey does not wait for them.
-// Finishing a survey that is already processing or closed answers its
-// current state: a retried finish is not an error.
+// processing and writes its finish marker (survey.FinishKey), whose event
+// has the clip processor settle it (Settle): the capture function answers
+// at once and never builds an inventory. Clips and frames whose upload
+// was requested but whose object is not in the bucket when the customer
+// finishes are rejected as never uploaded (the page finishes only after
+// its uploads ended), so that the survey does not wait for them.
+// Finishing a survey that is already processing writes the marker again
+// (a retried finish whose first marker failed still settles) and answers
+// its state; finishing a closed survey answers its state.
 func (s *Service) Finish(ctx context.Context, ss *Session, now time.Time) (FinishView, error) {
 	t, rec := ss.Tenant, ss.Record
+	if rec.Status == survey.Processing {
+		if err := s.objects.Touch(ctx, survey.FinishKey(t.PartnerID, string(t.Mode), rec.ID)); err != nil {
+			return FinishView{}, err
+		}
+	}
 	if !rec.Status.Open() {
 		return s.finishView(ctx, t, rec.ID)
 	}
@@ -56,16 +64,19 @@ func (s *Service) Finish(ctx context.Context, ss *Session, now time.Time) (Finis
 			return FinishView{}, err
 		}
 	}
+	if err := s.rejectMissingFrames(ctx, t, rec.ID, now); err != nil {
+		return FinishView{}, err
+	}
 	err = s.store.AdvanceSurvey(ctx, t, surveyrec.Transition{
 		LeadID: rec.LeadID, SurveyID: rec.ID, From: rec.Status, To: survey.Processing, At: now,
 	})
 	if err != nil && !errors.Is(err, surveyrec.ErrChanged) {
 		return FinishView{}, err
 	}
-	// The clips are read again after the survey is processing, so that a
-	// clip the processor decided meanwhile is seen here or the processor
-	// saw the survey processing: one of the two settles it.
-	if err := s.Settle(ctx, t, rec.ID, now); err != nil {
+	// The marker is written after the survey is processing, so the
+	// processor settles it if every clip and frame is decided by then;
+	// one decided later settles it when the processor decides it.
+	if err := s.objects.Touch(ctx, survey.FinishKey(t.PartnerID, string(t.Mode), rec.ID)); err != nil {
 		return FinishView{}, err
 	}
 	return s.finishView(ctx, t, rec.ID)
@@ -80,9 +91,13 @@ func (s *Service) finishView(ctx context.Context, t auth.Tenant, id string) (Fin
 }
 
 // Settle closes tenant t's survey id when it is processing and every clip
-// is decided: inventory_ready, with the inventory built from its clips and
-// checklist and the recommended estimate priced under the partner's rate
-// card, or failed with the reason kept. Anything else (still recording,
+// is decided: inventory_ready, with the inventory built from its clips,
+// frames (each analysed by the detector when it arrived) and checklist and
+// the recommended estimate priced under the partner's rate card, or failed
+// with the reason kept. A survey that would be inventory_ready waits for
+// its frames still on their way (survey.Frame.Waiting), so that every
+// frame's detections count; the processor settles it when the last one is
+// decided. Anything else (still recording,
 // a clip on its way, already closed) changes nothing. Settling twice, or
 // concurrently, is harmless: the transition is conditioned on the survey
 // still processing.
@@ -102,18 +117,29 @@ func (s *Service) Settle(ctx context.Context, t auth.Tenant, id string, now time
 	if moved, err := sv.Settle(clips, now); err != nil || !moved {
 		return err
 	}
+	var frames []surveyrec.FrameRecord
+	if sv.Status == survey.InventoryReady {
+		if frames, err = s.store.ListFrames(ctx, t, id); err != nil {
+			return err
+		}
+		for _, f := range frames {
+			if f.Waiting(now) {
+				return nil
+			}
+		}
+	}
 	tr := surveyrec.Transition{LeadID: rec.LeadID, SurveyID: id, From: survey.Processing, To: sv.Status, At: now}
 	switch sv.Status {
 	case survey.Failed:
 		tr.FailureReason = sv.FailureReason
 	case survey.InventoryReady:
-		inv, est, err := s.inventory(ctx, t, rec, clips)
+		inv, est, err := s.inventory(ctx, t, rec, clips, frames)
 		if err != nil {
 			return err
 		}
 		tr.Inventory, tr.Recommended = &inv, est
 	}
-	if tr.Events, err = webhook.SurveyEvents(string(t.Mode), rec.LeadID, id, tr.To, tr.Recommended, now); err != nil {
+	if tr.Events, err = webhook.SurveyEvents(string(t.Mode), rec.LeadID, id, tr.To, tr.Inventory, tr.Recommended, now); err != nil {
 		return err
 	}
 	err = s.store.AdvanceSurvey(ctx, t, tr)
@@ -127,17 +153,25 @@ func (s *Service) Settle(ctx context.Context, t auth.Tenant, id string, now time
 	return err
 }
 
-// inventory builds a finished survey's inventory from its playable clips
-// and checklist, and prices it. The estimate is nil when the inventory
-// holds nothing or the rate card cannot price it.
-func (s *Service) inventory(ctx context.Context, t auth.Tenant, rec surveyrec.Record, clips []survey.Clip) (inventory.Inventory, *estimate.Estimate, error) {
+// inventory builds a finished survey's inventory from its playable clips,
+// their valid frames and the checklist, and prices it. The estimate is nil
+// when the inventory holds nothing or the rate card cannot price it.
+func (s *Service) inventory(ctx context.Context, t auth.Tenant, rec surveyrec.Record, clips []survey.Clip, frames []surveyrec.FrameRecord) (inventory.Inventory, *estimate.Estimate, error) {
 	var playable []survey.Clip
+	isPlayable := map[string]bool{}
 	for _, c := range clips {
 		if c.Status == survey.ClipPlayable {
 			playable = append(playable, c)
+			isPlayable[c.ID] = true
 		}
 	}
-	inv, err := s.builder.Build(ctx, inventory.Input{Clips: playable, Checklist: rec.Checklist})
+	var analysed []inventory.Frame
+	for _, f := range frames {
+		if f.Status == survey.FrameValid && isPlayable[f.ClipID] {
+			analysed = append(analysed, inventory.Frame{ClipID: f.ClipID, Offset: f.Offset, Analysis: f.Analysis})
+		}
+	}
+	inv, err := s.builder.Build(ctx, inventory.Input{Clips: playable, Frames: analysed, Checklist: rec.Checklist})
 	if err != nil {
 		return inventory.Inventory{}, nil, fmt.Errorf("build inventory of survey %s: %w", rec.ID, err)
 	}
@@ -162,8 +196,9 @@ type Object struct {
 	Size int64
 }
 
-// ProcessClip validates the clip stored at obj.Key and records the
-// verdict, then settles its survey if the customer has finished. It reads
+// ProcessClip validates the clip (or frame: processFrame) stored at
+// obj.Key and records the verdict, then settles its survey if the customer
+// has finished; a survey's finish marker (survey.FinishKey) settles it. It reads
 // the container by ranges (memory does not grow with the clip): a clip is
 // playable when it is MP4, MOV or WebM with an avc1, hvc1, vp8 or vp9 video
 // track, a picture and a duration of at most 10 minutes, and its size is the
@@ -176,6 +211,19 @@ type Object struct {
 // stray object) is ignored. It returns an error only for a failure worth
 // retrying (storage unreachable).
 func (s *Service) ProcessClip(ctx context.Context, obj Object, now time.Time) error {
+	if partnerID, mode, surveyID, ok := survey.ParseFinishKey(obj.Key); ok {
+		// The customer finished (Finish's marker): settle the survey if
+		// its clips and frames allow.
+		err := s.Settle(ctx, auth.Tenant{PartnerID: partnerID, Mode: auth.Mode(mode)}, surveyID, now)
+		if e := errcode.As(err); e != nil && e.Code == errcode.NotFound {
+			s.log.WarnContext(ctx, "finish marker names no survey", "key", obj.Key)
+			return nil
+		}
+		return err
+	}
+	if _, _, _, _, _, err := survey.ParseFrameKey(obj.Key); err == nil {
+		return s.processFrame(ctx, obj, now)
+	}
 	partnerID, mode, surveyID, clipID, err := survey.ParseObjectKey(obj.Key)
 	if err != nil {
 		s.log.WarnContext(ctx, "object is not a clip", "key", obj.Key)

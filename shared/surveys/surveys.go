@@ -39,6 +39,11 @@ type Store interface {
 	GetClip(ctx context.Context, t auth.Tenant, surveyID, clipID string) (survey.Clip, error)
 	ListClips(ctx context.Context, t auth.Tenant, surveyID string) ([]survey.Clip, error)
 	AdvanceClip(ctx context.Context, t auth.Tenant, ct surveyrec.ClipTransition) error
+
+	PutFrames(ctx context.Context, t auth.Tenant, surveyID string, frames []survey.Frame) error
+	GetFrame(ctx context.Context, t auth.Tenant, surveyID, clipID string, slot int) (surveyrec.FrameRecord, error)
+	ListFrames(ctx context.Context, t auth.Tenant, surveyID string) ([]surveyrec.FrameRecord, error)
+	AdvanceFrame(ctx context.Context, t auth.Tenant, ft surveyrec.FrameTransition) error
 }
 
 // Upload is a presigned upload: send the clip's bytes as the body of
@@ -64,16 +69,20 @@ type Objects interface {
 	// Origin is the scheme and host presigned URLs point at, for the
 	// capture page's Content-Security-Policy.
 	Origin() string
+	// Touch stores an empty object at key (a marker whose object-created
+	// event starts the processor: survey.FinishKey).
+	Touch(ctx context.Context, key string) error
 }
 
 // Service runs the survey operations.
 type Service struct {
-	store   Store
-	objects Objects
-	baseURL string
-	builder inventory.Builder
-	log     *slog.Logger
-	newID   func() string
+	store    Store
+	objects  Objects
+	baseURL  string
+	builder  inventory.Builder
+	detector inventory.Detector
+	log      *slog.Logger
+	newID    func() string
 }
 
 // Deps is what a Service needs; functions that do not touch the bucket
@@ -85,9 +94,14 @@ type Deps struct {
 	// which capture links are made.
 	BaseURL string
 	// Builder turns a finished survey into its inventory; nil is the
-	// customer's checklist (inventory.ChecklistBuilder).
+	// customer's checklist merged with the frames' detections
+	// (inventory.FramesBuilder).
 	Builder inventory.Builder
-	Log     *slog.Logger
+	// Detector analyses each frame as it arrives (the clip processor):
+	// Rekognition in AWS, the local sidecar on the local stack. Nil
+	// records each frame as not analysed ("no detector is configured").
+	Detector inventory.Detector
+	Log      *slog.Logger
 	// NewID makes survey ids; nil is random UUIDs.
 	NewID func() string
 }
@@ -95,7 +109,7 @@ type Deps struct {
 // New returns the service over d.
 func New(d Deps) *Service {
 	if d.Builder == nil {
-		d.Builder = inventory.ChecklistBuilder{}
+		d.Builder = inventory.FramesBuilder{}
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
@@ -103,7 +117,7 @@ func New(d Deps) *Service {
 	if d.NewID == nil {
 		d.NewID = newUUID
 	}
-	return &Service{store: d.Store, objects: d.Objects, baseURL: d.BaseURL, builder: d.Builder, log: d.Log, newID: d.NewID}
+	return &Service{store: d.Store, objects: d.Objects, baseURL: d.BaseURL, builder: d.Builder, detector: d.Detector, log: d.Log, newID: d.NewID}
 }
 
 // Limits of the capture page's calls.

@@ -2,11 +2,13 @@ package webhook
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/survey"
 )
 
@@ -136,7 +138,9 @@ func FuzzOpen(f *testing.F) {
 func TestSurveyEvents(t *testing.T) {
 	at := time.Date(2026, 11, 23, 4, 0, 0, 0, time.UTC)
 	est := &estimate.Estimate{}
-	evs, err := SurveyEvents("test", "lead_1", "srv_1", survey.InventoryReady, est, at)
+	inv := &inventory.Inventory{Rooms: []inventory.Room{{Name: "Kitchen", Items: []inventory.Item{
+		{Key: "box_small", Name: "Box, small", Count: 3, CubicFeet: 1.5, Source: inventory.FromChecklist}}}}}
+	evs, err := SurveyEvents("test", "lead_1", "srv_1", survey.InventoryReady, inv, est, at)
 	if err != nil || len(evs) != 2 || evs[0].Type != SurveyCompleted || evs[1].Type != EstimateReady {
 		t.Fatalf("inventory_ready with an estimate: %+v, %v; want survey.completed and estimate.ready", evs, err)
 	}
@@ -144,18 +148,28 @@ func TestSurveyEvents(t *testing.T) {
 	if err := json.Unmarshal(evs[0].Data, &d); err != nil || d.LeadID != "lead_1" || d.Mode != "test" || d.Survey.Status != "inventory_ready" || d.RecommendedEstimate == nil {
 		t.Errorf("data %s: %v", evs[0].Data, err)
 	}
-	again, _ := SurveyEvents("test", "lead_1", "srv_1", survey.InventoryReady, est, at.Add(time.Hour))
+	if want := inv.Summary(); d.Inventory == nil || !reflect.DeepEqual(*d.Inventory, want) {
+		t.Errorf("data inventory %+v; want the summary %+v", d.Inventory, want)
+	}
+	if string(evs[1].Data) != string(evs[0].Data) {
+		t.Errorf("estimate.ready data %s; want survey.completed's %s", evs[1].Data, evs[0].Data)
+	}
+	again, _ := SurveyEvents("test", "lead_1", "srv_1", survey.InventoryReady, inv, est, at.Add(time.Hour))
 	if again[0].ID != evs[0].ID || evs[0].ID == evs[1].ID {
 		t.Errorf("event ids %s, %s, %s: want stable per survey and type, distinct per type", evs[0].ID, again[0].ID, evs[1].ID)
 	}
-	if evs, _ := SurveyEvents("live", "l", "s", survey.InventoryReady, nil, at); len(evs) != 1 || evs[0].Type != SurveyCompleted || evs[0].Mode != "live" {
+	if evs, _ := SurveyEvents("live", "l", "s", survey.InventoryReady, inv, nil, at); len(evs) != 1 || evs[0].Type != SurveyCompleted || evs[0].Mode != "live" {
 		t.Errorf("inventory_ready without an estimate: %+v", evs)
 	}
-	if evs, _ := SurveyEvents("test", "l", "s", survey.Failed, nil, at); len(evs) != 1 || evs[0].Type != SurveyFailed {
-		t.Errorf("failed: %+v", evs)
+	if evs, _ := SurveyEvents("test", "l", "s", survey.Failed, nil, nil, at); len(evs) != 1 || evs[0].Type != SurveyFailed ||
+		!strings.Contains(string(evs[0].Data), `"inventory":null`) {
+		t.Errorf("failed: %+v; want survey.failed with a null inventory", evs)
+	}
+	if evs, _ := SurveyEvents("test", "l", "s", survey.Failed, inv, nil, at); len(evs) != 1 || !strings.Contains(string(evs[0].Data), `"inventory":null`) {
+		t.Errorf("failed with an inventory given: %s; want a null inventory", evs[0].Data)
 	}
 	for _, st := range []survey.Status{survey.Invited, survey.Recording, survey.Processing} {
-		if evs, _ := SurveyEvents("test", "l", "s", st, nil, at); len(evs) != 0 {
+		if evs, _ := SurveyEvents("test", "l", "s", st, inv, nil, at); len(evs) != 0 {
 			t.Errorf("%s owes %+v; want none", st, evs)
 		}
 	}

@@ -195,7 +195,7 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 			return Result{}, err
 		}
 		at := time.Now().UTC()
-		evs, err := webhook.SurveyEvents(string(tn.Mode), leadID, surveyID, survey.InventoryReady, nil, at)
+		evs, err := webhook.SurveyEvents(string(tn.Mode), leadID, surveyID, survey.InventoryReady, nil, nil, at)
 		if err != nil {
 			return Result{}, err
 		}

@@ -52,6 +52,10 @@ type File struct {
 	// S3Events is where MinIO posts the clip bucket's notifications; nil
 	// in files of older make devs.
 	S3Events *S3Events `json:"s3_events,omitempty"`
+	// DetectorURL is the inventory's local detector (shared/detectlocal),
+	// http://127.0.0.1:PORT; "" when it did not start. Tests reuse it
+	// through DETECTOR_URL.
+	DetectorURL string `json:"detector_url,omitempty"`
 }
 
 // S3Events is the endpoint that takes MinIO's notifications of the clip

@@ -25,7 +25,9 @@
     rec: null,
     saving: null, dirty: false, saveTimer: 0,
     finishing: false, over: false,
-    waiters: []
+    waiters: [],
+    framesUsed: data.frames_used || 0, // as the server counts them
+    sending: []                        // frame uploads, a promise a clip
   };
 
   var canRecord = !!(navigator.mediaDevices && navigator.mediaDevices.getUserMedia && window.MediaRecorder);
@@ -34,16 +36,17 @@
 
   function sleep(ms) { return new Promise(function (r) { setTimeout(r, ms); }); }
 
-  // ApiError carries the error body's code and message; status 0 is a
-  // network failure.
-  function ApiError(status, code, message) {
-    this.status = status; this.code = code; this.message = message;
+  // ApiError carries the error body's code, message and details; status 0
+  // is a network failure.
+  function ApiError(status, code, message, details) {
+    this.status = status; this.code = code; this.message = message; this.details = details || {};
   }
 
   // api makes one JSON call, retrying what may succeed later (network
   // errors, 429, 5xx): every call of the page is idempotent. A dead link or
-  // a finished survey switches the page to the matching end state.
-  async function api(method, path, body) {
+  // a finished survey switches the page to the matching end state. A quiet
+  // call retries once and only throws.
+  async function api(method, path, body, quiet) {
     var wait = 1000;
     for (var attempt = 1; ; attempt++) {
       var res, json = null;
@@ -55,18 +58,18 @@
         });
         json = await res.json().catch(function () { return null; });
       } catch (e) {
-        if (attempt < 5) { await sleep(wait); wait *= 2; continue; }
+        if (attempt < (quiet ? 2 : 5)) { await sleep(wait); wait *= 2; continue; }
         throw new ApiError(0, "network", "We could not reach the server. Check your connection and try again.");
       }
       if (res.ok) return json || {};
       var err = (json && json.error) || {};
-      if (res.status === 404 || res.status === 410) { linkDead(); }
-      if (res.status === 409 && err.code === "survey_closed") { showDone(); }
-      if ((res.status === 429 || res.status >= 500) && attempt < 4) {
+      if (!quiet && (res.status === 404 || res.status === 410)) { linkDead(); }
+      if (!quiet && res.status === 409 && err.code === "survey_closed") { showDone(); }
+      if ((res.status === 429 || res.status >= 500) && attempt < (quiet ? 2 : 4)) {
         var after = parseInt(res.headers.get("Retry-After"), 10);
         await sleep(after > 0 ? Math.min(after, 30) * 1000 : wait); wait *= 2; continue;
       }
-      throw new ApiError(res.status, err.code || "error", err.message || "Something went wrong (error " + res.status + "). Please try again.");
+      throw new ApiError(res.status, err.code || "error", err.message || "Something went wrong (error " + res.status + "). Please try again.", err.details);
     }
   }
 
@@ -210,7 +213,7 @@
     } catch (e) {
       try { recorder = new MediaRecorder(stream); } catch (e2) { $("start").disabled = false; cameraUnavailable(e2); return; }
     }
-    var rec = { recorder: recorder, chunks: [], bytes: 0, started: Date.now(), room: room, type: type, tick: 0, limit: 0, lock: null, note: "" };
+    var rec = { recorder: recorder, chunks: [], bytes: 0, started: Date.now(), room: room, type: type, tick: 0, limit: 0, lock: null, note: "", frames: [], gap: data.frame_interval_ms };
     S.rec = rec;
     recorder.ondataavailable = function (ev) {
       if (!ev.data || !ev.data.size) return;
@@ -225,6 +228,7 @@
     recorder.onerror = function () { rec.note = "Recording was interrupted. "; stopRecording(); };
     stream.getVideoTracks().forEach(function (t) { t.onended = function () { if (S.rec === rec) { rec.note = "The camera stopped. "; stopRecording(); } }; });
     recorder.start(1000);
+    shoot(rec);
     rec.tick = setInterval(function () { showTimer(rec); }, 1000);
     rec.limit = setTimeout(function () { rec.note = "You reached " + data.max_clip_seconds / 60 + " minutes, so recording stopped. "; stopRecording(); }, data.max_clip_seconds * 1000);
     if (navigator.wakeLock) navigator.wakeLock.request("screen").then(function (l) { rec.lock = l; }, function () {});
@@ -250,7 +254,7 @@
   function recordingStopped(rec) {
     if (S.rec !== rec) return;
     S.rec = null;
-    clearInterval(rec.tick); clearTimeout(rec.limit);
+    clearInterval(rec.tick); clearTimeout(rec.limit); clearTimeout(rec.shot);
     if (rec.lock) rec.lock.release().catch(function () {});
     $("rec-badge").hidden = true;
     $("stop").hidden = true; $("start").hidden = false;
@@ -261,7 +265,8 @@
     if (!blob.size) {
       cameraMessage(rec.note + "Nothing was recorded. Please try again.", "error");
     } else {
-      addClip(blob, type, rec.room);
+      var clip = addClip(blob, type, rec.room);
+      clip.frames = rec.frames; clip.framing = rec.snap;
       cameraMessage(rec.note + "Clip saved and sending. Film more of the " + rec.room + ", or count its large items below.", "ok");
     }
     $("start").focus();
@@ -276,17 +281,18 @@
     return { mp4: "video/mp4", m4v: "video/mp4", mov: "video/quicktime", qt: "video/quicktime", webm: "video/webm" }[ext] || "";
   }
 
-  function videoSeconds(file) {
+  // openVideo resolves a hidden <video> of file with its metadata, or
+  // closed (duration NaN) when the browser cannot read it, or not in 4 s.
+  function openVideo(file) {
     return new Promise(function (resolve) {
-      var v = document.createElement("video"), url = URL.createObjectURL(file);
-      var done = function (d) { clearTimeout(timer); URL.revokeObjectURL(url); resolve(d); };
-      var timer = setTimeout(function () { done(NaN); }, 4000);
-      v.preload = "metadata"; v.muted = true;
-      v.onloadedmetadata = function () { done(v.duration); };
-      v.onerror = function () { done(NaN); };
-      v.src = url;
+      var v = document.createElement("video"), timer = setTimeout(function () { closeVideo(v); resolve(v); }, 4000);
+      v.preload = "metadata"; v.muted = true; v.setAttribute("playsinline", "");
+      v.onloadedmetadata = v.onerror = function (e) { clearTimeout(timer); if (e.type === "error") closeVideo(v); resolve(v); };
+      v.src = URL.createObjectURL(file);
     });
   }
+
+  function closeVideo(v) { URL.revokeObjectURL(v.src); v.removeAttribute("src"); v.load(); }
 
   function megabytes(n) { return n >= 1048576 ? (n / 1048576).toFixed(n >= 10485760 ? 0 : 1) + " MB" : Math.max(1, Math.round(n / 1024)) + " KB"; }
 
@@ -303,12 +309,14 @@
       return;
     }
     if (!file.size) { cameraMessage("This video is empty. Please choose another one.", "error"); return; }
-    var secs = await videoSeconds(file);
-    if (isFinite(secs) && secs > data.max_clip_seconds + 1) {
+    var v = await openVideo(file);
+    if (isFinite(v.duration) && v.duration > data.max_clip_seconds + 1) {
+      closeVideo(v);
       cameraMessage("This video is longer than " + data.max_clip_seconds / 60 + " minutes. Please choose a shorter one, or film the room in parts.", "error");
       return;
     }
-    addClip(file, type, room);
+    var clip = addClip(file, type, room);
+    clip.frames = []; clip.framing = fileFrames(clip, v);
     cameraMessage("Video added and sending.", "ok");
   }
 
@@ -334,6 +342,7 @@
     clip.el.retry.addEventListener("click", function () { retry(clip); });
     renderClip(clip);
     pump();
+    return clip;
   }
 
   function clipElement(title, size, progressLabel) {
@@ -394,6 +403,7 @@
       clip.state = "uploading"; renderClip(clip);
       await put(clip, r.upload || {});
       clip.state = "done"; clip.blob = null;
+      S.sending.push(sendFrames(clip));
     } catch (e) {
       clip.state = "failed";
       clip.error = e && e.message ? e.message : "The upload did not finish.";
@@ -441,6 +451,93 @@
         : c.status === "rejected" ? "Could not be used. Please film this room again." : "Received";
       el.li.className = "clip" + (c.status === "announced" || c.status === "rejected" ? " is-failed" : " is-done");
     });
+  }
+
+  // ---- frames --------------------------------------------------------------
+  // JPEG stills of each clip for the inventory's detector. They never hold
+  // up a clip or show anything: a clip without frames is still a clip.
+
+  // frameCap is how many frames own may keep: the survey's room less what
+  // other clips hold unannounced.
+  function frameCap(own) {
+    var n = data.frames_max - S.framesUsed;
+    S.clips.concat(S.rec || []).forEach(function (c) { if (c !== own && c.frames) n -= c.frames.length; });
+    return Math.min(data.frames_per_clip, n);
+  }
+
+  // snap resolves what v shows at offset ms as a JPEG (its blob is not
+  // enumerable, so JSON leaves it out), or null.
+  function snap(v, offset) {
+    var k = Math.min(1, Math.min(1280, data.max_frame_side) / Math.max(v.videoWidth, v.videoHeight)),
+      w = Math.round(v.videoWidth * k), h = Math.round(v.videoHeight * k), c = document.createElement("canvas");
+    if (v.readyState < 2 || !(Math.min(w, h) >= 64)) return Promise.resolve(null);
+    c.width = w; c.height = h;
+    c.getContext("2d").drawImage(v, 0, 0, w, h);
+    return new Promise(function (resolve) {
+      c.toBlob(function (b) {
+        resolve(b && b.size <= data.max_frame_bytes ? Object.defineProperty({ offset_ms: offset, size: b.size, width: w, height: h }, "blob", { value: b }) : null);
+      }, "image/jpeg", 0.8);
+    });
+  }
+
+  // shoot snaps the preview half a gap in, then a gap after the last frame
+  // kept; over the cap it drops every other frame and doubles the gap.
+  function shoot(rec) {
+    var fr = rec.frames, last = fr.length ? fr[fr.length - 1].offset_ms : -rec.gap / 2;
+    rec.shot = setTimeout(function () {
+      var cap = frameCap(rec);
+      if (!(cap > 0) || S.rec !== rec) return;
+      rec.snap = snap($("preview"), Date.now() - rec.started).then(function (f) {
+        if (f && fr.push(f) > cap) { for (var i = 1; i < fr.length; i++) fr.splice(i, 1); rec.gap *= 2; }
+        if (S.rec === rec) shoot(rec);
+      });
+    }, Math.max(500, last + rec.gap - (Date.now() - rec.started)));
+  }
+
+  // fileFrames seeks a picked video to up to cap times spread over it, one
+  // a slot, until a seek fails or takes 5 s.
+  async function fileFrames(clip, v) {
+    var ms = Math.floor(v.duration * 1000), cap = frameCap(clip),
+      n = Math.max(1, Math.min(Math.floor(ms / data.frame_interval_ms), cap)), step = Math.floor(ms / n);
+    for (var i = 0; i < n && cap > 0 && isFinite(step) && v.videoWidth; i++) {
+      var at = Math.floor(step / 2) + i * step, f;
+      if (!(await new Promise(function (resolve) {
+        setTimeout(resolve, 5000, false);
+        v.onseeked = v.onerror = function (e) { resolve(e.type === "seeked"); };
+        v.currentTime = at / 1000;
+      }))) break;
+      if ((f = await snap(v, at))) clip.frames.push(f);
+    }
+    closeVideo(v);
+  }
+
+  // sendFrames announces a sent clip's frames and puts them, two at a time,
+  // each tried twice. It logs failures without URLs (they hold the token).
+  async function sendFrames(clip) {
+    try {
+      await clip.framing;
+      var frames = clip.frames || [];
+      if (!frames.length || S.over || S.framesUsed >= data.frames_max) return;
+      var r = await api("POST", "/frames", { clip_id: clip.id, frames: frames }, true);
+      S.framesUsed = Math.max(S.framesUsed, r.frames_used || 0);
+      clip.frames = null;
+      // In the order sent; one already received has no upload.
+      var todo = frames.filter(function (f, i) { return (f.up = r.frames[i] && r.frames[i].upload); });
+      var worker = async function () {
+        for (var f; (f = todo.shift());) if (!(await putFrame(f) || await putFrame(f))) console.warn("a frame of clip " + clip.id + " was not sent");
+      };
+      await Promise.all([worker(), worker()]);
+    } catch (e) {
+      if (e.details && e.details.max_frames) S.framesUsed = data.frames_max; // the survey is full
+      console.warn("frames of clip " + clip.id + " not sent: " + (e.status || e.message));
+    } finally {
+      clip.frames = null;
+    }
+  }
+
+  function putFrame(f) {
+    return fetch(f.up.url, { method: f.up.method || "PUT", headers: f.up.headers, body: f.blob })
+      .then(function (r) { return r.ok; }, function () { return false; });
   }
 
   // ---- checklist -------------------------------------------------------------
@@ -580,6 +677,8 @@
       return;
     }
     finishStatus("Finishing…");
+    // The survey settles once its announced frames arrived: wait a little.
+    await Promise.race([Promise.all(S.sending), sleep(20000)]);
     try {
       await api("POST", "/finish", {});
       showDone();

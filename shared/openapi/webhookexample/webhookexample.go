@@ -13,6 +13,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/survey"
 	"github.com/moveleads/partnerapi/shared/webhook"
 	"github.com/moveleads/partnerapi/shared/webhooksign"
@@ -49,6 +50,35 @@ var SentAt = At.Add(2 * time.Second)
 
 // Recommended is the completed survey's recommended estimate.
 var Recommended = estimate.Estimate{Min: 1450, Max: 2210, Currency: "usd"}
+
+// Inventory is the completed survey's inventory: the customer's checklist
+// with one item only the detector found, each item as the cube sheet
+// names it.
+var Inventory = inventory.Inventory{
+	Rooms: []inventory.Room{
+		{Name: "Living room", Items: []inventory.Item{
+			item("sofa_3_seat", 1, inventory.FromChecklist, 1),
+			item("armchair", 1, inventory.FromChecklist, 0),
+			item("tv_medium", 1, inventory.FromDetector, 1),
+		}},
+		{Name: "Bedroom", Items: []inventory.Item{
+			item("bed_queen", 1, inventory.FromChecklist, 1),
+			item("dresser", 1, inventory.FromChecklist, 0),
+			item("box_medium", 3, inventory.FromChecklist, 0),
+		}},
+	},
+	Detector: &inventory.DetectorReport{Name: "rekognition", Status: inventory.DetectorOK, FramesAnalyzed: 12},
+}
+
+// item is count of the cube sheet's key from source, detected seen by the
+// detector. An unknown key panics: the examples are fixed.
+func item(key string, count int, source inventory.Source, detected int) inventory.Item {
+	e, ok := inventory.Lookup(key)
+	if !ok {
+		panic("webhookexample: no cube sheet entry " + key)
+	}
+	return inventory.Item{Key: key, Name: e.Name, Count: count, CubicFeet: e.Volume.CubicFeet(), Source: source, Detected: detected}
+}
 
 // Delivery is one example delivery, as the endpoint receives it.
 type Delivery struct {
@@ -92,14 +122,14 @@ func Deliveries() ([]Delivery, error) {
 }
 
 // Events returns the examples' events: those a survey that reaches
-// inventory_ready with a recommended estimate owes, those a survey that
-// fails owes, and a webhook.test.
+// inventory_ready with Inventory and a recommended estimate owes, those a
+// survey that fails owes, and a webhook.test.
 func Events() ([]webhook.Event, error) {
-	done, err := webhook.SurveyEvents(string(Mode), LeadID, SurveyID, survey.InventoryReady, &Recommended, At)
+	done, err := webhook.SurveyEvents(string(Mode), LeadID, SurveyID, survey.InventoryReady, &Inventory, &Recommended, At)
 	if err != nil {
 		return nil, err
 	}
-	failed, err := webhook.SurveyEvents(string(Mode), LeadID, FailedSurveyID, survey.Failed, nil, At)
+	failed, err := webhook.SurveyEvents(string(Mode), LeadID, FailedSurveyID, survey.Failed, nil, nil, At)
 	if err != nil {
 		return nil, err
 	}

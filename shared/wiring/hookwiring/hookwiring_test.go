@@ -139,7 +139,7 @@ func (f *fixture) completeSurvey(t *testing.T) []webhook.Event {
 			t.Fatal(err)
 		}
 	}
-	evs, err := webhook.SurveyEvents(string(tenant.Mode), l.ID, sv.ID, survey.InventoryReady, nil, now)
+	evs, err := webhook.SurveyEvents(string(tenant.Mode), l.ID, sv.ID, survey.InventoryReady, nil, nil, now)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/api"
 	"github.com/moveleads/partnerapi/shared/awsenv"
+	"github.com/moveleads/partnerapi/shared/inventory"
+	"github.com/moveleads/partnerapi/shared/rekognition"
 	"github.com/moveleads/partnerapi/shared/s3event"
 	"github.com/moveleads/partnerapi/shared/s3store"
 	"github.com/moveleads/partnerapi/shared/settings"
@@ -38,14 +40,43 @@ func Video(e *awsenv.Env) ([]api.Endpoint, error) {
 	return videolinks.New(videolinks.Deps{Store: e.Store, Objects: st, Log: e.Log}).ViewEndpoints(), nil
 }
 
-// ClipProcessor builds the clip-processor function's processor.
+// ClipProcessor builds the clip-processor function's processor, with
+// Amazon Rekognition's DetectLabels as the frames' detector (Rekognition).
 func ClipProcessor(e *awsenv.Env) (s3event.Processor, error) {
+	d, err := Rekognition(e)
+	if err != nil {
+		return nil, err
+	}
+	return ClipProcessorWith(e, d)
+}
+
+// ClipProcessorWith builds the clip processor with detector d: the local
+// stack and tests pass the local sidecar (shared/detectlocal), which no
+// function links; nil records every frame as not analysed.
+func ClipProcessorWith(e *awsenv.Env, d inventory.Detector) (s3event.Processor, error) {
 	objects, err := ClipObjects(e)
 	if err != nil {
 		return nil, err
 	}
-	return clipProcessor{surveys.New(surveys.Deps{Store: e.Store, Objects: objects, Log: e.Log})}, nil
+	return clipProcessor{surveys.New(surveys.Deps{Store: e.Store, Objects: objects, Detector: d, Log: e.Log})}, nil
 }
+
+// Rekognition returns the inventory's detector in AWS: DetectLabels on
+// e's configuration (honouring AWS_ENDPOINT_URL_REKOGNITION), counting
+// labels at 70% confidence or more (inventory.Thresholds applies its own
+// on top), 4 calls in flight at most per function instance, each frame
+// retried on throttling within the adapter's 30 s budget.
+func Rekognition(e *awsenv.Env) (*rekognition.Detector, error) {
+	o := rekognition.Options{MinConfidence: RekognitionMinConfidence}
+	if endpoint := awsenv.Endpoint(e.Getenv, "REKOGNITION"); endpoint != nil {
+		o.Endpoint = *endpoint
+	}
+	return rekognition.New(e.Config, o)
+}
+
+// RekognitionMinConfidence is the DetectLabels MinConfidence the clip
+// processor sends: labels and instances below it are not even returned.
+const RekognitionMinConfidence = 70
 
 // ClipObjects returns the clip bucket (settings.ClipBucket) as the survey
 // service uses it, through s3store on e's configuration, honouring
@@ -98,6 +129,8 @@ func (c *clipObjects) Size(ctx context.Context, key string) (int64, bool, error)
 func (c *clipObjects) Open(ctx context.Context, key string, size int64) io.ReaderAt {
 	return c.st.ReaderAt(ctx, key, size)
 }
+
+func (c *clipObjects) Touch(ctx context.Context, key string) error { return c.st.Touch(ctx, key) }
 
 // Origin is the scheme and host of the store's presigned URLs.
 func (c *clipObjects) Origin() string { return c.st.Origin() }

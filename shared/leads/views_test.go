@@ -1,0 +1,52 @@
+package leads
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/inventory"
+	"github.com/moveleads/partnerapi/shared/lead"
+	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/surveyrec"
+)
+
+// TestDetailSurvey: the lead detail's survey shows the inventory in full
+// once the survey is inventory_ready, and null (never omitted) before.
+func TestDetailSurvey(t *testing.T) {
+	l := lead.Lead{ID: "6f1c1b0e-8f59-4d7e-9a39-2f7f6c8b8f11", Status: lead.Surveying, CreatedAt: time.Unix(0, 0), UpdatedAt: time.Unix(0, 0)}
+	inv := &inventory.Inventory{Rooms: []inventory.Room{{Name: "Living room", Items: []inventory.Item{
+		{Key: "sofa_3_seat", Name: "Sofa, 3 seats", Count: 2, CubicFeet: 35, Source: inventory.FromChecklist, Detected: 1}}}}}
+	est := &estimate.Estimate{Min: 900, Max: 1400, Currency: "usd"}
+	tests := []struct {
+		name string
+		ls   surveyrec.LeadSurvey
+		want string // the survey object's JSON
+	}{
+		{"no survey", surveyrec.LeadSurvey{Status: survey.None},
+			`{"survey_id":null,"status":"none","inventory":null}`},
+		{"processing", surveyrec.LeadSurvey{SurveyID: "s1", Status: survey.Processing},
+			`{"survey_id":"s1","status":"processing","inventory":null}`},
+		{"failed", surveyrec.LeadSurvey{SurveyID: "s1", Status: survey.Failed},
+			`{"survey_id":"s1","status":"failed","inventory":null}`},
+		{"inventory_ready", surveyrec.LeadSurvey{SurveyID: "s1", Status: survey.InventoryReady, Inventory: inv, Recommended: est},
+			`{"survey_id":"s1","status":"inventory_ready","inventory":{"item_count":2,"total_cubic_feet":70,` +
+				`"items_by_source":{"checklist":2,"detected":0},"rooms":[{"name":"Living room","item_count":2,"total_cubic_feet":70,` +
+				`"items":[{"key":"sofa_3_seat","name":"Sofa, 3 seats","count":2,"cubic_feet":35,"source":"checklist","detected":1}]}],"detector":null}}`},
+		{"inventory_ready without a stored inventory", surveyrec.LeadSurvey{SurveyID: "s1", Status: survey.InventoryReady},
+			`{"survey_id":"s1","status":"inventory_ready","inventory":null}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := json.Marshal(detail(l, tt.ls))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), `"survey":`+tt.want+`,`) {
+				t.Errorf("detail = %s; want survey %s", b, tt.want)
+			}
+		})
+	}
+}
