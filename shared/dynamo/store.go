@@ -4,28 +4,10 @@
 // here; any other failure of DynamoDB, after the SDK's own retries, becomes
 // errcode.UpstreamFailed.
 //
-// Access patterns (README: "Single-table design"):
-//
-//	authenticate + count a request    UpdateItem  APIKEY#<sha256>           / APIKEY
-//	key by id (revoke)                GetItem, TransactWriteItems APIKEYID#<key_id> / APIKEYID
-//	partner's keys                    Query gsi1  PARTNER#<id>#APIKEYS      / <created_at>#<key_id>
-//	partner settings (rate card,      GetItem     PARTNER#<id>              / PROFILE
-//	  beta features), per request     (strongly consistent; the pipeline caches it briefly)
-//	change rate card / beta features  UpdateItem  PARTNER#<id>              / PROFILE
-//	                                  (beta: ADD / DELETE on the string set "beta")
-//	lead                              PutItem (never overwrites) / GetItem / UpdateItem
-//	                                              PARTNER#<id>#MODE#<m>#LEAD#<lead_id> / LEAD
-//	leads by (updated_at, lead_id)    Query gsi1  PARTNER#<id>#MODE#<m>#LEADS / <updated_at>#<lead_id>
-//	                                  (continued past the 1 MB page cap until limit+1 items)
-//	idempotency key                   PutItem/GetItem/UpdateItem PARTNER#<id>#MODE#<m>#IDEM#<op>#<sha256(key)> / IDEM
-//	survey (+ lead, one transaction)  TransactWriteItems / GetItem PARTNER#<id>#MODE#<m>#SURVEY#<survey_id> / SURVEY
-//	survey's clips                    TransactWriteItems / UpdateItem / Query  ... #SURVEY#<survey_id> / CLIP#<clip_id>
-//	capture token (hash) → survey     TransactWriteItems / GetItem CAPTURE#<sha256(token)> / CAPTURE
-//	survey id → tenant (operators)    GetItem     SURVEYID#<survey_id> / SURVEYID
-//	video links' live set             on the survey item (video_links, video_version); see videolinks.go
-//	video link grant                  TransactWriteItems / Query  ... #SURVEY#<survey_id> / VGRANT#<grant_id>
-//	video link (hash) → grant, opens  GetItem / TransactWriteItems VIEW#<sha256(token)> / VIEW
-//	video link open log               TransactWriteItems / Query  ... #SURVEY#<survey_id> / VOPEN#<at>#<grant_id>#<request_id>
+// Every access pattern (what is read or written, with which call, under
+// which keys) is listed once, by AccessPatterns in patterns.go, with the
+// keys rendered by the key builders themselves; `make docs` prints it in
+// the README's "Single-table design" table.
 //
 // The lead item carries its latest
 // survey's id and status and the recommended estimate, so getLead is one

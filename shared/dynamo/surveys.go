@@ -334,3 +334,20 @@ func surveyCondFailed(id string, old map[string]types.AttributeValue, accepts fu
 	}
 	return changed("survey")
 }
+
+// partitionQuery reads the items of tenant t's survey's partition whose
+// sort key begins with prefix (CLIP#, FRAME#, VGRANT#, VOPEN#), strongly
+// consistent.
+func (s *Store) partitionQuery(t auth.Tenant, surveyID, prefix string) (*dynamodb.QueryInput, error) {
+	pk, _ := surveyKey(t, surveyID)
+	kc := expression.Key(table.PK).Equal(expression.Value(pk)).And(expression.Key(table.SK).BeginsWith(prefix))
+	expr, err := expression.NewBuilder().WithKeyCondition(kc).Build()
+	if err != nil {
+		return nil, fmt.Errorf("build %s query: %w", prefix, err)
+	}
+	return &dynamodb.QueryInput{
+		TableName: &s.table, ConsistentRead: aws.Bool(true),
+		KeyConditionExpression: expr.KeyCondition(), ExpressionAttributeNames: expr.Names(),
+		ExpressionAttributeValues: expr.Values(), ReturnConsumedCapacity: capacity,
+	}, nil
+}

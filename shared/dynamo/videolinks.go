@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -471,20 +470,4 @@ func (s *Store) VideoOpens(ctx context.Context, t auth.Tenant, surveyID string) 
 		at, err := parseTime(it.PK, "at", it.At)
 		return videolink.Opening{GrantID: it.GrantID, At: at, UserAgent: it.UserAgent, Client: it.Client}, err
 	})
-}
-
-// partitionQuery reads the items of tenant t's survey's partition whose
-// sort key begins with prefix, strongly consistent.
-func (s *Store) partitionQuery(t auth.Tenant, surveyID, prefix string) (*dynamodb.QueryInput, error) {
-	pk, _ := surveyKey(t, surveyID)
-	kc := expression.Key(table.PK).Equal(expression.Value(pk)).And(expression.Key(table.SK).BeginsWith(prefix))
-	expr, err := expression.NewBuilder().WithKeyCondition(kc).Build()
-	if err != nil {
-		return nil, fmt.Errorf("build %s query: %w", prefix, err)
-	}
-	return &dynamodb.QueryInput{
-		TableName: &s.table, ConsistentRead: aws.Bool(true),
-		KeyConditionExpression: expr.KeyCondition(), ExpressionAttributeNames: expr.Names(),
-		ExpressionAttributeValues: expr.Values(), ReturnConsumedCapacity: capacity,
-	}, nil
 }
