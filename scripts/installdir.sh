@@ -1,7 +1,8 @@
-# Sourced, not run, by install-dynamodb-local.sh and install-minio.sh: the
-# install directory they share the handling of. The sourcing script defines
-# log, die and installed (true when $install_dir holds a complete install of
-# the pinned version) before calling these functions.
+# Sourced, not run, by the install-*.sh scripts (DynamoDB Local, MinIO, the
+# detector, stripe-mock): the install directory they share the handling of.
+# The sourcing script defines log, die and installed (true when $install_dir
+# holds a complete install of the pinned version) before calling these
+# functions.
 
 # resolve_install_dir VAR CACHE sets install_dir to $VAR, else to
 # <repo>/.cache/CACHE, without a trailing slash; it dies for the root

@@ -13,9 +13,11 @@ import (
 const module = "github.com/moveleads/partnerapi/"
 
 type pkg struct {
-	ImportPath string
-	Imports    []string
-	Deps       []string
+	ImportPath   string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+	Deps         []string
 }
 
 // listPackages runs `go list -json` over the module's packages.
@@ -55,7 +57,7 @@ func TestPlainGoLayersImportNoInfrastructure(t *testing.T) {
 		"shared/api", "shared/leads", "shared/survey", "shared/inventory", "shared/clip",
 		"shared/surveyrec", "shared/surveys", "shared/capturepage",
 		"shared/videolink", "shared/videolinks", "shared/viewerpage", "shared/htmlpage",
-		"shared/webhook", "shared/webhooks",
+		"shared/webhook", "shared/webhooks", "shared/deposit",
 	}
 	for _, name := range plain {
 		t.Run(name, func(t *testing.T) {
@@ -69,6 +71,28 @@ func TestPlainGoLayersImportNoInfrastructure(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOnlyStripepayImportsStripe: shared/stripepay is the Stripe adapter,
+// the one package (with its tests) that imports stripe-go; everything else
+// reaches Stripe through it, so only the binaries that link it carry the
+// SDK.
+func TestOnlyStripepayImportsStripe(t *testing.T) {
+	const stripeGo = "github.com/stripe/stripe-go/"
+	pkgs := listPackages(t)
+	if p, ok := pkgs["shared/stripepay"]; !ok || !slices.ContainsFunc(p.Imports, func(imp string) bool { return strings.HasPrefix(imp, stripeGo) }) {
+		t.Fatal("shared/stripepay not found or imports no stripe-go package; the rule checks nothing")
+	}
+	for name, p := range pkgs {
+		if name == "shared/stripepay" {
+			continue
+		}
+		for _, imp := range slices.Concat(p.Imports, p.TestImports, p.XTestImports) {
+			if strings.HasPrefix(imp, stripeGo) {
+				t.Errorf("%s imports %s; only shared/stripepay may import stripe-go", name, imp)
+			}
+		}
 	}
 }
 

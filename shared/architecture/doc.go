@@ -2,8 +2,9 @@
 // docs/ARCHITECTURE.md, which says which packages may import which.
 //
 //   - Domain packages (auth, lead, estimate, cursor, idempotency, errcode,
-//     manifest, table, settings, survey, inventory, clip) depend on no AWS, HTTP, Lambda or Stripe
+//     manifest, table, settings, survey, inventory, clip, deposit) depend on no AWS, HTTP, Lambda or Stripe
 //     package, directly or through another package.
+//   - Only shared/stripepay, the Stripe adapter, imports stripe-go.
 //   - The pipeline (api) and the feature services (leads, ...) depend on
 //     none of those either: they are plain Go over domain types.
 //   - Feature services never import an edge (apigw) or an adapter (dynamo):

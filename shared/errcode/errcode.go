@@ -24,6 +24,10 @@ const (
 	RequestTimeout       Code = "request_timeout"
 	Conflict             Code = "conflict"
 	SurveyClosed         Code = "survey_closed"
+	NoQuote              Code = "no_quote"
+	QuoteExpired         Code = "quote_expired"
+	QuoteAlreadyAccepted Code = "quote_already_accepted"
+	LeadClosed           Code = "lead_closed"
 	LinkExpired          Code = "link_expired"
 	IdempotencyKeyInUse  Code = "idempotency_key_in_use"
 	PayloadTooLarge      Code = "payload_too_large"
@@ -58,6 +62,10 @@ var Table = []Entry{
 	{RequestTimeout, 408, "The request body did not arrive in time."},
 	{Conflict, 409, "The resource already exists or changed concurrently; nothing was written."},
 	{SurveyClosed, 409, "The video survey was already finished; a capture link cannot change it any more."},
+	{NoQuote, 409, "The lead has no quote to accept; create a quote for it first. (An unknown or foreign lead is 404 not_found instead.)"},
+	{QuoteExpired, 409, "The quote is past its expiry (details.expires_at) or a newer quote replaced it, and it was never accepted; send the customer a new quote."},
+	{QuoteAlreadyAccepted, 409, "The quote was already accepted or signed with other terms (another email, signer, signature or liability option; details.stage), or a new quote would replace an accepted one (details.lead_status). Nothing was changed; the same acceptance repeated is a success."},
+	{LeadClosed, 409, "The lead is lost, booked or completed (details.lead_status), so its quote can no longer be created or accepted."},
 	{LinkExpired, 410, "The link has expired (a capture link: the partner can send a new one with getSurveyLink; a video link: or it was revoked)."},
 	{BadRequest, 400, "The HTTP request itself is malformed (a header, the path's encoding, or the framing); it never reached the API."},
 	{IdempotencyKeyInUse, 409, "Another request with the same Idempotency-Key is still in progress; retry after it finishes."},

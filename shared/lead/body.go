@@ -31,11 +31,11 @@ var compressionMagic = []struct {
 	{"zlib", []byte{0x78, 0x01}},
 }
 
-// decodeObject checks that body is one JSON object, at most MaxDepth deep,
+// DecodeObject checks that body is one JSON object, at most MaxDepth deep,
 // and returns its properties undecoded. On failure it returns an invalid_json
 // *errcode.Error whose message says what is wrong and, where there is one,
 // details.offset gives the 0-based byte offset of the offending byte.
-func decodeObject(body []byte) (map[string]json.RawMessage, error) {
+func DecodeObject(body []byte) (map[string]json.RawMessage, error) {
 	if bytes.HasPrefix(body, []byte("\xef\xbb\xbf")) {
 		return nil, invalidJSON(0, "The request body starts with a UTF-8 byte order mark (EF BB BF); send the JSON without a byte order mark.")
 	}
@@ -58,7 +58,7 @@ func decodeObject(body []byte) (map[string]json.RawMessage, error) {
 	// encoding/json stops at 10,000 levels with a syntax error; a body
 	// nested past MaxDepth is reported as such whether or not it got there.
 	if at := depthExceeded(valid, MaxDepth); at >= 0 {
-		return nil, invalidJSON(at, "The request body is nested too deeply: objects and arrays may nest at most %d levels (a lead body is flat); level %d starts at byte offset %d.", MaxDepth, MaxDepth+1, at).
+		return nil, invalidJSON(at, "The request body is nested too deeply: objects and arrays may nest at most %d levels (the API's bodies are flat); level %d starts at byte offset %d.", MaxDepth, MaxDepth+1, at).
 			WithDetail("max_depth", MaxDepth)
 	}
 	if err != nil {

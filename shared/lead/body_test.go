@@ -153,34 +153,34 @@ func FuzzDecodeObject(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		raw, err := decodeObject(body)
+		raw, err := DecodeObject(body)
 		if err != nil {
 			e := errcode.As(err)
 			if e == nil {
-				t.Fatalf("decodeObject(%q) error %v; want an *errcode.Error", body, err)
+				t.Fatalf("DecodeObject(%q) error %v; want an *errcode.Error", body, err)
 			}
 			if e.Code != errcode.InvalidJSON || errcode.Status(e.Code)/100 != 4 {
-				t.Errorf("decodeObject(%q) code %q (status %d); want invalid_json, a 4xx", body, e.Code, errcode.Status(e.Code))
+				t.Errorf("DecodeObject(%q) code %q (status %d); want invalid_json, a 4xx", body, e.Code, errcode.Status(e.Code))
 			}
 			if e.Message == "" || e.Cause != nil {
-				t.Errorf("decodeObject(%q) message %q, cause %v; want a message and no internal cause", body, e.Message, e.Cause)
+				t.Errorf("DecodeObject(%q) message %q, cause %v; want a message and no internal cause", body, e.Message, e.Cause)
 			}
 			if off, ok := e.Details["offset"]; ok {
 				if n, isInt := off.(int); !isInt || n < 0 || n > len(body) {
-					t.Errorf("decodeObject(%q) details.offset = %#v; want an int in [0, %d]", body, off, len(body))
+					t.Errorf("DecodeObject(%q) details.offset = %#v; want an int in [0, %d]", body, off, len(body))
 				}
 			}
 			return
 		}
 		trimmed := bytes.TrimSpace(body)
 		if raw == nil || !json.Valid(body) || len(trimmed) == 0 || trimmed[0] != '{' {
-			t.Errorf("decodeObject(%q) = %v, nil; want exactly one valid JSON object", body, raw)
+			t.Errorf("DecodeObject(%q) = %v, nil; want exactly one valid JSON object", body, raw)
 		}
 		if at := depthExceeded(body, MaxDepth); at >= 0 {
-			t.Errorf("decodeObject(%q) accepted a body nested past %d at offset %d", body, MaxDepth, at)
+			t.Errorf("DecodeObject(%q) accepted a body nested past %d at offset %d", body, MaxDepth, at)
 		}
 		if bytes.HasPrefix(body, []byte("\xef\xbb\xbf")) {
-			t.Errorf("decodeObject(%q) accepted a byte order mark", body)
+			t.Errorf("DecodeObject(%q) accepted a byte order mark", body)
 		}
 	})
 }

@@ -40,7 +40,7 @@ type stringField struct {
 
 var stringFields = []stringField{
 	{"customer_name", maxNameLen, false, func(c *CreateInput) *string { return &c.CustomerName }, nil},
-	{"email", maxEmailLen, false, func(c *CreateInput) *string { return &c.Email }, checkEmail},
+	{"email", maxEmailLen, false, func(c *CreateInput) *string { return &c.Email }, CheckEmail},
 	{"phone", maxPhoneLen, false, func(c *CreateInput) *string { return &c.Phone }, checkPhone},
 	{"from_address", maxAddressLen, true, func(c *CreateInput) *string { return &c.FromAddress }, nil},
 	{"to_address", maxAddressLen, true, func(c *CreateInput) *string { return &c.ToAddress }, nil},
@@ -77,7 +77,7 @@ var allowed = []string{"customer_name", "name", "email", "phone", "from_address"
 // other field is one line, and a tab or line break in it is refused rather
 // than silently joined, so that the client learns its field mapping is off.
 func ParseCreate(body []byte) (CreateInput, error) {
-	raw, err := decodeObject(body)
+	raw, err := DecodeObject(body)
 	if err != nil {
 		return CreateInput{}, err
 	}
@@ -90,7 +90,7 @@ func ParseCreate(body []byte) (CreateInput, error) {
 		}
 	}
 	for _, f := range stringFields {
-		v, reason := textValue(raw[f.name], f.maxLen, f.multiline)
+		v, reason := TextValue(raw[f.name], f.maxLen, f.multiline)
 		if reason == "" && v != "" && f.check != nil {
 			reason = f.check(v)
 		}
@@ -101,7 +101,7 @@ func ParseCreate(body []byte) (CreateInput, error) {
 		*f.dst(&in) = v
 	}
 
-	alias, reason := textValue(raw["name"], maxNameLen, false)
+	alias, reason := TextValue(raw["name"], maxNameLen, false)
 	switch {
 	case reason != "":
 		fields.Add("name", reason)
@@ -126,11 +126,11 @@ func ParseCreate(body []byte) (CreateInput, error) {
 	return in, nil
 }
 
-// textValue decodes an optional string property: trimmed, its line breaks
+// TextValue decodes an optional string property: trimmed, its line breaks
 // normalised when multiline, and "" when blank (see ParseCreate). It returns
 // a reason when the value is not a string, was not valid UTF-8, holds a
 // character textReason refuses, or is longer than maxLen characters.
-func textValue(raw json.RawMessage, maxLen int, multiline bool) (string, string) {
+func TextValue(raw json.RawMessage, maxLen int, multiline bool) (string, string) {
 	if raw == nil || string(raw) == "null" {
 		return "", ""
 	}
@@ -189,7 +189,7 @@ func specialItems(raw json.RawMessage) ([]string, string) {
 		if string(it) == "null" {
 			return nil, fmt.Sprintf("item %d must be a string", i)
 		}
-		s, reason := textValue(it, maxSpecialItemLen, false)
+		s, reason := TextValue(it, maxSpecialItemLen, false)
 		if reason != "" {
 			return nil, fmt.Sprintf("item %d %s", i, reason)
 		}

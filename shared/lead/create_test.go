@@ -398,8 +398,8 @@ func FuzzParseCreate(f *testing.F) {
 			multiline := l.name == "from_address" || l.name == "to_address"
 			checkStoredText(t, body, l.name, v, multiline)
 		}
-		if in.Email != "" && checkEmail(in.Email) != "" {
-			t.Errorf("ParseCreate(%q): email %q fails checkEmail", body, in.Email)
+		if in.Email != "" && CheckEmail(in.Email) != "" {
+			t.Errorf("ParseCreate(%q): email %q fails CheckEmail", body, in.Email)
 		}
 		if in.Phone != "" && checkPhone(in.Phone) != "" {
 			t.Errorf("ParseCreate(%q): phone %q fails checkPhone", body, in.Phone)

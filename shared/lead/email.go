@@ -24,7 +24,7 @@ const literalStandIn = "literal.invalid"
 
 const badEmail = "must be a valid email address"
 
-// checkEmail accepts one bare address (local@domain, no display name, angle
+// CheckEmail accepts one bare address (local@domain, no display name, angle
 // brackets or comments), as RFC 5322's addr-spec read by net/mail: the local
 // part is a dot-atom or a quoted string ("john doe"@example.com), UTF-8
 // allowed (RFC 6532). On top of net/mail it requires:
@@ -40,7 +40,7 @@ const badEmail = "must be a valid email address"
 //     look alike.
 //
 // It returns a reason starting "must be", or "" when s is acceptable.
-func checkEmail(s string) string {
+func CheckEmail(s string) string {
 	if n := len(s); n > maxEmailOctets {
 		return fmt.Sprintf("must be at most %d octets (got %d)", maxEmailOctets, n)
 	}

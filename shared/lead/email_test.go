@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 )
 
-// TestCheckEmailPublishedExamples runs checkEmail, and ParseCreate, over the
+// TestCheckEmailPublishedExamples runs CheckEmail, and ParseCreate, over the
 // examples of Wikipedia's "Email address" article kept in
 // testdata/emails.txt, whose header says where the verdicts deliberately
 // differ from the article's and why.
@@ -42,9 +42,9 @@ func TestCheckEmailPublishedExamples(t *testing.T) {
 		seen[addr] = true
 		n++
 		t.Run(addr, func(t *testing.T) {
-			reason := checkEmail(addr)
+			reason := CheckEmail(addr)
 			if accepted := reason == ""; accepted != (ours == "accept") {
-				t.Errorf("checkEmail(%q) = %q; want %s (emails.txt:%d)", addr, reason, ours, line)
+				t.Errorf("CheckEmail(%q) = %q; want %s (emails.txt:%d)", addr, reason, ours, line)
 			}
 			value, _ := json.Marshal(addr)
 			in, err := ParseCreate([]byte(`{"phone":"+15551234567","email":` + string(value) + `}`))
@@ -84,8 +84,8 @@ func TestCheckEmail(t *testing.T) {
 	}
 	for _, tt := range accepted {
 		t.Run(tt.name, func(t *testing.T) {
-			if reason := checkEmail(tt.addr); reason != "" {
-				t.Errorf("checkEmail(%q) = %q; want accepted", tt.addr, reason)
+			if reason := CheckEmail(tt.addr); reason != "" {
+				t.Errorf("CheckEmail(%q) = %q; want accepted", tt.addr, reason)
 			}
 		})
 	}
@@ -131,15 +131,15 @@ func TestCheckEmail(t *testing.T) {
 	}
 	for _, tt := range rejected {
 		t.Run(tt.name, func(t *testing.T) {
-			reason := checkEmail(tt.addr)
+			reason := CheckEmail(tt.addr)
 			if !strings.HasPrefix(reason, "must be") || !strings.Contains(reason, tt.want) {
-				t.Errorf("checkEmail(%q) = %q; want a reason starting \"must be\" and containing %q", tt.addr, reason, tt.want)
+				t.Errorf("CheckEmail(%q) = %q; want a reason starting \"must be\" and containing %q", tt.addr, reason, tt.want)
 			}
 		})
 	}
 }
 
-// FuzzCheckEmail checks that checkEmail never panics and that what it
+// FuzzCheckEmail checks that CheckEmail never panics and that what it
 // accepts keeps the length and character rules and is a bare address
 // net/mail reads (with a stand-in for an address literal).
 func FuzzCheckEmail(f *testing.F) {
@@ -151,16 +151,16 @@ func FuzzCheckEmail(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if checkEmail(s) != "" {
+		if CheckEmail(s) != "" {
 			return
 		}
 		local, domain := splitLast(s)
 		if len(s) > maxEmailOctets || local == "" || len(local) > maxLocalOctets || domain == "" {
-			t.Errorf("checkEmail(%q) accepted; local %d octets, domain %q, %d octets in all", s, len(local), domain, len(s))
+			t.Errorf("CheckEmail(%q) accepted; local %d octets, domain %q, %d octets in all", s, len(local), domain, len(s))
 		}
 		for _, r := range s {
 			if r == utf8.RuneError || unicode.In(r, unicode.Cc, unicode.Cf) {
-				t.Errorf("checkEmail(%q) accepted %U", s, r)
+				t.Errorf("CheckEmail(%q) accepted %U", s, r)
 			}
 		}
 		if strings.HasPrefix(domain, "[") {
@@ -168,7 +168,7 @@ func FuzzCheckEmail(f *testing.F) {
 		}
 		a, err := mail.ParseAddress(local + "@" + domain)
 		if err != nil || a.Name != "" || !strings.HasSuffix(a.Address, "@"+domain) {
-			t.Errorf("checkEmail(%q) accepted; net/mail reads %+v, %v", s, a, err)
+			t.Errorf("CheckEmail(%q) accepted; net/mail reads %+v, %v", s, a, err)
 		}
 	})
 }
