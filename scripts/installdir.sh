@@ -65,3 +65,68 @@ finish_install() {
   fi
   installed || die "install into $install_dir did not complete"
 }
+
+# install_go_binary MODULE_PATH VERSION NAME WAIT WHY_GO BUILDING installs
+# the binary NAME of the Go module MODULE_PATH at VERSION into
+# $install_dir/NAME (resolve_install_dir first) with `go install`, through
+# the Go module proxy, and prints the binary's path: the only line on
+# stdout. It defines installed (the binary is there under a marker,
+# $install_dir/.installed, that names MODULE_PATH@VERSION) and, when that
+# holds, prints the path at once, with no lock and no go; otherwise it needs
+# go, flock and timeout (dying with "go not found on PATH; WHY_GO" without
+# go), takes the lock for up to WAIT seconds (see begin_install), fetches
+# the module and its dependencies (3 attempts of at most 300 s each: a proxy
+# connection that stalls would otherwise hang go for good, and modules
+# already fetched stay in the module cache), builds it into a temporary
+# directory and moves it into place (see finish_install). BUILDING follows
+# "building MODULE with go install" in the log.
+install_go_binary() {
+  local module_path="$1" version="$2" name="$3" wait="$4" why_go="$5" building="$6"
+  local module="$module_path@$version" marker=".installed" attempts=3 timeout_s=300 attempt
+  binary="$install_dir/$name"
+  go_module="$module"
+  installed() {
+    [[ -f "$binary" && -x "$binary" ]] &&
+      [[ "$(cat "$install_dir/.installed" 2>/dev/null || true)" == "$go_module" ]]
+  }
+
+  # Fast path: no lock, no go.
+  if installed; then
+    printf '%s\n' "$binary"
+    exit 0
+  fi
+
+  command -v go >/dev/null 2>&1 || die "go not found on PATH; $why_go"
+  for tool in flock timeout; do
+    command -v "$tool" >/dev/null 2>&1 ||
+      die "$tool not found on PATH (flock comes with util-linux, timeout with coreutils)"
+  done
+
+  begin_install "$wait" "$binary"
+
+  # Everything runs outside any module so that this repository's go.mod
+  # plays no part; the caller's GOFLAGS could (e.g. -mod=vendor), so it is
+  # replaced.
+  export GO111MODULE=on GOFLAGS=-mod=readonly GOWORK=off
+  # One attempt downloads the module, then the modules of every package its
+  # main package imports (what go install would fetch), each step bounded.
+  log "fetching $module and its dependencies through the Go module proxy"
+  for ((attempt = 1; ; attempt++)); do
+    { (cd "$tmp" && timeout "$timeout_s" go mod download "$module") >&2 &&
+      (cd "$(go env GOMODCACHE)/$module" &&
+        timeout "$timeout_s" go list -deps . >/dev/null) >&2; } && break
+    ((attempt < attempts)) || die "fetching $module failed $attempts times"
+    log "fetch failed or timed out after ${timeout_s}s; retrying ($((attempt + 1))/$attempts)"
+  done
+
+  log "building $module with go install$building"
+  mkdir "$tmp/ready"
+  (cd "$tmp" && GOBIN="$tmp/ready" GOFLAGS=-buildvcs=false go install "$module") >&2 ||
+    die "go install $module failed"
+  [[ -x "$tmp/ready/$name" ]] || die "go install $module produced no $name binary"
+  printf '%s\n' "$module" >"$tmp/ready/$marker"
+
+  finish_install
+  log "installed $module into $install_dir"
+  printf '%s\n' "$binary"
+}

@@ -50,3 +50,35 @@ func RunInstaller(ctx context.Context, script, dirEnv, dir string) error {
 	}
 	return nil
 }
+
+// InstallBinary makes sure the server binary file is in dir, an install
+// directory that the script (relative to the repository root) installs
+// into when run with dirEnv=dir, and returns the binary's path. It runs
+// the script bounded by ctx and by timeout; outside the repository, where
+// there is no script, an installed binary is used as it is. what names the
+// server in errors; an error of the script carries its output.
+func InstallBinary(ctx context.Context, what, dir, dirEnv, script, file string, timeout time.Duration) (string, error) {
+	bin := filepath.Join(dir, file)
+	root, err := repo.Root()
+	if err != nil {
+		if executable(bin) {
+			return bin, nil
+		}
+		return "", fmt.Errorf("install %s: %s is not in %s, and the installer cannot be found: %w", what, file, dir, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := RunInstaller(ctx, filepath.Join(root, filepath.FromSlash(script)), dirEnv, dir); err != nil {
+		return "", fmt.Errorf("install %s into %s: %w", what, dir, err)
+	}
+	if !executable(bin) {
+		return "", fmt.Errorf("install %s: %s succeeded but %s is not in %s", what, script, file, dir)
+	}
+	return bin, nil
+}
+
+// executable reports whether bin is an executable regular file.
+func executable(bin string) bool {
+	fi, err := os.Stat(bin)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+}

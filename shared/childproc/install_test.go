@@ -1,8 +1,11 @@
 package childproc
 
 import (
+	"context"
+	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestInstallDir(t *testing.T) {
@@ -41,4 +44,19 @@ func TestInstallDir(t *testing.T) {
 			t.Errorf("InstallDir() = %q, nil; want an error", got)
 		}
 	})
+}
+
+func TestInstallBinaryOutsideRepo(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(t.TempDir())
+	if got, err := InstallBinary(context.Background(), "thing", dir, "CHILDPROC_TEST_DIR", "scripts/install-thing.sh", "thing", time.Minute); err == nil {
+		t.Errorf("InstallBinary() with nothing installed = %q, nil; want an error", got)
+	}
+	bin := filepath.Join(dir, "thing")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := InstallBinary(context.Background(), "thing", dir, "CHILDPROC_TEST_DIR", "scripts/install-thing.sh", "thing", time.Minute); err != nil || got != bin {
+		t.Errorf("InstallBinary() = %q, %v; want %q, nil", got, err, bin)
+	}
 }

@@ -201,8 +201,12 @@ func (p *Process) Done() <-chan struct{} { return p.done }
 // the cleanup. It returns nil when the server was running until then, and
 // an error with the server's output when it had already exited by itself
 // (the cleanup still runs) or when the kill or the cleanup failed. Calling
-// Stop again returns the same result.
+// Stop again returns the same result. Stop of a nil Process (a server
+// that its package did not start) does nothing and returns nil.
 func (p *Process) Stop() error {
+	if p == nil {
+		return nil
+	}
 	p.stopOnce.Do(func() {
 		select {
 		case <-p.done:
@@ -229,3 +233,23 @@ func (p *Process) kill() error {
 
 // Output returns the end of the server's output so far (the last 64 KiB).
 func (p *Process) Output() string { return p.logs.String() }
+
+// ReadyWhenOK returns a Spec.Ready that reports whether a GET of
+// endpoint+path, with header (name, value pairs), answers 200.
+func ReadyWhenOK(path string, header ...string) func(ctx context.Context, client *http.Client, endpoint string) bool {
+	return func(ctx context.Context, client *http.Client, endpoint string) bool {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint+path, nil)
+		if err != nil {
+			return false
+		}
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	}
+}

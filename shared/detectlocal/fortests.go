@@ -1,10 +1,10 @@
 package detectlocal
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"sync"
+
+	"github.com/moveleads/partnerapi/shared/childproc"
 )
 
 // URLEnv names the variable that points tests at a running sidecar (make
@@ -16,11 +16,7 @@ const URLEnv = "DETECTOR_URL"
 const forTestsTimeout = installTimeout + startTimeout
 
 // shared is the one sidecar of a test binary.
-var shared struct {
-	once sync.Once
-	srv  *Server
-	err  error
-}
+var shared childproc.Shared[*Server]
 
 // ForTests returns a detector sidecar for a test binary: the running one
 // at $DETECTOR_URL when that is set (stop then does nothing), else one
@@ -31,14 +27,9 @@ func ForTests() (srv *Server, stop func(), err error) {
 	if endpoint := os.Getenv(URLEnv); endpoint != "" {
 		return &Server{Endpoint: endpoint}, func() {}, nil
 	}
-	shared.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
-		defer cancel()
-		shared.srv, shared.err = Start(ctx)
-	})
-	if shared.err != nil {
-		return nil, func() {}, fmt.Errorf("detector for tests: %w", shared.err)
+	srv, stop, err = shared.Get(forTestsTimeout, Start)
+	if err != nil {
+		return nil, stop, fmt.Errorf("detector for tests: %w", err)
 	}
-	srv = shared.srv
-	return srv, func() { _ = srv.Stop() }, nil
+	return srv, stop, nil
 }

@@ -9,36 +9,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/repo"
+	"github.com/moveleads/partnerapi/shared/childproc/childproctest"
 )
 
 // TestDir checks this package's directory and installer; the lookup
 // itself is childproc.InstallDir's, tested there.
 func TestDir(t *testing.T) {
-	t.Setenv(dirEnv, "")
-	got, err := Dir()
-	if err != nil {
-		t.Fatalf("Dir() error: %v", err)
-	}
-	if filepath.Base(got) != "detector" || filepath.Base(filepath.Dir(got)) != ".cache" {
-		t.Errorf("Dir() = %q; want <root>/.cache/detector", got)
-	}
-	root := filepath.Dir(filepath.Dir(got))
-	for _, f := range []string{installScript, serverScript, "scripts/detector/package.json", "scripts/detector/package-lock.json"} {
-		if _, err := os.Stat(filepath.Join(root, f)); err != nil {
-			t.Errorf("Dir() = %q: root %q has no %s: %v", got, root, f, err)
-		}
-	}
+	childproctest.InstallDirIsCache(t, Dir, dirEnv, "detector",
+		installScript, serverScript, "scripts/detector/package.json", "scripts/detector/package-lock.json")
 }
 
 // scriptCmd runs the installer with DETECTOR_DIR=dir and PATH=path.
 func scriptCmd(t *testing.T, ctx context.Context, dir, path string) *exec.Cmd {
 	t.Helper()
-	root, err := repo.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.CommandContext(ctx, "/bin/bash", filepath.Join(root, installScript))
+	cmd := exec.CommandContext(ctx, "/bin/bash", childproctest.ScriptPath(t, installScript))
 	cmd.Env = append(os.Environ(), dirEnv+"="+dir, "PATH="+path)
 	return cmd
 }
@@ -65,16 +49,7 @@ func TestInstallScriptWarm(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Install: %v", err)
 	}
-	cmd := scriptCmd(t, ctx, dir, failingNPM(t)+":"+os.Getenv("PATH"))
-	start := time.Now()
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s: %v", installScript, err)
-	}
-	if got := string(out); got != dir+"\n" {
-		t.Errorf("%s printed %q; want %q", installScript, got, dir+"\n")
-	}
-	t.Logf("warm install took %v", time.Since(start).Round(time.Millisecond))
+	childproctest.WarmInstaller(t, ctx, installScript, dir, dirEnv+"="+dir, "PATH="+failingNPM(t)+":"+os.Getenv("PATH"))
 }
 
 // TestInstallIntoNewDirectory installs into an empty directory (from
@@ -129,18 +104,5 @@ func TestInstallScriptNeedsNode(t *testing.T) {
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "detector")
-	cmd := scriptCmd(t, context.Background(), dir, bin)
-	out, err := cmd.CombinedOutput()
-	if err == nil {
-		t.Fatalf("%s without node succeeded; want exit status 1", installScript)
-	}
-	if code := cmd.ProcessState.ExitCode(); code != 1 {
-		t.Errorf("exit status %d; want 1", code)
-	}
-	if !strings.Contains(string(out), "node not found on PATH") {
-		t.Errorf("output %q; want it to say that node is not found on PATH", out)
-	}
-	if _, err := os.Stat(dir); err == nil {
-		t.Errorf("%s was created; want nothing", dir)
-	}
+	childproctest.InstallerNeeds(t, installScript, "node", dir, dirEnv+"="+dir, "PATH="+bin)
 }

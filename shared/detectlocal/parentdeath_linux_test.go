@@ -1,7 +1,6 @@
 package detectlocal
 
 import (
-	"context"
 	"testing"
 
 	"github.com/moveleads/partnerapi/shared/childproc/childproctest"
@@ -15,13 +14,7 @@ const helperEnv = "DETECTLOCAL_TEST_PARENT"
 // runs it in a child test binary.
 func TestHelperParent(t *testing.T) {
 	childproctest.HelperParent(t, helperEnv, func(t *testing.T) (int, string, []string) {
-		ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
-		defer cancel()
-		s, err := Start(ctx)
-		if err != nil {
-			t.Fatalf("Start: %v", err)
-		}
-		t.Cleanup(func() { _ = s.Stop() })
+		s, _ := childproctest.StartServer(t, forTestsTimeout, Start)
 		return s.proc.Pid(), s.Endpoint, nil
 	})
 }

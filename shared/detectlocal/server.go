@@ -3,7 +3,6 @@ package detectlocal
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,7 +75,7 @@ func Start(ctx context.Context) (*Server, error) {
 		Command: func(ports []int) (*exec.Cmd, func() error, error) {
 			return command(node, script, filepath.Join(dir, "node_modules"), ports[0]), nil, nil
 		},
-		Ready: healthy,
+		Ready: childproc.ReadyWhenOK(healthPath),
 		BindFailed: func(output string) bool {
 			return strings.Contains(output, "EADDRINUSE")
 		},
@@ -113,20 +112,6 @@ func sidecarEnv(environ []string) []string {
 	return env
 }
 
-// healthy reports whether endpoint's /healthz answers 200.
-func healthy(ctx context.Context, client *http.Client, endpoint string) bool {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint+healthPath, nil)
-	if err != nil {
-		return false
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return false
-	}
-	resp.Body.Close()
-	return resp.StatusCode == http.StatusOK
-}
-
 // Client returns a detector client for the sidecar (see [NewClient]).
 func (s *Server) Client() *Client { return NewClient(s.Endpoint) }
 
@@ -135,9 +120,6 @@ func (s *Server) Client() *Client { return NewClient(s.Endpoint) }
 // by this package), and an error with its output when it had already
 // exited by itself. Calling Stop again returns the same result.
 func (s *Server) Stop() error {
-	if s.proc == nil {
-		return nil
-	}
 	if err := s.proc.Stop(); err != nil {
 		return fmt.Errorf("stop detector at %s: %w", s.Endpoint, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/childproc"
+	"github.com/moveleads/partnerapi/shared/childproc/childproctest"
 	"github.com/moveleads/partnerapi/shared/inventory"
 )
 
@@ -164,21 +165,7 @@ func TestStartHonoursCanceledContext(t *testing.T) {
 	if testing.Short() {
 		t.Skip("may install the detector")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
-	defer cancel()
-	if _, err := Install(ctx); err != nil {
-		t.Fatalf("Install: %v", err)
-	}
-	canceled, cancelNow := context.WithCancel(context.Background())
-	cancelNow()
-	s, err := Start(canceled)
-	if err == nil {
-		_ = s.Stop()
-		t.Fatal("Start(canceled ctx) = nil error; want context.Canceled")
-	}
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("Start(canceled ctx) = %v; want context.Canceled", err)
-	}
+	childproctest.StartHonoursCanceledContext(t, forTestsTimeout, installOnly, Start)
 }
 
 // TestSidecarQueueIsBounded runs a sidecar that lets one frame wait and
@@ -236,4 +223,10 @@ func TestSidecarQueueIsBounded(t *testing.T) {
 	if _, err := s.Client().Detect(ctx, f); err != nil {
 		t.Errorf("Detect once the queue is free: %v", err)
 	}
+}
+
+// installOnly installs the server (for StartHonoursCanceledContext).
+func installOnly(ctx context.Context) error {
+	_, err := Install(ctx)
+	return err
 }

@@ -1,11 +1,11 @@
 package dynamolocal
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"sync"
 	"time"
+
+	"github.com/moveleads/partnerapi/shared/childproc"
 )
 
 // forTestsTimeout bounds the first ForTests call: a cold install downloads
@@ -13,11 +13,7 @@ import (
 const forTestsTimeout = 10 * time.Minute
 
 // shared is the one server of a test binary.
-var shared struct {
-	once sync.Once
-	srv  *Server
-	err  error
-}
+var shared childproc.Shared[*Server]
 
 // ForTests returns a DynamoDB endpoint for a test binary: the value of
 // AWS_ENDPOINT_URL_DYNAMODB when it is set (a developer's running stack; stop
@@ -40,29 +36,16 @@ func ForTests() (endpoint string, stop func(), err error) {
 	if endpoint := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"); endpoint != "" {
 		return endpoint, func() {}, nil
 	}
-	shared.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
-		defer cancel()
-		shared.srv, shared.err = Start(ctx)
-	})
-	if shared.err != nil {
-		return "", func() {}, fmt.Errorf("dynamodb local for tests: %w", shared.err)
+	srv, stop, err := shared.Get(forTestsTimeout, Start)
+	if err != nil {
+		return "", stop, fmt.Errorf("dynamodb local for tests: %w", err)
 	}
-	srv := shared.srv
-	return srv.Endpoint, func() { _ = srv.Stop() }, nil
+	return srv.Endpoint, stop, nil
 }
 
 // RunTests runs a test binary's tests (m.Run) against the DynamoDB Local of
 // ForTests, with the process environment pointing the SDK at it, and exits
 // with their code. Call it from TestMain.
 func RunTests(m interface{ Run() int }) {
-	endpoint, stop, err := ForTests()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	SetEnv(endpoint)
-	code := m.Run()
-	stop()
-	os.Exit(code)
+	childproc.RunTests(m, ForTests, SetEnv)
 }

@@ -3,14 +3,11 @@ package dynamolocal
 import (
 	"context"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/moveleads/partnerapi/shared/repo"
+	"github.com/moveleads/partnerapi/shared/childproc/childproctest"
 )
 
 func TestEnv(t *testing.T) {
@@ -44,18 +41,7 @@ func TestSetEnv(t *testing.T) {
 // TestDir checks this package's directory and installer; the lookup
 // itself is childproc.InstallDir's, tested there.
 func TestDir(t *testing.T) {
-	t.Setenv(dirEnv, "")
-	got, err := Dir()
-	if err != nil {
-		t.Fatalf("Dir() error: %v", err)
-	}
-	if filepath.Base(got) != "dynamodb-local" || filepath.Base(filepath.Dir(got)) != ".cache" {
-		t.Errorf("Dir() = %q; want <root>/.cache/dynamodb-local", got)
-	}
-	root := filepath.Dir(filepath.Dir(got))
-	if _, err := os.Stat(filepath.Join(root, installScript)); err != nil {
-		t.Errorf("Dir() = %q: root %q has no %s: %v", got, root, installScript, err)
-	}
+	childproctest.InstallDirIsCache(t, Dir, dirEnv, "dynamodb-local", installScript)
 }
 
 // TestInstallScriptWarm checks the installer's contract once installed: it
@@ -70,19 +56,5 @@ func TestInstallScriptWarm(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Install: %v", err)
 	}
-	root, err := repo.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.CommandContext(ctx, "bash", filepath.Join(root, installScript))
-	cmd.Env = append(os.Environ(), dirEnv+"="+dir)
-	start := time.Now()
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s: %v", installScript, err)
-	}
-	if got := string(out); got != dir+"\n" {
-		t.Errorf("%s printed %q; want %q", installScript, got, dir+"\n")
-	}
-	t.Logf("warm install took %v", time.Since(start))
+	childproctest.WarmInstaller(t, ctx, installScript, dir, dirEnv+"="+dir)
 }

@@ -3,17 +3,12 @@ package dynamolocal
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/childproc"
 	"github.com/moveleads/partnerapi/shared/childproc/childproctest"
 )
 
@@ -23,15 +18,8 @@ func startServer(t *testing.T) *Server {
 	if testing.Short() {
 		t.Skip("starts DynamoDB Local (a JVM)")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
-	defer cancel()
-	began := time.Now()
-	s, err := Start(ctx)
-	if err != nil {
-		t.Fatalf("Start: %v", err)
-	}
-	t.Logf("DynamoDB Local ready at %s after %v", s.Endpoint, time.Since(began))
-	t.Cleanup(func() { _ = s.Stop() })
+	s, took := childproctest.StartServer(t, forTestsTimeout, Start)
+	t.Logf("DynamoDB Local ready at %s after %v", s.Endpoint, took)
 	return s
 }
 
@@ -91,53 +79,19 @@ func TestStartAnswersLikeDynamoDBAndStopCloses(t *testing.T) {
 		}
 	})
 
-	if err := s.Stop(); err != nil {
-		t.Fatalf("Stop: %v", err)
-	}
-	host := strings.TrimPrefix(s.Endpoint, "http://")
-	if conn, err := net.DialTimeout("tcp", host, time.Second); err == nil {
-		conn.Close()
-		t.Errorf("dial %s after Stop succeeded; want connection refused", host)
-	}
-	if err := s.Stop(); err != nil {
-		t.Errorf("second Stop = %v; want nil", err)
-	}
+	childproctest.StopCloses(t, s.Stop, strings.TrimPrefix(s.Endpoint, "http://"), nil)
 }
 
 func TestStopReportsServerThatDiedFirst(t *testing.T) {
 	s := startServer(t)
-	p, err := os.FindProcess(s.proc.Pid())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := childproc.KillGroup(p); err != nil {
-		t.Fatalf("kill: %v", err)
-	}
-	<-s.proc.Done()
-	if err := s.Stop(); err == nil {
-		t.Error("Stop after the server died = nil; want an error")
-	}
+	childproctest.StopReportsDeath(t, s.proc.Pid(), s.proc.Done(), s.Stop)
 }
 
 func TestStartHonoursCanceledContext(t *testing.T) {
 	if testing.Short() {
 		t.Skip("may install DynamoDB Local")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
-	defer cancel()
-	if _, err := Install(ctx); err != nil {
-		t.Fatalf("Install: %v", err)
-	}
-	canceled, cancelNow := context.WithCancel(context.Background())
-	cancelNow()
-	s, err := Start(canceled)
-	if err == nil {
-		_ = s.Stop()
-		t.Fatal("Start(canceled ctx) = nil error; want context.Canceled")
-	}
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("Start(canceled ctx) = %v; want context.Canceled", err)
-	}
+	childproctest.StartHonoursCanceledContext(t, forTestsTimeout, installOnly, Start)
 }
 
 func TestForTestsPrefersRunningStack(t *testing.T) {
@@ -155,23 +109,11 @@ func TestForTestsSharesOneServer(t *testing.T) {
 		t.Skip("starts DynamoDB Local (a JVM)")
 	}
 	t.Setenv("AWS_ENDPOINT_URL_DYNAMODB", "")
-	first, stop, err := ForTests()
-	if err != nil {
-		t.Fatalf("ForTests: %v", err)
-	}
-	second, _, err := ForTests()
-	if err != nil || second != first {
-		t.Errorf("second ForTests() = %q, %v; want %q, nil", second, err, first)
-	}
-	if status, _ := listTables(t, first, ""); status != http.StatusBadRequest {
-		t.Errorf("unsigned ListTables status = %d; want 400", status)
-	}
-	stop()
-	host := strings.TrimPrefix(first, "http://")
-	if conn, err := net.DialTimeout("tcp", host, time.Second); err == nil {
-		conn.Close()
-		t.Errorf("dial %s after stop succeeded; want connection refused", host)
-	}
+	childproctest.SharesOneServer(t, ForTests, func(endpoint string) string { return endpoint }, func(t *testing.T, endpoint string) {
+		if status, _ := listTables(t, endpoint, ""); status != http.StatusBadRequest {
+			t.Errorf("unsigned ListTables status = %d; want 400", status)
+		}
+	})
 }
 
 // TestStartRetriesWhenPortIsTaken gives the first attempt a port that
@@ -181,18 +123,14 @@ func TestStartRetriesWhenPortIsTaken(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts DynamoDB Local (a JVM)")
 	}
-	takenPort, pick, calls := childproctest.TakenPortFirst(t)
-	pickPorts = pick
-	t.Cleanup(func() { pickPorts = childproc.FreePorts })
-
-	s := startServer(t)
-	if *calls != 2 {
-		t.Errorf("Start picked %d ports; want 2", *calls)
-	}
-	if want := fmt.Sprintf("http://127.0.0.1:%d", takenPort); s.Endpoint == want {
-		t.Errorf("Endpoint = %q, the taken port", s.Endpoint)
-	}
-	if status, _ := listTables(t, s.Endpoint, ""); status != http.StatusBadRequest {
+	endpoint := childproctest.RetriesPastTakenPort(t, &pickPorts, func() string { return startServer(t).Endpoint })
+	if status, _ := listTables(t, endpoint, ""); status != http.StatusBadRequest {
 		t.Errorf("unsigned ListTables status = %d; want 400", status)
 	}
+}
+
+// installOnly installs the server (for StartHonoursCanceledContext).
+func installOnly(ctx context.Context) error {
+	_, err := Install(ctx)
+	return err
 }

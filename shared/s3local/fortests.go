@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
+
+	"github.com/moveleads/partnerapi/shared/childproc"
 )
 
 // forTestsTimeout bounds the first ForTests call: a cold install builds
@@ -13,11 +14,7 @@ import (
 const forTestsTimeout = installTimeout + startTimeout
 
 // shared is the one server of a test binary.
-var shared struct {
-	once sync.Once
-	srv  *Server
-	err  error
-}
+var shared childproc.Shared[*Server]
 
 // ForTests returns an S3 server for a test binary: a developer's running
 // one when AWS_ENDPOINT_URL_S3 is set (with the credentials of
@@ -35,16 +32,11 @@ func ForTests() (srv *Server, stop func(), err error) {
 			SecretKey: envOr("AWS_SECRET_ACCESS_KEY", rootPassword),
 		}, func() {}, nil
 	}
-	shared.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
-		defer cancel()
-		shared.srv, shared.err = Start(ctx)
-	})
-	if shared.err != nil {
-		return nil, func() {}, fmt.Errorf("minio for tests: %w", shared.err)
+	srv, stop, err = shared.Get(forTestsTimeout, func(ctx context.Context) (*Server, error) { return Start(ctx) })
+	if err != nil {
+		return nil, stop, fmt.Errorf("minio for tests: %w", err)
 	}
-	srv = shared.srv
-	return srv, func() { _ = srv.Stop() }, nil
+	return srv, stop, nil
 }
 
 func envOr(key, fallback string) string {
@@ -60,15 +52,7 @@ func envOr(key, fallback string) string {
 // that also needs DynamoDB Local calls ForTests and SetEnv of both
 // packages itself, dynamolocal's first (see [SetEnv]).
 func RunTests(m interface{ Run() int }) {
-	srv, stop, err := ForTests()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	SetEnv(srv)
-	code := m.Run()
-	stop()
-	os.Exit(code)
+	childproc.RunTests(m, ForTests, SetEnv)
 }
 
 // Env returns the environment variables, as KEY=value, that point an AWS

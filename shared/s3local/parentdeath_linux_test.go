@@ -1,7 +1,6 @@
 package s3local
 
 import (
-	"context"
 	"os"
 	"testing"
 
@@ -16,13 +15,7 @@ const helperEnv = "S3LOCAL_TEST_PARENT"
 // runs it in a child test binary.
 func TestHelperParent(t *testing.T) {
 	childproctest.HelperParent(t, helperEnv, func(t *testing.T) (int, string, []string) {
-		ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
-		defer cancel()
-		s, err := Start(ctx)
-		if err != nil {
-			t.Fatalf("Start: %v", err)
-		}
-		t.Cleanup(func() { _ = s.Stop() })
+		s := startServer(t)
 		return s.proc.Pid(), s.Endpoint, []string{s.dir}
 	})
 }

@@ -3,7 +3,6 @@ package s3local
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,7 +95,7 @@ func Start(ctx context.Context, opts ...Option) (*Server, error) {
 				return nil
 			}, nil
 		},
-		Ready:      healthy,
+		Ready:      childproc.ReadyWhenOK(healthPath),
 		BindFailed: bindFailed,
 	})
 	if err != nil {
@@ -154,29 +153,12 @@ func bindFailed(output string) bool {
 	return strings.Contains(output, "address already in use") || strings.Contains(output, "port is already in use")
 }
 
-// healthy reports whether endpoint's liveness check answers 200.
-func healthy(ctx context.Context, client *http.Client, endpoint string) bool {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint+healthPath, nil)
-	if err != nil {
-		return false
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return false
-	}
-	resp.Body.Close()
-	return resp.StatusCode == http.StatusOK
-}
-
 // Stop kills the server's process group, waits for the process to exit and
 // removes its data. It returns nil when the server was running until then
 // (or was not started by this package), and an error with the server's
 // output when it had already exited by itself or its data could not be
 // removed. Calling Stop again returns the same result.
 func (s *Server) Stop() error {
-	if s.proc == nil {
-		return nil
-	}
 	if err := s.proc.Stop(); err != nil {
 		return fmt.Errorf("stop minio at %s: %w", s.Endpoint, err)
 	}

@@ -3,8 +3,6 @@ package s3local
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -15,7 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/moveleads/partnerapi/shared/childproc"
 	"github.com/moveleads/partnerapi/shared/childproc/childproctest"
 )
 
@@ -25,15 +22,8 @@ func startServer(t *testing.T, opts ...Option) *Server {
 	if testing.Short() {
 		t.Skip("starts MinIO")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
-	defer cancel()
-	began := time.Now()
-	s, err := Start(ctx, opts...)
-	if err != nil {
-		t.Fatalf("Start: %v", err)
-	}
-	t.Logf("MinIO ready at %s after %v", s.Endpoint, time.Since(began))
-	t.Cleanup(func() { _ = s.Stop() })
+	s, took := childproctest.StartServer(t, forTestsTimeout, func(ctx context.Context) (*Server, error) { return Start(ctx, opts...) })
+	t.Logf("MinIO ready at %s after %v", s.Endpoint, took)
 	return s
 }
 
@@ -47,16 +37,6 @@ func status(t *testing.T, url string) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
-}
-
-// refused reports whether nothing accepts TCP connections at endpoint.
-func refused(endpoint string) bool {
-	conn, err := net.DialTimeout("tcp", strings.TrimPrefix(endpoint, "http://"), time.Second)
-	if err != nil {
-		return true
-	}
-	conn.Close()
-	return false
 }
 
 func TestStartServesS3AndStopCloses(t *testing.T) {
@@ -98,33 +78,16 @@ func TestStartServesS3AndStopCloses(t *testing.T) {
 		}
 	})
 
-	if err := s.Stop(); err != nil {
-		t.Fatalf("Stop: %v", err)
-	}
-	if !refused(s.Endpoint) {
-		t.Errorf("dial %s after Stop succeeded; want connection refused", s.Endpoint)
-	}
-	if _, err := os.Stat(s.dir); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("data directory %s after Stop: %v; want it removed", s.dir, err)
-	}
-	if err := s.Stop(); err != nil {
-		t.Errorf("second Stop = %v; want nil", err)
-	}
+	childproctest.StopCloses(t, s.Stop, s.Endpoint, func() {
+		if _, err := os.Stat(s.dir); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("data directory %s after Stop: %v; want it removed", s.dir, err)
+		}
+	})
 }
 
 func TestStopReportsServerThatDiedFirst(t *testing.T) {
 	s := startServer(t)
-	p, err := os.FindProcess(s.proc.Pid())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := childproc.KillGroup(p); err != nil {
-		t.Fatalf("kill: %v", err)
-	}
-	<-s.proc.Done()
-	if err := s.Stop(); err == nil {
-		t.Error("Stop after the server died = nil; want an error")
-	}
+	childproctest.StopReportsDeath(t, s.proc.Pid(), s.proc.Done(), s.Stop)
 	if _, err := os.Stat(s.dir); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("data directory %s after Stop: %v; want it removed", s.dir, err)
 	}
@@ -134,21 +97,7 @@ func TestStartHonoursCanceledContext(t *testing.T) {
 	if testing.Short() {
 		t.Skip("may install MinIO")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
-	defer cancel()
-	if _, err := Install(ctx); err != nil {
-		t.Fatalf("Install: %v", err)
-	}
-	canceled, cancelNow := context.WithCancel(context.Background())
-	cancelNow()
-	s, err := Start(canceled)
-	if err == nil {
-		_ = s.Stop()
-		t.Fatal("Start(canceled ctx) = nil error; want context.Canceled")
-	}
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("Start(canceled ctx) = %v; want context.Canceled", err)
-	}
+	childproctest.StartHonoursCanceledContext(t, forTestsTimeout, installOnly, func(ctx context.Context) (*Server, error) { return Start(ctx) })
 }
 
 // TestStartRefusesInvalidOptions needs no MinIO: options are checked first.
@@ -220,21 +169,11 @@ func TestForTestsSharesOneServer(t *testing.T) {
 		t.Skip("starts MinIO")
 	}
 	t.Setenv("AWS_ENDPOINT_URL_S3", "")
-	first, stop, err := ForTests()
-	if err != nil {
-		t.Fatalf("ForTests: %v", err)
-	}
-	second, _, err := ForTests()
-	if err != nil || second != first {
-		t.Errorf("second ForTests() = %p, %v; want the first server %p, nil", second, err, first)
-	}
-	if got := status(t, first.Endpoint+healthPath); got != http.StatusOK {
-		t.Errorf("GET %s = %d; want 200", healthPath, got)
-	}
-	stop()
-	if !refused(first.Endpoint) {
-		t.Errorf("dial %s after stop succeeded; want connection refused", first.Endpoint)
-	}
+	childproctest.SharesOneServer(t, ForTests, func(s *Server) string { return s.Endpoint }, func(t *testing.T, s *Server) {
+		if got := status(t, s.Endpoint+healthPath); got != http.StatusOK {
+			t.Errorf("GET %s = %d; want 200", healthPath, got)
+		}
+	})
 }
 
 // TestStartRetriesWhenPortIsTaken gives the first attempt an API port that
@@ -244,18 +183,14 @@ func TestStartRetriesWhenPortIsTaken(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts MinIO")
 	}
-	takenPort, pick, calls := childproctest.TakenPortFirst(t)
-	pickPorts = pick
-	t.Cleanup(func() { pickPorts = childproc.FreePorts })
-
-	s := startServer(t)
-	if *calls != 2 {
-		t.Errorf("Start picked ports %d times; want 2", *calls)
-	}
-	if taken := fmt.Sprintf("http://127.0.0.1:%d", takenPort); s.Endpoint == taken {
-		t.Errorf("Endpoint = %q, the taken port", s.Endpoint)
-	}
-	if got := status(t, s.Endpoint+healthPath); got != http.StatusOK {
+	endpoint := childproctest.RetriesPastTakenPort(t, &pickPorts, func() string { return startServer(t).Endpoint })
+	if got := status(t, endpoint+healthPath); got != http.StatusOK {
 		t.Errorf("GET %s = %d; want 200", healthPath, got)
 	}
+}
+
+// installOnly installs the server (for StartHonoursCanceledContext).
+func installOnly(ctx context.Context) error {
+	_, err := Install(ctx)
+	return err
 }

@@ -1,12 +1,11 @@
 package stripelocal
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 
+	"github.com/moveleads/partnerapi/shared/childproc"
 	"github.com/moveleads/partnerapi/shared/stripepay"
 )
 
@@ -15,11 +14,7 @@ import (
 const forTestsTimeout = installTimeout + startTimeout
 
 // shared is the one server of a test binary.
-var shared struct {
-	once sync.Once
-	srv  *Server
-	err  error
-}
+var shared childproc.Shared[*Server]
 
 // ForTests returns a stripe-mock for a test binary: a developer's running
 // one at $STRIPE_API_URL (stripepay.EnvAPIURL) when that is set (stop then
@@ -30,31 +25,18 @@ func ForTests() (srv *Server, stop func(), err error) {
 	if url := os.Getenv(stripepay.EnvAPIURL); url != "" {
 		return &Server{URL: url}, func() {}, nil
 	}
-	shared.once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
-		defer cancel()
-		shared.srv, shared.err = Start(ctx)
-	})
-	if shared.err != nil {
-		return nil, func() {}, fmt.Errorf("stripe-mock for tests: %w", shared.err)
+	srv, stop, err = shared.Get(forTestsTimeout, Start)
+	if err != nil {
+		return nil, stop, fmt.Errorf("stripe-mock for tests: %w", err)
 	}
-	srv = shared.srv
-	return srv, func() { _ = srv.Stop() }, nil
+	return srv, stop, nil
 }
 
 // RunTests runs a test binary's tests (m.Run) against the server of
 // ForTests, with the process environment pointing at it (see [SetEnv]),
 // and exits with their code. Call it from TestMain.
 func RunTests(m interface{ Run() int }) {
-	srv, stop, err := ForTests()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	SetEnv(srv)
-	code := m.Run()
-	stop()
-	os.Exit(code)
+	childproc.RunTests(m, ForTests, SetEnv)
 }
 
 // Env returns the environment variables, as KEY=value, that point a

@@ -3,12 +3,9 @@ package stripelocal
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/childproc"
-	"github.com/moveleads/partnerapi/shared/repo"
 )
 
 const (
@@ -45,28 +42,5 @@ func Install(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("install stripe-mock: %w", err)
 	}
-	bin := filepath.Join(dir, binaryName)
-	root, err := repo.Root()
-	if err != nil {
-		if installed(bin) {
-			return bin, nil
-		}
-		return "", fmt.Errorf("install stripe-mock: %s is not in %s, and the installer cannot be found: %w", binaryName, dir, err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, installTimeout)
-	defer cancel()
-	script := filepath.Join(root, filepath.FromSlash(installScript))
-	if err := childproc.RunInstaller(ctx, script, dirEnv, dir); err != nil {
-		return "", fmt.Errorf("install stripe-mock into %s: %w", dir, err)
-	}
-	if !installed(bin) {
-		return "", fmt.Errorf("install stripe-mock: %s succeeded but %s is not in %s", installScript, binaryName, dir)
-	}
-	return bin, nil
-}
-
-// installed reports whether bin is an executable regular file.
-func installed(bin string) bool {
-	fi, err := os.Stat(bin)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+	return childproc.InstallBinary(ctx, "stripe-mock", dir, dirEnv, installScript, binaryName, installTimeout)
 }

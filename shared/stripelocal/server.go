@@ -3,7 +3,6 @@ package stripelocal
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -58,7 +57,7 @@ func Start(ctx context.Context) (*Server, error) {
 		Command: func(ports []int) (*exec.Cmd, func() error, error) {
 			return command(bin, ports[0], ports[1]), nil, nil
 		},
-		Ready:      ready,
+		Ready:      childproc.ReadyWhenOK(probePath, "Authorization", "Bearer "+SecretKey),
 		BindFailed: bindFailed,
 	})
 	if err != nil {
@@ -81,30 +80,12 @@ func bindFailed(output string) bool {
 	return strings.Contains(output, "address already in use")
 }
 
-// ready reports whether endpoint answers an authenticated GET with 200.
-func ready(ctx context.Context, client *http.Client, endpoint string) bool {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint+probePath, nil)
-	if err != nil {
-		return false
-	}
-	req.Header.Set("Authorization", "Bearer "+SecretKey)
-	resp, err := client.Do(req)
-	if err != nil {
-		return false
-	}
-	resp.Body.Close()
-	return resp.StatusCode == http.StatusOK
-}
-
 // Stop kills the server's process group and waits for the process to
 // exit. It returns nil when the server was running until then (or was not
 // started by this package), and an error with the server's output when it
 // had already exited by itself. Calling Stop again returns the same
 // result.
 func (s *Server) Stop() error {
-	if s.proc == nil {
-		return nil
-	}
 	if err := s.proc.Stop(); err != nil {
 		return fmt.Errorf("stop stripe-mock at %s: %w", s.URL, err)
 	}

@@ -2,16 +2,12 @@ package stripelocal
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/childproc"
 	"github.com/moveleads/partnerapi/shared/childproc/childproctest"
 	"github.com/moveleads/partnerapi/shared/stripepay"
 )
@@ -22,15 +18,8 @@ func startServer(t *testing.T) *Server {
 	if testing.Short() {
 		t.Skip("starts stripe-mock")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
-	defer cancel()
-	began := time.Now()
-	s, err := Start(ctx)
-	if err != nil {
-		t.Fatalf("Start: %v", err)
-	}
-	t.Logf("stripe-mock ready at %s after %v", s.URL, time.Since(began))
-	t.Cleanup(func() { _ = s.Stop() })
+	s, took := childproctest.StartServer(t, forTestsTimeout, Start)
+	t.Logf("stripe-mock ready at %s after %v", s.URL, took)
 	return s
 }
 
@@ -54,16 +43,6 @@ func get(t *testing.T, url, key string) int {
 	return resp.StatusCode
 }
 
-// refused reports whether nothing accepts TCP connections at url.
-func refused(url string) bool {
-	conn, err := net.DialTimeout("tcp", strings.TrimPrefix(url, "http://"), time.Second)
-	if err != nil {
-		return true
-	}
-	conn.Close()
-	return false
-}
-
 func TestStartServesStripeAPIAndStopCloses(t *testing.T) {
 	s := startServer(t)
 	if !strings.HasPrefix(s.URL, "http://127.0.0.1:") {
@@ -79,51 +58,19 @@ func TestStartServesStripeAPIAndStopCloses(t *testing.T) {
 		t.Errorf("GET %s with a live key = %d; want 401", probePath, got)
 	}
 
-	if err := s.Stop(); err != nil {
-		t.Fatalf("Stop: %v", err)
-	}
-	if !refused(s.URL) {
-		t.Errorf("dial %s after Stop succeeded; want connection refused", s.URL)
-	}
-	if err := s.Stop(); err != nil {
-		t.Errorf("second Stop = %v; want nil", err)
-	}
+	childproctest.StopCloses(t, s.Stop, s.URL, nil)
 }
 
 func TestStopReportsServerThatDiedFirst(t *testing.T) {
 	s := startServer(t)
-	p, err := os.FindProcess(s.proc.Pid())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := childproc.KillGroup(p); err != nil {
-		t.Fatalf("kill: %v", err)
-	}
-	<-s.proc.Done()
-	if err := s.Stop(); err == nil {
-		t.Error("Stop after the server died = nil; want an error")
-	}
+	childproctest.StopReportsDeath(t, s.proc.Pid(), s.proc.Done(), s.Stop)
 }
 
 func TestStartHonoursCanceledContext(t *testing.T) {
 	if testing.Short() {
 		t.Skip("may install stripe-mock")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), forTestsTimeout)
-	defer cancel()
-	if _, err := Install(ctx); err != nil {
-		t.Fatalf("Install: %v", err)
-	}
-	canceled, cancelNow := context.WithCancel(context.Background())
-	cancelNow()
-	s, err := Start(canceled)
-	if err == nil {
-		_ = s.Stop()
-		t.Fatal("Start(canceled ctx) = nil error; want context.Canceled")
-	}
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("Start(canceled ctx) = %v; want context.Canceled", err)
-	}
+	childproctest.StartHonoursCanceledContext(t, forTestsTimeout, installOnly, Start)
 }
 
 func TestForTestsPrefersRunningServer(t *testing.T) {
@@ -147,21 +94,11 @@ func TestForTestsSharesOneServer(t *testing.T) {
 		t.Skip("starts stripe-mock")
 	}
 	t.Setenv(stripepay.EnvAPIURL, "")
-	first, stop, err := ForTests()
-	if err != nil {
-		t.Fatalf("ForTests: %v", err)
-	}
-	second, _, err := ForTests()
-	if err != nil || second != first {
-		t.Errorf("second ForTests() = %p, %v; want the first server %p, nil", second, err, first)
-	}
-	if got := get(t, first.URL+probePath, SecretKey); got != http.StatusOK {
-		t.Errorf("GET %s = %d; want 200", probePath, got)
-	}
-	stop()
-	if !refused(first.URL) {
-		t.Errorf("dial %s after stop succeeded; want connection refused", first.URL)
-	}
+	childproctest.SharesOneServer(t, ForTests, func(s *Server) string { return s.URL }, func(t *testing.T, s *Server) {
+		if got := get(t, s.URL+probePath, SecretKey); got != http.StatusOK {
+			t.Errorf("GET %s = %d; want 200", probePath, got)
+		}
+	})
 }
 
 func TestEnvAndSetEnv(t *testing.T) {
@@ -183,18 +120,14 @@ func TestStartRetriesWhenPortIsTaken(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts stripe-mock")
 	}
-	takenPort, pick, calls := childproctest.TakenPortFirst(t)
-	pickPorts = pick
-	t.Cleanup(func() { pickPorts = childproc.FreePorts })
-
-	s := startServer(t)
-	if *calls != 2 {
-		t.Errorf("Start picked ports %d times; want 2", *calls)
-	}
-	if taken := fmt.Sprintf("http://127.0.0.1:%d", takenPort); s.URL == taken {
-		t.Errorf("URL = %q, the taken port", s.URL)
-	}
-	if got := get(t, s.URL+probePath, SecretKey); got != http.StatusOK {
+	url := childproctest.RetriesPastTakenPort(t, &pickPorts, func() string { return startServer(t).URL })
+	if got := get(t, url+probePath, SecretKey); got != http.StatusOK {
 		t.Errorf("GET %s = %d; want 200", probePath, got)
 	}
+}
+
+// installOnly installs the server (for StartHonoursCanceledContext).
+func installOnly(ctx context.Context) error {
+	_, err := Install(ctx)
+	return err
 }

@@ -3,7 +3,6 @@ package childproctest
 import (
 	"bufio"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"strconv"
@@ -106,13 +105,4 @@ func alive(pid int) bool {
 	// The state follows the parenthesised command name.
 	_, rest, _ := strings.Cut(string(stat), ") ")
 	return !strings.HasPrefix(rest, "Z") && !strings.HasPrefix(rest, "X")
-}
-
-func listening(host string) bool {
-	conn, err := net.DialTimeout("tcp", host, time.Second)
-	if err != nil {
-		return false
-	}
-	conn.Close()
-	return true
 }
