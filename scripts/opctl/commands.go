@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 )
 
@@ -147,4 +148,16 @@ func requiredID(fs *flag.FlagSet, name, value string) (string, error) {
 		return "", usagef(fs, "--%s is required", name)
 	}
 	return v, nil
+}
+
+// modeFlag reads a --mode value: test or live.
+func modeFlag(fs *flag.FlagSet, value string) (auth.Mode, error) {
+	if value == "" {
+		return "", usagef(fs, "--mode is required (test or live)")
+	}
+	mode, err := auth.ParseMode(value)
+	if err != nil {
+		return "", usagef(fs, "--mode: %v", err)
+	}
+	return mode, nil
 }

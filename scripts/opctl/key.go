@@ -56,12 +56,9 @@ func parseKeyCreate(fs *flag.FlagSet, args []string) (action, error) {
 	if err != nil {
 		return nil, err
 	}
-	if *modeName == "" {
-		return nil, usagef(fs, "--mode is required (test or live)")
-	}
-	mode, err := auth.ParseMode(*modeName)
+	mode, err := modeFlag(fs, *modeName)
 	if err != nil {
-		return nil, usagef(fs, "--mode: %v", err)
+		return nil, err
 	}
 	scopes := manifest.AllScopes
 	if setFlags(fs)["scopes"] {

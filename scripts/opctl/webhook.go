@@ -113,18 +113,6 @@ type webhookEnabled struct {
 // operatorDisabled is the reason webhook disable records.
 const operatorDisabled = "disabled by an operator (opctl webhook disable)"
 
-// modeFlag reads a --mode value: test or live.
-func modeFlag(fs *flag.FlagSet, value string) (auth.Mode, error) {
-	if value == "" {
-		return "", usagef(fs, "--mode is required (test or live)")
-	}
-	mode, err := auth.ParseMode(value)
-	if err != nil {
-		return "", usagef(fs, "--mode: %v", err)
-	}
-	return mode, nil
-}
-
 // endpointErr turns a not_found error about endpoint id into the
 // operator's message and returns any other error as it is.
 func endpointErr(id string, err error) error {

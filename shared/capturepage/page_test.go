@@ -34,7 +34,7 @@ func samplePage() Page {
 		MaxClipSeconds: int(survey.MaxClipDuration.Seconds()),
 		ExpiresAt:      time.Date(2026, 11, 30, 10, 15, 0, 0, time.UTC),
 		FramesMax:      survey.MaxFrames,
-		FramesPerClip:  12,
+		FramesPerClip:  survey.FramesPerClip,
 		MaxFrameBytes:  survey.MaxFrameBytes,
 		MaxFrameSide:   survey.MaxFrameSide,
 		FrameInterval:  survey.FrameInterval,

@@ -21,10 +21,11 @@ import (
 	"github.com/moveleads/partnerapi/shared/surveyrec"
 )
 
-// TestGetLeadWithSurveyInventory: getLead reads the lead alone until its
+// TestGetLeadDetailInventory: getLead reads the lead alone until its
 // survey is inventory_ready; then a second GetItem reads the survey's
-// inventory (that attribute only), which GetLeadWithSurvey returns.
-func TestGetLeadWithSurveyInventory(t *testing.T) {
+// inventory (that attribute only), which GetLeadDetail returns.
+// GetLeadWithSurvey (getSurveyLink) stays one read in every state.
+func TestGetLeadDetailInventory(t *testing.T) {
 	ctx := context.Background()
 	inv := &inventory.Inventory{Rooms: []inventory.Room{{Name: "Living room", Items: []inventory.Item{
 		{Key: "sofa_3_seat", Name: "Sofa, 3 seats", Count: 1, CubicFeet: 35, Source: inventory.FromChecklist, Detected: 1},
@@ -79,9 +80,16 @@ func TestGetLeadWithSurveyInventory(t *testing.T) {
 			s := newStore(t, rec.install)
 			to(t, s, tt.status, tt.stored)
 			rec.reset()
-			_, ls, err := s.GetLeadWithSurvey(ctx, surveyTenant, "lead_1")
-			if err != nil {
+			if _, _, err := s.GetLeadWithSurvey(ctx, surveyTenant, "lead_1"); err != nil {
 				t.Fatalf("GetLeadWithSurvey: %v", err)
+			}
+			if ops, _ := rec.taken(); !slices.Equal(ops, []string{"GetItem"}) {
+				t.Fatalf("GetLeadWithSurvey calls %v; want one GetItem", ops)
+			}
+			rec.reset()
+			_, ls, err := s.GetLeadDetail(ctx, surveyTenant, "lead_1")
+			if err != nil {
+				t.Fatalf("GetLeadDetail: %v", err)
 			}
 			if ls.Status != tt.status || !reflect.DeepEqual(ls.Inventory, tt.want) {
 				t.Errorf("survey %s, inventory %+v; want %s, %+v", ls.Status, ls.Inventory, tt.status, tt.want)
@@ -109,9 +117,9 @@ func TestGetLeadWithSurveyInventory(t *testing.T) {
 	}
 }
 
-// TestGetLeadWithSurveyInventoryFails: a failed read of the inventory
+// TestGetLeadDetailInventoryFails: a failed read of the inventory
 // fails getLead (upstream_failed), never answers without it.
-func TestGetLeadWithSurveyInventoryFails(t *testing.T) {
+func TestGetLeadDetailInventoryFails(t *testing.T) {
 	ctx := context.Background()
 	rec := &calls{}
 	s := newStore(t, rec.install)
@@ -129,7 +137,7 @@ func TestGetLeadWithSurveyInventoryFails(t *testing.T) {
 		}
 		return nil
 	}
-	_, _, err := s.GetLeadWithSurvey(ctx, surveyTenant, "lead_1")
+	_, _, err := s.GetLeadDetail(ctx, surveyTenant, "lead_1")
 	wantCode(t, err, errcode.UpstreamFailed)
 	var rnf *types.ResourceNotFoundException
 	if !errors.As(err, &rnf) {

@@ -12,7 +12,7 @@
 // The lead item carries its latest
 // survey's id and status and the recommended estimate, so getLead is one
 // GetItem, two once the survey is inventory_ready: the survey's inventory
-// stays on the survey item (GetLeadWithSurvey).
+// stays on the survey item (GetLeadDetail).
 //
 // Partner settings live on the partner record only: key records carry no
 // copy, so a change is one write and every key sees it on its next read.

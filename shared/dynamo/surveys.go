@@ -149,21 +149,14 @@ type leadWithSurvey struct {
 	Recommended  *estimate.Estimate `dynamodbav:"recommended_estimate"`
 }
 
-// GetLeadWithSurvey returns tenant t's lead id with its latest survey,
-// recommended estimate and, once that survey is inventory_ready, its
-// inventory. getLead is one read, two when the survey is inventory_ready:
-// a strongly consistent GetItem of the lead, which carries the survey's id
-// and status and the estimate, then one of the survey item's inventory
-// attribute alone (surveyInventory). The inventory is not copied onto the
-// lead because the lead item is projected whole into gsi1, so a copy
-// would weigh on every listLeads page. A lead that never had a survey has
-// survey.None.
+// GetLeadWithSurvey returns tenant t's lead id with its latest survey's
+// id and status and the recommended estimate, from one strongly
+// consistent GetItem of the lead, which carries them (getSurveyLink
+// decides from them). A lead that never had a survey has survey.None.
+// The survey's inventory is not read: see GetLeadDetail.
 //
 // Errors: unknown lead (or another tenant's) → not_found; a failed read
-// is upstream_failed. A ready survey with no stored inventory (the
-// survey's settlement stores it in the transaction that makes the survey
-// ready, so only a damaged item lacks it) leaves Inventory nil rather than
-// making the lead unreadable: getSurveyLink reads the lead here too.
+// is upstream_failed.
 func (s *Store) GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey, error) {
 	pk, sk := leadKey(t, id)
 	var it leadWithSurvey
@@ -178,10 +171,28 @@ func (s *Store) GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string)
 	if ls.SurveyID == "" {
 		ls.Status = survey.None
 	}
-	if ls.Status == survey.InventoryReady {
-		if ls.Inventory, err = s.surveyInventory(ctx, t, ls.SurveyID); err != nil {
-			return lead.Lead{}, surveyrec.LeadSurvey{}, err
-		}
+	return l, ls, nil
+}
+
+// GetLeadDetail is GetLeadWithSurvey plus, once the survey is
+// inventory_ready, its inventory: getLead is one read, two when the
+// survey is inventory_ready (the second of the survey item's inventory
+// attribute alone: surveyInventory). The inventory is not copied onto the
+// lead because the lead item is projected whole into gsi1, so a copy
+// would weigh on every listLeads page.
+//
+// Errors: those of GetLeadWithSurvey; a failed inventory read is
+// upstream_failed. A ready survey with no stored inventory (the survey's
+// settlement stores it in the transaction that makes the survey ready, so
+// only a damaged item lacks it) leaves Inventory nil rather than making
+// the lead unreadable.
+func (s *Store) GetLeadDetail(ctx context.Context, t auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey, error) {
+	l, ls, err := s.GetLeadWithSurvey(ctx, t, id)
+	if err != nil || ls.Status != survey.InventoryReady {
+		return l, ls, err
+	}
+	if ls.Inventory, err = s.surveyInventory(ctx, t, ls.SurveyID); err != nil {
+		return lead.Lead{}, surveyrec.LeadSurvey{}, err
 	}
 	return l, ls, nil
 }

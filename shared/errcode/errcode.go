@@ -169,3 +169,15 @@ func (f FieldErrors) Err() error {
 	}
 	return New(ValidationFailed, "The request has %d invalid field(s); see details.fields.", len(f)).WithDetail("fields", m)
 }
+
+// Fields returns the per-field reasons of e's details.fields, as
+// FieldErrors.Err wrote them (empty when e has none), so a caller can name
+// them within a larger request (e.g. frames[3].size).
+func (e *Error) Fields() FieldErrors {
+	out := FieldErrors{}
+	m, _ := e.Details["fields"].(map[string]any)
+	for k, v := range m {
+		out[k] = fmt.Sprint(v)
+	}
+	return out
+}

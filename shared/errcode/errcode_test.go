@@ -249,3 +249,16 @@ func TestUpstream(t *testing.T) {
 		t.Errorf("As(wrapped Upstream) = %v; want the Upstream error", got)
 	}
 }
+
+func TestFieldsReadsBackFieldErrors(t *testing.T) {
+	fe := FieldErrors{}
+	fe.Add("size", "must be at least 1 byte")
+	fe.Add("width", "must be from 64 to 1920 pixels")
+	got := As(fe.Err()).Fields()
+	if len(got) != 2 || got["size"] != "must be at least 1 byte" || got["width"] != "must be from 64 to 1920 pixels" {
+		t.Errorf("Fields() = %v; want both reasons back", got)
+	}
+	if n := len(New(Conflict, "x").Fields()); n != 0 {
+		t.Errorf("an error without fields has %d", n)
+	}
+}

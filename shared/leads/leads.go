@@ -29,9 +29,10 @@ type Store interface {
 	PutLead(ctx context.Context, t auth.Tenant, l lead.Lead, pinned bool) error
 	// LeadExists reports whether the lead id was written (consistent read).
 	LeadExists(ctx context.Context, t auth.Tenant, id string) (bool, error)
-	// GetLeadWithSurvey returns the lead with what it says about its
-	// latest survey, or not_found.
-	GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey, error)
+	// GetLeadDetail returns the lead with what it says about its latest
+	// survey and, once that is inventory_ready, its inventory; or
+	// not_found.
+	GetLeadDetail(ctx context.Context, t auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey, error)
 	// ListLeads returns up to q.Limit leads and whether more follow.
 	ListLeads(ctx context.Context, t auth.Tenant, q lead.ListQuery) ([]lead.Lead, bool, error)
 }
@@ -66,7 +67,7 @@ func (s *Service) Get(ctx context.Context, t auth.Tenant, id string) (lead.Lead,
 	if err != nil || len(id) != 36 {
 		return lead.Lead{}, surveyrec.LeadSurvey{}, errcode.New(errcode.NotFound, "No lead with that id exists for this API key.")
 	}
-	return s.store.GetLeadWithSurvey(ctx, t, u.String())
+	return s.store.GetLeadDetail(ctx, t, u.String())
 }
 
 // Page is one page of a listing.

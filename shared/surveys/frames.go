@@ -84,7 +84,7 @@ func parseFrames(body []byte, now time.Time) (string, []survey.Frame, error) {
 		}
 		f, err := survey.NewFrame(id.String(), time.Duration(a.OffsetMS)*time.Millisecond, a.Size, a.Width, a.Height, 0, now)
 		if e := errcode.As(err); e != nil {
-			for name, reason := range fieldsOf(e) {
+			for name, reason := range e.Fields() {
 				fields.Add(fmt.Sprintf("frames[%d].%s", i, name), reason)
 			}
 			continue
@@ -102,22 +102,6 @@ func parseFrames(body []byte, now time.Time) (string, []survey.Frame, error) {
 		return "", nil, err
 	}
 	return id.String(), frames, nil
-}
-
-// fieldsOf returns the details.fields of a validation error.
-func fieldsOf(e *errcode.Error) map[string]string {
-	out := map[string]string{}
-	switch m := e.Details["fields"].(type) {
-	case map[string]any:
-		for k, v := range m {
-			out[k] = fmt.Sprint(v)
-		}
-	case map[string]string:
-		for k, v := range m {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 func (s *Service) captureFrames() api.Endpoint {
@@ -227,7 +211,7 @@ func (s *Service) RequestFrameUploads(ctx context.Context, ss *Session, clipID s
 	return view, nil
 }
 
-// processFrame validates the frame stored at obj.Key, runs the detector
+// processFrame validates frame slot of clip clipID, stored at obj.Key, runs the detector
 // on it and records both (survey.FrameValid with the analysis, or
 // survey.FrameRejected with the reason), then settles its survey. Like
 // ProcessClip it tolerates duplicate and late events, and a key that names
@@ -235,12 +219,7 @@ func (s *Service) RequestFrameUploads(ctx context.Context, ss *Session, clipID s
 // announced one (at most survey.MaxFrameBytes), so memory stays bounded.
 // The detector's failure is recorded with the frame, never retried by
 // failing the event: the survey settles without it.
-func (s *Service) processFrame(ctx context.Context, obj Object, now time.Time) error {
-	partnerID, mode, surveyID, clipID, slot, err := survey.ParseFrameKey(obj.Key)
-	if err != nil {
-		return nil
-	}
-	t := auth.Tenant{PartnerID: partnerID, Mode: auth.Mode(mode)}
+func (s *Service) processFrame(ctx context.Context, t auth.Tenant, surveyID, clipID string, slot int, obj Object, now time.Time) error {
 	f, err := s.store.GetFrame(ctx, t, surveyID, clipID, slot)
 	if e := errcode.As(err); e != nil && e.Code == errcode.NotFound {
 		s.log.WarnContext(ctx, "object names no announced frame", "key", obj.Key)

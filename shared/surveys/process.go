@@ -221,8 +221,8 @@ func (s *Service) ProcessClip(ctx context.Context, obj Object, now time.Time) er
 		}
 		return err
 	}
-	if _, _, _, _, _, err := survey.ParseFrameKey(obj.Key); err == nil {
-		return s.processFrame(ctx, obj, now)
+	if partnerID, mode, surveyID, clipID, slot, err := survey.ParseFrameKey(obj.Key); err == nil {
+		return s.processFrame(ctx, auth.Tenant{PartnerID: partnerID, Mode: auth.Mode(mode)}, surveyID, clipID, slot, obj, now)
 	}
 	partnerID, mode, surveyID, clipID, err := survey.ParseObjectKey(obj.Key)
 	if err != nil {
