@@ -56,6 +56,25 @@ const clipBody = `{"clip_id":"` + AnnouncedClipID + `","room":"Living room","siz
 // A checklist of the capture page (PUT /v1-capture/{token}/checklist).
 const checklistBody = `{"rooms":[{"name":"Living room","items":[{"key":"sofa_3_seat","count":1},{"key":"armchair","count":2}]}]}`
 
+// A createQuote body (POST /v1-lead-quote/{lead_id}): a non-binding quote
+// with a deposit.
+const quoteBody = `{"estimate_type":"non_binding","price_cents":245000,"deposit_cents":25000,"expires_in_days":14}`
+
+// An acceptQuote body (and the quote page's accept call's) for the
+// non-binding fixture quotes: the email they were, or are, accepted with.
+const acceptBody = `{"accepter_email":"` + fixtureEmail + `"}`
+
+// depositBody is a createDeposit body for the quote shareLinkID of lead
+// leadID, for the quote's own deposit.
+func depositBody(leadID, shareLinkID string) string {
+	return `{"lead_id":"` + leadID + `","quote_share_link_id":"` + shareLinkID + `"}`
+}
+
+// ignoredEvent is a Stripe Connect event of a type the receiver does not
+// subscribe to: verified, it is acknowledged (200) and changes nothing.
+var ignoredEvent = stripeEvent("evt_sample_ignored_local_only", "customer.created",
+	`{"id":"cus_sample_local_only","object":"customer","email":"grace@example.com"}`)
+
 // phoneAgent is the User-Agent of a phone's browser.
 const phoneAgent = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
 
@@ -87,7 +106,10 @@ func desktopBrowser() map[string]string {
 // capture calls are idempotent and finishing again answers the survey's
 // state; each createSurveyVideoAccess mints another link, which a revoke
 // closes; the videoPage event opens a link no event revokes, up to
-// videolink.OpensPerHour times an hour).
+// videolink.OpensPerHour times an hour; accepting a quote again with the
+// same terms answers the same; a second deposit for the same quote and
+// amount answers the open checkout; the Stripe event verified is one the
+// receiver ignores).
 func Cases() []Case {
 	jsonBody := map[string]string{"content-type": "application/json"}
 	withIdem := func(key string) map[string]string {
@@ -153,6 +175,49 @@ func Cases() []Case {
 
 		{Slug: "v1-video", Name: "page", Status: 200, Operation: manifest.VideoPage, Param: ViewToken, Headers: desktopBrowser()},
 		{Slug: "v1-video", Name: "unknown-token", Status: 404, Operation: manifest.VideoPage, Param: UnknownViewToken, Headers: desktopBrowser()},
+
+		{Slug: "v1-lead-quote", Name: "valid", Status: 200, Key: APIKey, Param: QuoteLeadID, Headers: withIdem("sample-quote-1"), Body: quoteBody},
+		{Slug: "v1-lead-quote", Name: "logical-path", Status: 200, Logical: true, Key: APIKey, Param: QuoteLeadID, Headers: withIdem("sample-quote-2"), Body: quoteBody},
+		{Slug: "v1-lead-quote", Name: "bad-body", Status: 422, Key: APIKey, Param: QuoteLeadID, Headers: jsonBody,
+			Body: `{"estimate_type":"fixed","price_cents":2450.5,"deposit_cents":50}`},
+		{Slug: "v1-lead-quote", Name: "accepted", Status: 409, Key: APIKey, Param: DepositLeadID, Headers: jsonBody, Body: quoteBody},
+		{Slug: "v1-lead-quote", Name: "unknown-lead", Status: 404, Key: APIKey, Param: UnknownLeadID, Headers: jsonBody, Body: quoteBody},
+		{Slug: "v1-lead-quote", Name: "not-a-uuid", Status: 404, Logical: true, Key: APIKey, Param: "lead-42", Headers: jsonBody, Body: quoteBody},
+		{Slug: "v1-lead-quote", Name: "missing-key", Status: 401, Param: QuoteLeadID, Headers: jsonBody, Body: quoteBody},
+
+		{Slug: "v1-accept", Name: "valid", Status: 200, Key: APIKey, Param: AcceptLeadID, Headers: withIdem("sample-accept-1"), Body: acceptBody},
+		{Slug: "v1-accept", Name: "logical-path", Status: 200, Logical: true, Key: APIKey, Param: AcceptLeadID, Headers: jsonBody, Body: acceptBody},
+		{Slug: "v1-accept", Name: "bad-body", Status: 422, Key: APIKey, Param: AcceptLeadID, Headers: jsonBody,
+			Body: `{"accepter_email":"not-an-email","signer_name":"Grace Hopper"}`},
+		{Slug: "v1-accept", Name: "no-quote", Status: 409, Key: APIKey, Param: LeadID, Headers: jsonBody, Body: acceptBody},
+		{Slug: "v1-accept", Name: "unknown-lead", Status: 404, Key: APIKey, Param: UnknownLeadID, Headers: jsonBody, Body: acceptBody},
+		{Slug: "v1-accept", Name: "missing-key", Status: 401, Param: AcceptLeadID, Headers: jsonBody, Body: acceptBody},
+
+		{Slug: "v1-deposits", Name: "valid", Status: 200, Key: APIKey, Headers: withIdem("sample-deposit-1"), Body: depositBody(DepositLeadID, DepositShareLinkID)},
+		{Slug: "v1-deposits", Name: "logical-path", Status: 200, Logical: true, Key: APIKey, Headers: jsonBody, Body: depositBody(DepositLeadID, DepositShareLinkID)},
+		{Slug: "v1-deposits", Name: "bad-body", Status: 422, Key: APIKey, Headers: jsonBody, Body: `{"lead_id":"lead-42","amount_cents":50,"currency":"usd"}`},
+		{Slug: "v1-deposits", Name: "quote-not-accepted", Status: 409, Key: APIKey, Headers: jsonBody, Body: depositBody(OpenLeadID, OpenShareLinkID)},
+		{Slug: "v1-deposits", Name: "unknown-quote", Status: 404, Key: APIKey, Headers: jsonBody, Body: depositBody(DepositLeadID, UnknownLeadID)},
+		{Slug: "v1-deposits", Name: "missing-key", Status: 401, Headers: jsonBody, Body: depositBody(DepositLeadID, DepositShareLinkID)},
+
+		{Slug: "v1-deposit-status", Name: "valid", Status: 200, Key: APIKey, Param: PaidDepositID},
+		{Slug: "v1-deposit-status", Name: "logical-path", Status: 200, Logical: true, Key: APIKey, Param: PaidDepositID},
+		{Slug: "v1-deposit-status", Name: "unknown-deposit", Status: 404, Key: APIKey, Param: UnknownDepositID},
+		{Slug: "v1-deposit-status", Name: "not-a-uuid", Status: 404, Logical: true, Key: APIKey, Param: "deposit-42"},
+		{Slug: "v1-deposit-status", Name: "missing-key", Status: 401, Param: PaidDepositID},
+
+		{Slug: "v1-quote", Name: "page", Status: 200, Operation: manifest.QuotePage, Param: QuoteToken, Headers: phoneBrowser()},
+		{Slug: "v1-quote", Name: "unknown-token", Status: 404, Operation: manifest.QuotePage, Param: UnknownQuoteToken, Headers: phoneBrowser()},
+		{Slug: "v1-quote", Name: "accept", Status: 200, Operation: manifest.QuoteAccept, Param: QuoteToken, Headers: fromPage, Body: acceptBody},
+		{Slug: "v1-quote", Name: "accept-unknown-token", Status: 404, Operation: manifest.QuoteAccept, Param: UnknownQuoteToken, Headers: fromPage, Body: acceptBody},
+		{Slug: "v1-quote", Name: "deposit", Status: 200, Operation: manifest.QuoteDeposit, Param: DepositQuoteToken, Headers: fromPage, Body: `{}`},
+
+		{Slug: "stripe-webhook", Name: "ignored-type", Status: 200, Param: "test",
+			Headers: fromStripe(StripeWebhookSecret, ignoredEvent), Body: ignoredEvent},
+		{Slug: "stripe-webhook", Name: "bad-signature", Status: 400, Param: "test",
+			Headers: fromStripe(wrongWebhookSecret, ignoredEvent), Body: ignoredEvent},
+		{Slug: "stripe-webhook", Name: "unknown-mode", Status: 404, Param: "staging",
+			Headers: fromStripe(StripeWebhookSecret, ignoredEvent), Body: ignoredEvent},
 
 		{Slug: "route-not-found", Name: "unknown-path", Status: 404, Method: "GET", Path: "/v1/quotes", Key: APIKey},
 		{Slug: "route-not-found", Name: "wrong-method", Status: 405, Method: "DELETE", Path: "/v1/leads/" + LeadID, Key: APIKey},

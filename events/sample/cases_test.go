@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/moveleads/partnerapi/events/sample"
 	"github.com/moveleads/partnerapi/shared/auth"
@@ -165,14 +166,15 @@ func TestEveryFunctionHasEvents(t *testing.T) {
 	}
 }
 
-// TestFixtureTokens: the capture and view tokens of the fixtures have the
-// form of capture tokens (a malformed one would answer 404 without ever
-// reaching the table) and are distinct.
+// TestFixtureTokens: the capture, view and quote page tokens of the
+// fixtures have the form of capture tokens (a malformed one would answer
+// 404 without ever reaching the table) and are distinct.
 func TestFixtureTokens(t *testing.T) {
 	seen := map[string]string{}
 	for name, tok := range map[string]string{
 		"CaptureToken": sample.CaptureToken, "FinishToken": sample.FinishToken, "UnknownCaptureToken": sample.UnknownCaptureToken,
 		"ViewToken": sample.ViewToken, "UnknownViewToken": sample.UnknownViewToken,
+		"QuoteToken": sample.QuoteToken, "DepositQuoteToken": sample.DepositQuoteToken, "UnknownQuoteToken": sample.UnknownQuoteToken,
 	} {
 		hash, err := survey.ParseToken(tok)
 		if err != nil {
@@ -198,5 +200,83 @@ func TestFixtureClip(t *testing.T) {
 	partner, mode, surveyID, clipID, err := survey.ParseObjectKey(sample.ClipKey())
 	if err != nil || partner != sample.PartnerID || mode != string(auth.Test) || surveyID != sample.FinishSurveyID || clipID != sample.ClipID {
 		t.Errorf("ClipKey %q = %s %s %s %s (%v); want the fixture clip's", sample.ClipKey(), partner, mode, surveyID, clipID, err)
+	}
+}
+
+// TestStripeEventsAreSigned: the Stripe webhook events carry a
+// Stripe-Signature over their exact body, the verifying ones with the
+// sample secret at the events' time (which the events' test signs again,
+// see resign), the bad-signature one with another secret.
+func TestStripeEventsAreSigned(t *testing.T) {
+	n := 0
+	for _, c := range sample.Cases() {
+		rt, err := c.Route()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rt.Auth != manifest.AuthProcessorSignature {
+			continue
+		}
+		n++
+		sig := c.Headers["stripe-signature"]
+		if !strings.HasPrefix(sig, "t=") || !strings.Contains(sig, ",v1=") {
+			t.Errorf("%s: Stripe-Signature %q; want t=...,v1=...", c.FileName(), sig)
+		}
+		if verifies := sample.SignedAtEventTime(sig, []byte(c.Body)); verifies != (c.Status != 400) {
+			t.Errorf("%s: signed with the sample secret %v; want %v (only the 400 event is signed otherwise)", c.FileName(), verifies, c.Status != 400)
+		}
+	}
+	if n == 0 {
+		t.Error("no Stripe webhook event")
+	}
+}
+
+// TestResign: a sample signed to verify is signed again with the mode's
+// secret at the given time; the bad-signature sample, a mode without a
+// secret and a payload that is not signed by the sample secret are left
+// as they are.
+func TestResign(t *testing.T) {
+	now := time.Date(2027, 3, 1, 9, 30, 0, 0, time.UTC)
+	secrets := func(mode string) string {
+		if mode == "test" {
+			return "whsec_resign_test"
+		}
+		return ""
+	}
+	for _, c := range sample.Cases() {
+		if c.Slug != "stripe-webhook" {
+			continue
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			files, err := sample.Files()
+			if err != nil {
+				t.Fatal(err)
+			}
+			payload := files[c.FileName()]
+			out, signed, err := sample.Resign(payload, secrets, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantSigned := c.Status == 200 // the test mode's verifying sample
+			if signed != wantSigned {
+				t.Fatalf("signed %v; want %v", signed, wantSigned)
+			}
+			if !signed {
+				if !bytes.Equal(out, payload) {
+					t.Error("payload changed although not signed again")
+				}
+				return
+			}
+			ev := decodeEvent(t, out)
+			if got, want := ev.Headers["stripe-signature"], sample.StripeSignature("whsec_resign_test", now, []byte(ev.Body)); got != want {
+				t.Errorf("Stripe-Signature %q; want %q", got, want)
+			}
+			if ev.Body != c.Body {
+				t.Errorf("body changed: %q", ev.Body)
+			}
+		})
+	}
+	if _, _, err := sample.Resign([]byte("not json"), secrets, now); err == nil {
+		t.Error("Resign of a payload that is not JSON: no error")
 	}
 }

@@ -36,6 +36,13 @@
 //
 //	go run ./scripts/genevents
 //
+// The Stripe webhook receiver's events carry a Stripe-Signature made with
+// StripeWebhookSecret at the events' fixed time; the receiver refuses a
+// signature more than five minutes old, so the verifying ones are signed
+// again when sent (Resign: this package's tests and scripts/invoke do it,
+// with the receiving stack's secret), and the bad-signature one is signed
+// with a secret no stack has.
+//
 // The tests in this package fail when the files differ from the cases,
 // and run every file through the real handler (against DynamoDB Local and
 // MinIO) to check its status or its success.

@@ -127,11 +127,13 @@ const (
 // SeededAt is when the fixture records say they were created.
 var SeededAt = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
-// Seed creates the fixture partner, its key APIKey, its leads LeadID,
-// CaptureLeadID, FinishLeadID, VideoLeadID and ViewLeadID, and their four
-// surveys with their capture tokens, FinishSurveyID's clip record and its
-// checklist, the playable clips of VideoSurveyID and ViewSurveyID, and
-// ViewSurveyID's video link (token ViewToken), in store's table, through
+// Seed creates the fixture partner (with the deposits beta and its deposit
+// settings), its key APIKey, its leads LeadID, CaptureLeadID,
+// FinishLeadID, VideoLeadID and ViewLeadID, and their four surveys with
+// their capture tokens, FinishSurveyID's clip record and its checklist,
+// the playable clips of VideoSurveyID and ViewSurveyID, ViewSurveyID's
+// video link (token ViewToken), and the deposit beta's leads with their
+// quotes, quote page tokens and deposit (seedDeposits), in store's table, through
 // the same store code the operator CLI and the API use. The capture tokens
 // and the video link expire survey.MaxTokenLifetime and videolink.MaxTTL
 // after the call, and the clips count as announced at the call (so a
@@ -141,7 +143,10 @@ var SeededAt = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 // fresh table.
 func Seed(ctx context.Context, store *dynamo.Store) error {
 	rc := estimate.DefaultRateCard("usd")
-	err := store.CreatePartner(ctx, auth.Partner{ID: PartnerID, Name: PartnerName, RateCard: rc, CreatedAt: SeededAt})
+	err := store.CreatePartner(ctx, auth.Partner{
+		ID: PartnerID, Name: PartnerName, RateCard: rc, CreatedAt: SeededAt,
+		Beta: []manifest.Feature{manifest.Deposits}, Deposits: depositSettings,
+	})
 	if err != nil {
 		return fmt.Errorf("seed partner %s: %w", PartnerID, err)
 	}
@@ -183,7 +188,10 @@ func Seed(ctx context.Context, store *dynamo.Store) error {
 	if err := seedPlayableSurvey(ctx, store, t, ViewLeadID, ViewSurveyID, ViewClipID, now); err != nil {
 		return err
 	}
-	return seedVideoLink(ctx, store, t, now)
+	if err := seedVideoLink(ctx, store, t, now); err != nil {
+		return err
+	}
+	return seedDeposits(ctx, store, t, PartnerName, rc, now)
 }
 
 // seedSurvey starts survey id of lead leadID, invited, with the one capture

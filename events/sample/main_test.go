@@ -14,14 +14,16 @@ import (
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/s3local"
 	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/stripelocal"
 )
 
 // publicBaseURL is the origin capture links start with in these tests:
 // make dev's default, the host the events name.
 const publicBaseURL = "http://127.0.0.1:3000"
 
-// TestMain runs the tests against DynamoDB Local and MinIO (s3local), with
-// the settings the survey functions read (CLIP_BUCKET, PUBLIC_BASE_URL,
+// TestMain runs the tests against DynamoDB Local, MinIO (s3local) and
+// stripe-mock (stripelocal: STRIPE_API_URL), with the settings the survey
+// functions read (CLIP_BUCKET, PUBLIC_BASE_URL,
 // the S3 endpoint and credentials) in the environment, and the fixture
 // clips' objects (sample.PutClipObject) in a fresh clip bucket. The bucket
 // has no notification: only the sample S3 event runs the clip processor.
@@ -42,6 +44,14 @@ func runTests(m *testing.M) int {
 	}
 	defer stopS3()
 	s3local.SetEnv(srv) // after dynamolocal's: MinIO checks the credentials
+	// The deposit events' checkouts go to stripe-mock (STRIPE_API_URL).
+	stripe, stopStripe, err := stripelocal.ForTests()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer stopStripe()
+	stripelocal.SetEnv(stripe)
 	client := srv.Client()
 	bucket := fmt.Sprintf("sample-clips-%d", time.Now().UnixNano())
 	ctx := context.Background()

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
@@ -139,6 +140,9 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 					invokeSchedule(t, schedules[slug], payload, jobLogs)
 					return
 				}
+				if signedByStripe(f) {
+					payload = resign(t, payload)
+				}
 				key := answersAsNamed(t, env, spec, slug, want, payload)
 				if want/100 == 2 {
 					succeeded[key] = true
@@ -163,7 +167,7 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 			}
 		}
 	}
-	for _, s := range []int{401, 404, 405, 422} {
+	for _, s := range []int{400, 401, 404, 405, 409, 422} {
 		if statuses[s] == 0 {
 			t.Errorf("no event in events/ answers %d", s)
 		}
@@ -209,8 +213,9 @@ func answersAsNamed(t *testing.T, env *apitest.Env, spec *openapitest.Validator,
 		// The API description documents operations only; an unmatched
 		// request gets the spec's error body.
 		checkDefaultAnswer(t, ev, resp.StatusCode, header, []byte(resp.Body))
-	case rt.Auth.TokenInPath():
-		// Not partner API (docs/CAPTURE.md): no OpenAPI operation.
+	case rt.Auth.TokenInPath() || rt.Auth == manifest.AuthProcessorSignature:
+		// Not partner API (docs/CAPTURE.md; the Stripe webhook receiver,
+		// docs/DEPOSITS.md): no OpenAPI operation.
 		checkTokenRouteAnswer(t, rt, resp.StatusCode, header, []byte(resp.Body))
 	default:
 		req := httptest.NewRequest(ev.RequestContext.HTTP.Method, ev.RawPath+"?"+ev.RawQueryString, nil)
@@ -219,11 +224,13 @@ func answersAsNamed(t *testing.T, env *apitest.Env, spec *openapitest.Validator,
 	return rt.Method + " " + template
 }
 
-// checkTokenRouteAnswer checks an answer of a route authenticated by a
-// token in its path (the capture page and its calls, docs/CAPTURE.md): the
-// route's content type, never cached; an HTML document for the page,
-// whatever the status; the API's error body, with the code of that status,
-// for a call that failed.
+// checkTokenRouteAnswer checks an answer of a route that is not partner
+// API: one authenticated by a token in its path (the capture, viewer and
+// quote pages and their calls, docs/CAPTURE.md) or by the payment
+// processor's signature (the Stripe webhook receiver): the route's content
+// type; for a page an HTML document, whatever the status, never cached;
+// the API's error body, with the code of that status, for a call that
+// failed.
 func checkTokenRouteAnswer(t *testing.T, rt manifest.Route, status int, header http.Header, body []byte) {
 	t.Helper()
 	got, _, err := mime.ParseMediaType(header.Get("Content-Type"))
@@ -284,6 +291,30 @@ func errorCode(t *testing.T, body []byte) errcode.Code {
 		t.Fatalf("body %s: want {\"error\":{\"code\",\"message\",\"details\"}} (%v)", body, err)
 	}
 	return e.Error.Code
+}
+
+// signedByStripe reports whether f's routes are authenticated by Stripe's
+// signature (the webhook receiver).
+func signedByStripe(f manifest.Function) bool {
+	return slices.ContainsFunc(f.HTTP, func(r manifest.Route) bool { return r.Auth == manifest.AuthProcessorSignature })
+}
+
+// resign returns the API Gateway event payload signed again now with the
+// test stack's test-mode webhook secret (apitest.StripeWebhookSecret) when
+// it is a sample signed to verify (sample.Resign): the bad-signature
+// event is left as it is.
+func resign(t *testing.T, payload []byte) []byte {
+	t.Helper()
+	out, _, err := sample.Resign(payload, func(mode string) string {
+		if mode == "test" {
+			return apitest.StripeWebhookSecret
+		}
+		return ""
+	}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // decodeEvent decodes a payload-2.0 event strictly: a misspelt field would

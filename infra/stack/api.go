@@ -132,6 +132,15 @@ func suppressAuth(route awsapigatewayv2.HttpRoute, r manifest.Route) {
 			"SHA-256 is stored), which the function looks up in DynamoDB with its expiry and its survey's live set, in " +
 			"the same transaction that counts the open against the link's hourly limit. Whoever the partner forwards " +
 			"the link to has no account to authorize."
+	case manifest.AuthQuoteToken:
+		reason = "The quote page and its calls are authenticated by the quote token in the path (256 random bits; only " +
+			"its SHA-256 is stored), which the function looks up in DynamoDB with its expiry, in the same request that " +
+			"counts it against the token's own rate limit. The partner's customer has no account to authorize."
+	case manifest.AuthProcessorSignature:
+		reason = "Stripe calls the webhook receiver and carries no identity an API Gateway authorizer could check: the " +
+			"function verifies the Stripe-Signature header (HMAC-SHA256 of the raw body under the endpoint's signing " +
+			"secret, timestamp within five minutes) before it reads or writes anything, and answers 400 " +
+			"invalid_signature otherwise."
 	case manifest.AuthNone:
 		reason = "Public by design: " + string(r.Operation) + " reads and writes nothing and answers only the " +
 			"API's error body (e.g. 404 route_not_found)."

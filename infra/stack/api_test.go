@@ -93,6 +93,31 @@ func TestEveryRouteServesBothPathsWithItsFunction(t *testing.T) {
 	}
 }
 
+// TestRoutesHaveNoGatewayAuthorizer: every route reaches its function
+// without an API Gateway authorizer; the function authenticates by the
+// route's auth kind (suppressAuth says how, per kind, for cdk-nag). The
+// Stripe webhook receiver is one of them: Stripe calls it with no
+// identity but its signature, which the function verifies.
+func TestRoutesHaveNoGatewayAuthorizer(t *testing.T) {
+	s := devStack(t)
+	if n := len(s.resources("AWS::ApiGatewayV2::Authorizer")); n != 0 {
+		t.Errorf("%d authorizers; want none", n)
+	}
+	for id, res := range s.resources("AWS::ApiGatewayV2::Route") {
+		p := props(res)
+		if at, ok := p["AuthorizationType"]; ok && at != "NONE" {
+			t.Errorf("route %v (%s): AuthorizationType %v; want NONE", p["RouteKey"], id, at)
+		}
+		if p["AuthorizerId"] != nil {
+			t.Errorf("route %v (%s) has an authorizer", p["RouteKey"], id)
+		}
+	}
+	fid := s.functionIDs(t)["stripe-webhook"]
+	if got := s.routeTargets(t)["POST /stripe-webhook/{mode}"]; fid == "" || got != fid {
+		t.Errorf("POST /stripe-webhook/{mode} invokes %q; want stripe-webhook (%q)", got, fid)
+	}
+}
+
 // TestDefaultRouteIsRouteNotFound: requests no route matches go to our
 // function, which answers the spec's error body, not to API Gateway's own
 // 404.
@@ -378,7 +403,7 @@ func TestStageThrottlesAndLogsJSON(t *testing.T) {
 			}
 		}
 	}
-	for _, key := range []string{"GET /v1-capture/{token}", "GET /v1-video/{token}"} {
+	for _, key := range []string{"GET /v1-capture/{token}", "GET /v1-video/{token}", "GET /v1-quote/{token}"} {
 		if !slices.Contains(tokenKeys, key) {
 			t.Errorf("token routes %q; want %q among them", tokenKeys, key)
 		}

@@ -222,13 +222,22 @@ func TestBucketGrantsFollowManifest(t *testing.T) {
 	}
 	// Pinned: the capture page writes and checks clips, the processor
 	// reads them, the viewer page presigns GETs of them; minting a video
-	// link touches no object.
+	// link touches no object. Recording a signed quote (acceptQuote, the
+	// quote page's accept) puts the signature image under signatures/ and
+	// may do nothing else in S3: not read it back, not list, not touch
+	// clips; the other deposit functions touch no object.
 	for slug, want := range map[string]map[string][]string{
 		"v1-capture":             {"s3:GetObject": {"clips/*"}, "s3:PutObject": {"clips/*"}, "s3:ListBucket": {""}},
 		"clip-processor":         {"s3:GetObject": {"clips/*"}, "s3:ListBucket": {""}},
 		"v1-video":               {"s3:GetObject": {"clips/*"}, "s3:ListBucket": {""}},
 		"v1-lead-survey":         {},
 		"v1-survey-video-access": {},
+		"v1-accept":              {"s3:PutObject": {"signatures/*"}},
+		"v1-quote":               {"s3:PutObject": {"signatures/*"}},
+		"v1-lead-quote":          {},
+		"v1-deposits":            {},
+		"v1-deposit-status":      {},
+		"stripe-webhook":         {},
 	} {
 		if got := s.objectGrants(t, slug); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: object grants %v; want %v", slug, got, want)
@@ -269,10 +278,10 @@ func TestFunctionEnvironment(t *testing.T) {
 			}
 		})
 	}
-	if want := []string{"v1-lead-survey", "v1-capture", "v1-survey-video-access", "v1-video"}; !slices.Equal(withBaseURL, want) {
+	if want := []string{"v1-lead-survey", "v1-capture", "v1-survey-video-access", "v1-video", "v1-lead-quote", "v1-deposits", "v1-quote"}; !slices.Equal(withBaseURL, want) {
 		t.Errorf("functions with %s: %v; want %v", settings.PublicBaseURL, withBaseURL, want)
 	}
-	if want := []string{"v1-capture", "v1-video", "clip-processor"}; !slices.Equal(withBucket, want) {
+	if want := []string{"v1-capture", "v1-video", "v1-accept", "v1-quote", "clip-processor"}; !slices.Equal(withBucket, want) {
 		t.Errorf("functions with %s: %v; want %v", settings.ClipBucket, withBucket, want)
 	}
 	assert(t, "BaseUrl output is the same endpoint", func() {
@@ -422,6 +431,12 @@ func TestNeedsBaseURLAndUsesBucket(t *testing.T) {
 		{"mints video links", manifest.Function{HTTP: []manifest.Route{partner},
 			Table: manifest.TableAccess{Write: []string{table.SurveyKeys, table.ViewTokenKeys}}}, true, false},
 		{"view page", manifest.Function{HTTP: []manifest.Route{{Operation: "v", Auth: manifest.AuthViewToken}}}, true, false},
+		{"mints quote page links", manifest.Function{HTTP: []manifest.Route{partner},
+			Table: manifest.TableAccess{Write: []string{table.LeadKeys, table.QuoteTokenKeys}}}, true, false},
+		{"quote page", manifest.Function{HTTP: []manifest.Route{{Operation: "q", Auth: manifest.AuthQuoteToken}}}, true, false},
+		{"processor webhook", manifest.Function{HTTP: []manifest.Route{{Operation: "w", Auth: manifest.AuthProcessorSignature}},
+			Table: manifest.TableAccess{Write: []string{table.DepositKeys, table.StripeKeys}}}, false, false},
+		{"writes signatures", manifest.Function{HTTP: []manifest.Route{partner}, Bucket: manifest.BucketAccess{Write: []string{manifest.SignaturePrefix}}}, false, true},
 		{"reads clips", manifest.Function{HTTP: []manifest.Route{partner}, Bucket: manifest.BucketAccess{Read: []string{"clips/"}}}, false, true},
 		{"writes clips", manifest.Function{HTTP: []manifest.Route{partner}, Bucket: manifest.BucketAccess{Write: []string{"clips/"}}}, false, true},
 		{"s3 trigger", manifest.Function{S3: &manifest.S3Trigger{Prefix: "clips/"}}, false, true},

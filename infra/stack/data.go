@@ -81,7 +81,9 @@ type clipBucket struct {
 }
 
 // newClipBucket declares the bucket that survey clips are uploaded to
-// through presigned URLs, and the bucket its server access logs go to.
+// through presigned URLs (and the functions that record a signed quote
+// put its signature image in, under manifest.SignaturePrefix), and the
+// bucket its server access logs go to.
 // origin is the capture page's origin, the API's public base URL: the one
 // origin whose scripts may upload to the bucket (CORS).
 //
@@ -126,6 +128,10 @@ func newClipBucket(s awscdk.Stack, sz sizing, origin *string) clipBucket {
 			ExposedHeaders: jsii.Strings("ETag"),
 			MaxAge:         jsii.Number(clipCORSMaxAge),
 		}},
+		// Only clips expire. Signed quotes' signature images
+		// (manifest.SignaturePrefix) are the evidence of a binding
+		// acceptance and are kept: no expiring rule may name them, nor
+		// the whole bucket (TestClipLifecycle).
 		LifecycleRules: &[]*awss3.LifecycleRule{
 			{
 				// See clipRetention.
@@ -137,7 +143,8 @@ func newClipBucket(s awscdk.Stack, sz sizing, origin *string) clipBucket {
 				// An incomplete multipart upload is billed until it is
 				// aborted. Uploads are presigned and valid for at most an
 				// hour (s3store.MaxUploadTTL): one still incomplete after
-				// a day has been abandoned.
+				// a day has been abandoned. Whole bucket: it deletes no
+				// stored object, signatures included.
 				Id:                                  jsii.String("abort-incomplete-uploads"),
 				AbortIncompleteMultipartUploadAfter: awscdk.Duration_Days(jsii.Number(1)),
 			},
@@ -183,26 +190,29 @@ func notificationsHandlerRole(s awscdk.Stack, sz sizing) (awslogs.LogGroup, awsi
 
 // secretEnv maps each secret name a function may list to the environment
 // variable that hands its ARN to the function (settings.SecretVar + "_ARN",
-// which the functions read). Stripe API keys (later issues) follow the
-// same pattern: a manifest.Secret* name, an entry here and in
-// generatedSecrets, a grant derived from the function's Secrets; the value
-// itself never appears in the template or the function's environment.
+// which the functions read). Each name is a manifest.Secret* name with an
+// entry here and in generatedSecrets (keys the stack makes) or
+// operatorSecrets (values the operator puts in), and a grant derived from
+// the functions' Secrets; the value itself never appears in a function's
+// environment.
 var secretEnv = map[string]string{
 	manifest.SecretCursor:         settings.CursorSecretARN,
 	manifest.SecretWebhookSealing: settings.WebhookSealingKeyARN,
+	manifest.SecretStripeKeys:     settings.StripeAPIKeysARN,
+	manifest.SecretStripeWebhook:  settings.StripeWebhookSecretsARN,
 }
 
 // generatedSecret is a secret of 32 random bytes that CloudFormation
-// generates as 64 hex characters (awsenv.DecodeSecret hex-decodes every
-// secret's value), with why it is not rotated automatically (cdk-nag
-// AwsSolutions-SMG4).
+// generates as 64 hex characters (awsenv.DecodeSecret hex-decodes the
+// value of every secret that is not text, settings.SecretIsText), with why
+// it is not rotated automatically (cdk-nag AwsSolutions-SMG4).
 type generatedSecret struct {
 	id          string // the construct id (keep: it names the deployed secret's logical id)
 	description string
 	noRotation  string
 }
 
-// generatedSecrets declares every secret of secretEnv.
+// generatedSecrets declares the secrets of secretEnv the stack generates.
 var generatedSecrets = map[string]generatedSecret{
 	manifest.SecretCursor: {
 		id:          "CursorSigningKey",
@@ -220,15 +230,64 @@ var generatedSecrets = map[string]generatedSecret{
 	},
 }
 
+// operatorSecret is a secret whose value comes from outside AWS (Stripe's
+// dashboard), as JSON text by mode (settings.SecretIsText). The stack
+// creates it holding operatorPlaceholder and outputs its ARN; the operator
+// puts the real value in with `aws secretsmanager put-secret-value`
+// (docs/OPERATIONS-DEPOSITS.md). CloudFormation sets SecretString only when
+// the template's value changes, so later deploys leave the operator's
+// value alone as long as the placeholder stays as it is.
+type operatorSecret struct {
+	id          string // the construct id (keep: it names the deployed secret's logical id)
+	description string
+	output      string // the stack output that names the secret's ARN
+	noRotation  string
+}
+
+// operatorPlaceholder is an operator secret's value until the operator
+// puts one in: both modes empty, which the functions treat as "not
+// configured" for that mode. It is a shape, not a secret, so it may stand
+// in the template; never change it (see operatorSecret).
+const operatorPlaceholder = `{"test":"","live":""}`
+
+// operatorSecrets declares the secrets of secretEnv the operator fills.
+var operatorSecrets = map[string]operatorSecret{
+	manifest.SecretStripeKeys: {
+		id: "StripeApiKeys",
+		description: `The platform's Stripe secret API keys by mode, JSON {"test": "sk_test_...", "live": "sk_live_..."}; ` +
+			"put by the operator (docs/OPERATIONS-DEPOSITS.md)",
+		output: "StripeApiKeysArn",
+		noRotation: "The value is the platform's Stripe secret keys, issued by Stripe, not generated here: Secrets Manager " +
+			"cannot roll them. They are rolled in Stripe's dashboard and put here by the operator " +
+			"(docs/OPERATIONS-DEPOSITS.md).",
+	},
+	manifest.SecretStripeWebhook: {
+		id: "StripeWebhookSecrets",
+		description: `The signing secrets of the Stripe Connect webhook endpoints by mode, JSON {"test": "whsec_...", ` +
+			`"live": "whsec_..."}; put by the operator (docs/OPERATIONS-DEPOSITS.md)`,
+		output: "StripeWebhookSecretsArn",
+		noRotation: "The values are the webhook endpoints' signing secrets, issued by Stripe when an endpoint is " +
+			"created or its secret rolled in Stripe's dashboard; Secrets Manager cannot roll them. The operator puts " +
+			"the new value here (docs/OPERATIONS-DEPOSITS.md).",
+	},
+}
+
 // checkSecrets refuses a function that names a secret the stack does not
-// deploy, so that adding one to the manifest without infra fails at synth.
+// deploy, so that adding one to the manifest without infra fails at synth,
+// and a secret deployed the wrong way: a text secret (settings.
+// SecretIsText) must be one the operator fills, any other a generated key.
 func checkSecrets(fns []manifest.Function) error {
 	for _, f := range fns {
 		for _, name := range f.Secrets {
 			_, env := secretEnv[name]
 			_, gen := generatedSecrets[name]
-			if !env || !gen {
+			_, op := operatorSecrets[name]
+			if !env || gen == op {
 				return fmt.Errorf("function %s reads secret %q, which the stack does not deploy", f.Slug, name)
+			}
+			if text := settings.SecretIsText(name); text != op {
+				return fmt.Errorf("function %s reads secret %q: text %v, but the stack deploys it as %s", f.Slug, name, text,
+					map[bool]string{true: "text the operator puts in", false: "a generated hex key"}[op])
 			}
 		}
 	}
@@ -237,7 +296,8 @@ func checkSecrets(fns []manifest.Function) error {
 
 // newSecrets declares every secret of generatedSecrets, generated by
 // CloudFormation so that no value passes through this code or the
-// template.
+// template, and every secret of operatorSecrets, holding
+// operatorPlaceholder until the operator puts its value in.
 func newSecrets(s awscdk.Stack, sz sizing) map[string]awssecretsmanager.Secret {
 	out := map[string]awssecretsmanager.Secret{}
 	for _, name := range slices.Sorted(maps.Keys(generatedSecrets)) {
@@ -259,6 +319,22 @@ func newSecrets(s awscdk.Stack, sz sizing) map[string]awssecretsmanager.Secret {
 			RemovalPolicy: sz.removal,
 		})
 		suppress(sec, "AwsSolutions-SMG4", g.noRotation)
+		out[name] = sec
+	}
+	for _, name := range slices.Sorted(maps.Keys(operatorSecrets)) {
+		o := operatorSecrets[name]
+		sec := awssecretsmanager.NewSecret(s, jsii.String(o.id), &awssecretsmanager.SecretProps{
+			Description: jsii.String(o.description),
+			// A placeholder, not a value (see operatorPlaceholder).
+			SecretStringValue: awscdk.SecretValue_UnsafePlainText(jsii.String(operatorPlaceholder)),
+			RemovalPolicy:     sz.removal,
+		})
+		suppress(sec, "AwsSolutions-SMG4", o.noRotation)
+		awscdk.NewCfnOutput(s, jsii.String(o.output), &awscdk.CfnOutputProps{
+			Value: sec.SecretArn(),
+			Description: jsii.String("Secret " + name + ": put its JSON value with aws secretsmanager put-secret-value " +
+				"(docs/OPERATIONS-DEPOSITS.md)"),
+		})
 		out[name] = sec
 	}
 	// opctl webhook add|rotate-secret seal endpoints' secrets with it

@@ -178,8 +178,9 @@ func detectGrant() awsiam.PolicyStatement {
 // environment is f's environment: the table's name always; each listed
 // secret's ARN (never its value); the clip bucket's name when f touches
 // the bucket (settings.ClipBucket); the API's public base URL when f makes
-// capture or video links or serves a token page (settings.PublicBaseURL,
-// see needsBaseURL).
+// capture, video or quote page links or serves a token page
+// (settings.PublicBaseURL, see needsBaseURL). Nothing else: in particular
+// never settings.StripeAPIURL, which points local stacks at stripe-mock.
 func environment(f manifest.Function, res resources) map[string]*string {
 	env := map[string]*string{settings.Table: res.table.TableName()}
 	for _, name := range f.Secrets {
@@ -201,15 +202,19 @@ func usesBucket(f manifest.Function) bool {
 }
 
 // needsBaseURL reports whether f needs the API's public base URL: it mints
-// capture or video links (it writes their tokens' lookup records:
-// getSurveyLink, createSurveyVideoAccess) or serves a page reached through
-// a token in its path (the capture page, whose Content-Security-Policy and
-// calls name its own origin; the viewer page). The manifest has no field
-// for a function's settings yet, so the rule lives here and in
-// shared/samcheck, each pinned by tests to the functions that need it.
+// capture, video or quote page links (it writes their tokens' lookup
+// records: getSurveyLink, createSurveyVideoAccess, createQuote, and
+// createDeposit, whose checkout returns the customer to the quote page) or
+// serves a page reached through a token in its path (the capture page,
+// whose Content-Security-Policy and calls name its own origin; the viewer
+// page; the quote page). The manifest has no field for a function's
+// settings yet, so the rule lives here and in shared/samcheck, each pinned
+// by tests to the functions that need it.
 func needsBaseURL(f manifest.Function) bool {
-	if slices.Contains(f.Table.Write, table.CaptureTokenKeys) || slices.Contains(f.Table.Write, table.ViewTokenKeys) {
-		return true
+	for _, k := range linkTokenKeys {
+		if slices.Contains(f.Table.Write, k) {
+			return true
+		}
 	}
 	for _, r := range f.HTTP {
 		if r.Auth.TokenInPath() {
@@ -218,6 +223,11 @@ func needsBaseURL(f manifest.Function) bool {
 	}
 	return false
 }
+
+// linkTokenKeys are the key patterns of the lookup records of the tokens
+// that links carry (capture, video and quote page links): a function that
+// writes one mints a link (see needsBaseURL).
+var linkTokenKeys = []string{table.CaptureTokenKeys, table.ViewTokenKeys, table.QuoteTokenKeys}
 
 // description is a function's Lambda description: the operations it
 // serves (HTTP) or its trigger kind, then its summary.

@@ -356,24 +356,38 @@ func TestNoWildcardActions(t *testing.T) {
 	}
 }
 
-// secretIDs maps each generated secret's name to its logical id, by its
-// construct id (generatedSecrets).
+// secretConstructs maps each deployed secret's name to its construct id
+// (generatedSecrets and operatorSecrets).
+func secretConstructs() map[string]string {
+	out := map[string]string{}
+	for name, g := range generatedSecrets {
+		out[name] = g.id
+	}
+	for name, o := range operatorSecrets {
+		out[name] = o.id
+	}
+	return out
+}
+
+// secretIDs maps each deployed secret's name to its logical id, by its
+// construct id (secretConstructs).
 func (s *synthed) secretIDs(t *testing.T) map[string]string {
 	t.Helper()
 	secrets := s.resources("AWS::SecretsManager::Secret")
+	constructs := secretConstructs()
 	out := map[string]string{}
-	for name, g := range generatedSecrets {
+	for name, cid := range constructs {
 		for id := range secrets {
-			if strings.HasPrefix(id, g.id) && len(id) == len(g.id)+8 { // CDK appends an 8-character hash
+			if strings.HasPrefix(id, cid) && len(id) == len(cid)+8 { // CDK appends an 8-character hash
 				out[name] = id
 			}
 		}
 		if out[name] == "" {
-			t.Errorf("no secret %s (construct %s) among %v", name, g.id, sortedKeys(secrets))
+			t.Errorf("no secret %s (construct %s) among %v", name, cid, sortedKeys(secrets))
 		}
 	}
-	if len(secrets) != len(generatedSecrets) {
-		t.Errorf("got %d secrets %v; want one per generatedSecrets entry (%d)", len(secrets), sortedKeys(secrets), len(generatedSecrets))
+	if len(secrets) != len(constructs) {
+		t.Errorf("got %d secrets %v; want one per generatedSecrets and operatorSecrets entry (%d)", len(secrets), sortedKeys(secrets), len(constructs))
 	}
 	return out
 }
@@ -418,6 +432,8 @@ func TestSecretsReadOnlyByTheirFunctions(t *testing.T) {
 	for name, want := range map[string][]string{
 		manifest.SecretCursor:         {"v1-leads-list"},
 		manifest.SecretWebhookSealing: {"webhook-dispatcher", "webhook-retrier"},
+		manifest.SecretStripeKeys:     {"v1-deposits", "v1-deposit-status", "v1-quote"},
+		manifest.SecretStripeWebhook:  {"stripe-webhook"},
 	} {
 		if got := readers[name]; !slices.Equal(got, want) {
 			t.Errorf("%s readers = %v; want %v", name, got, want)
@@ -560,5 +576,101 @@ func TestDetectGrant(t *testing.T) {
 	}
 	if f, ok := manifest.BySlug("clip-processor"); !ok || !f.Detect || detecting != 1 {
 		t.Errorf("clip-processor Detect %v (found %v); %d detecting functions", f.Detect, ok, detecting)
+	}
+}
+
+// secretReads returns the names of the secrets of the stack that the
+// function slug may read (GetSecretValue), sorted.
+func (s *synthed) secretReads(t *testing.T, slug string) []string {
+	t.Helper()
+	names := map[string]string{} // logical id → secret name
+	for name, id := range s.secretIDs(t) {
+		names[id] = name
+	}
+	var out []string
+	for _, st := range s.functionStatements(t, slug) {
+		if st.effect != "Allow" || !slices.Contains(st.actions, "secretsmanager:GetSecretValue") {
+			continue
+		}
+		for _, r := range st.resources {
+			name, ok := names[ref(r)]
+			if !ok {
+				t.Errorf("%s: GetSecretValue on %v, which is no secret of the stack", slug, r)
+				continue
+			}
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestStripeSecretsOnlyForDepositFunctions: the Stripe secrets are read
+// by the four functions that take or follow deposits and by no other;
+// the webhook receiver reads the webhook signing secrets and nothing
+// else (not the API keys: it never calls Stripe), and the functions that
+// call Stripe read the API keys and not the webhook secrets.
+func TestStripeSecretsOnlyForDepositFunctions(t *testing.T) {
+	s := devStack(t)
+	want := map[string][]string{
+		"v1-deposits":       {manifest.SecretStripeKeys},
+		"v1-deposit-status": {manifest.SecretStripeKeys},
+		"v1-quote":          {manifest.SecretStripeKeys},
+		"stripe-webhook":    {manifest.SecretStripeWebhook},
+	}
+	stripe := []string{manifest.SecretStripeKeys, manifest.SecretStripeWebhook}
+	for _, f := range manifest.Functions {
+		got := s.secretReads(t, f.Slug)
+		var gotStripe []string
+		for _, name := range got {
+			if slices.Contains(stripe, name) {
+				gotStripe = append(gotStripe, name)
+			}
+		}
+		if w := want[f.Slug]; !slices.Equal(gotStripe, w) {
+			t.Errorf("%s reads Stripe secrets %q; want %q", f.Slug, gotStripe, w)
+		}
+		if w, ok := want[f.Slug]; ok && !slices.Equal(got, w) {
+			t.Errorf("%s reads secrets %q; want exactly %q", f.Slug, got, w)
+		}
+	}
+}
+
+// TestDepositWritesArePinned: who may write the deposit feature's items,
+// from the deployed statements: deposits by the functions that create,
+// reconcile or receive them; the Stripe receiver's records (event ids,
+// PaymentIntents) by the receiver and by reconciliation on read, which
+// applies what it learns as the receiver does; quote page token records
+// by the functions that mint quote page links; and none of them by a
+// function of the other features.
+func TestDepositWritesArePinned(t *testing.T) {
+	s := devStack(t)
+	writers := map[string][]string{} // leading-key pattern → slugs
+	for _, f := range manifest.Functions {
+		for _, st := range s.functionStatements(t, f.Slug) {
+			if st.effect != "Allow" || !slices.Contains(st.actions, "dynamodb:PutItem") {
+				continue
+			}
+			like, _ := st.condition["ForAllValues:StringLike"].(map[string]any)
+			for _, k := range stringList(like["dynamodb:LeadingKeys"]) {
+				writers[k] = append(writers[k], f.Slug)
+			}
+		}
+	}
+	for pattern, want := range map[string][]string{
+		table.DepositKeys:    {"v1-deposits", "v1-deposit-status", "v1-quote", "stripe-webhook"},
+		table.StripeKeys:     {"v1-deposit-status", "stripe-webhook"},
+		table.QuoteTokenKeys: {"v1-lead-quote", "v1-deposits", "v1-quote"},
+	} {
+		if got := writers[pattern]; !slices.Equal(got, want) {
+			t.Errorf("PutItem on %s granted to %q; want %q", pattern, got, want)
+		}
+	}
+	// The receiver is called by Stripe, never with an API key: it may not
+	// touch key records.
+	for _, st := range s.functionStatements(t, "stripe-webhook") {
+		if like, _ := st.condition["ForAllValues:StringLike"].(map[string]any); slices.Contains(stringList(like["dynamodb:LeadingKeys"]), table.AuthKeys) {
+			t.Errorf("stripe-webhook: %v on key records", st.actions)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/settings"
 )
 
 func TestParseEnv(t *testing.T) {
@@ -63,6 +64,21 @@ func TestCheckSecrets(t *testing.T) {
 	bad := []manifest.Function{{Slug: "v1-pay", Secrets: []string{"stripe-api-key"}}}
 	if err := checkSecrets(bad); err == nil || !strings.Contains(err.Error(), "stripe-api-key") {
 		t.Errorf("checkSecrets(undeployed secret) = %v; want an error naming it", err)
+	}
+	// Every secret of the manifest is deployed exactly one way: text the
+	// operator puts in (settings.SecretIsText), or a generated hex key.
+	for _, name := range manifest.Secrets {
+		_, gen := generatedSecrets[name]
+		_, op := operatorSecrets[name]
+		if gen == op {
+			t.Errorf("secret %s: generated %v, operator-filled %v; want exactly one", name, gen, op)
+		}
+		if text := settings.SecretIsText(name); text != op {
+			t.Errorf("secret %s: text %v but operator-filled %v", name, text, op)
+		}
+	}
+	if got := len(generatedSecrets) + len(operatorSecrets); got != len(manifest.Secrets) {
+		t.Errorf("the stack deploys %d secrets; the manifest lists %d", got, len(manifest.Secrets))
 	}
 }
 

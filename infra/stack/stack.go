@@ -6,8 +6,10 @@
 // the clip bucket, a stream function's event source mapping on the table's
 // stream, a scheduled function's EventBridge rule, the last two each with
 // a dead-letter queue —, the single DynamoDB table declared from package
-// table, the survey-clip bucket, the generated secrets (cursor signing
-// key, webhook sealing key) and the alarms.
+// table, the survey-clip bucket (which also keeps signed quotes' signature
+// images), the generated secrets (cursor signing key, webhook sealing
+// key), the secrets the operator fills (Stripe API keys, Stripe webhook
+// signing secrets) and the alarms.
 // Each function gets exactly the table actions its entry's Table lists
 // (writes limited to its leading-key patterns), object actions on the clip
 // bucket's key prefixes its entry's Bucket lists, and only the secrets its

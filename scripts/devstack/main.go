@@ -60,6 +60,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/s3local"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/streamlocal"
+	"github.com/moveleads/partnerapi/shared/stripelocal"
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
@@ -166,7 +167,17 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 		detector, detectorURL = det.Client(), det.Endpoint
 	}
 
+	fmt.Fprintln(out, "Starting stripe-mock, the local Stripe API (installing it first if missing)...")
+	stripeSrv, err := stripelocal.Start(ctx)
+	if err != nil {
+		return err
+	}
+	defer stripeSrv.Stop()
+
 	env := stackEnv(db.Endpoint, s3srv, base)
+	for k, v := range stripeEnv(stripeSrv) {
+		env[k] = v
+	}
 	for k, v := range env {
 		os.Setenv(k, v)
 	}
@@ -381,6 +392,30 @@ func stackEnv(dynamoEndpoint string, s3srv *s3local.Server, base string) map[str
 	return env
 }
 
+// DevWebhookSecret is the local Stripe webhook endpoints' signing secret
+// (both modes): opctl deposit simulate signs with it, reading it from
+// dev.json's env, as Stripe signs with the deployed endpoint's.
+const DevWebhookSecret = "whsec_local_dev"
+
+// DevStripeAccount is the demo partner's connected account: stripe-mock
+// takes any.
+const DevStripeAccount = "acct_1LocalDemoMovers"
+
+// stripeEnv returns the variables that point the deposit functions at
+// stripe-mock: its URL, its test key (it refuses live keys, so live-mode
+// deposits are not available locally) and the webhook secrets.
+func stripeEnv(srv *stripelocal.Server) map[string]string {
+	env := map[string]string{
+		settings.StripeAPIKeys:        `{"test":"` + stripelocal.SecretKey + `","live":""}`,
+		settings.StripeWebhookSecrets: `{"test":"` + DevWebhookSecret + `","live":"` + DevWebhookSecret + `"}`,
+	}
+	for _, kv := range stripelocal.Env(srv) {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	return env
+}
+
 // gateway returns the local API Gateway over the handlers of every route,
 // built by package catalog from the environment run set (awsenv.Load: the
 // table, DynamoDB Local, CURSOR_SECRET; the clip bucket, MinIO and the
@@ -421,6 +456,17 @@ func seed(ctx context.Context) (key, partnerID string, err error) {
 	}); err != nil {
 		return "", "", err
 	}
+	// The demo partner has the deposits beta and what createDeposit
+	// needs, so the README's walkthrough runs as is (a real partner gets
+	// them from the operator: opctl partner beta, opctl partner deposits).
+	if _, err := store.SetBeta(ctx, partnerID, []manifest.Feature{manifest.Deposits}, nil); err != nil {
+		return "", "", err
+	}
+	if _, err := store.SetDepositSettings(ctx, partnerID, auth.DepositSettings{
+		CarrierLegalName: "Demo Moving Services LLC", USDOTNumber: "1234567", StripeAccount: DevStripeAccount,
+	}); err != nil {
+		return "", "", err
+	}
 	key, keyID, err := auth.NewKey(auth.Test)
 	if err != nil {
 		return "", "", err
@@ -453,7 +499,8 @@ var samEnvFiles = map[string]string{
 // writeSAMEnv writes an --env-vars file of `sam local` (samconfig.toml) in
 // SAM's format, {"Parameters": {NAME: value}}, whose values apply to every
 // function that declares NAME in template.yaml, with the endpoints of
-// DynamoDB Local and MinIO rewritten to host (see samEnvFiles).
+// DynamoDB Local, MinIO and stripe-mock rewritten to host (see
+// samEnvFiles).
 // PUBLIC_BASE_URL stays make dev's own origin: a browser on this machine
 // opens the capture links. The upload URLs the capture calls presign name
 // MinIO's endpoint as the function sees it, so a browser on the host
@@ -461,13 +508,18 @@ var samEnvFiles = map[string]string{
 // other, only where host.docker.internal resolves on the host too.
 func writeSAMEnv(path string, env map[string]string, host string) error {
 	params := map[string]string{
-		settings.Table:             env[settings.Table],
-		settings.CursorSecret:      env[settings.CursorSecret],
-		settings.WebhookSealingKey: env[settings.WebhookSealingKey],
-		settings.ClipBucket:        env[settings.ClipBucket],
-		settings.PublicBaseURL:     env[settings.PublicBaseURL],
+		settings.Table:         env[settings.Table],
+		settings.ClipBucket:    env[settings.ClipBucket],
+		settings.PublicBaseURL: env[settings.PublicBaseURL],
 	}
-	for _, name := range []string{"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_S3"} {
+	// Each secret by value, as the template's functions read it locally
+	// (the cursor and sealing keys, stripe-mock's key, the webhook
+	// secrets).
+	for _, sec := range manifest.Secrets {
+		params[settings.SecretVar(sec)] = env[settings.SecretVar(sec)]
+	}
+	// DynamoDB Local, MinIO and stripe-mock all listen on loopback.
+	for _, name := range []string{"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_S3", settings.StripeAPIURL} {
 		u, err := url.Parse(env[name])
 		if err != nil || u.Port() == "" {
 			return fmt.Errorf("%s %q: want http://127.0.0.1:PORT", name, env[name])

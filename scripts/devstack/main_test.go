@@ -82,14 +82,14 @@ func TestMakeDev(t *testing.T) {
 			t.Errorf("%s: %v %q", name, err, b)
 			continue
 		}
-		for _, k := range []string{"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_S3"} {
+		for _, k := range []string{"AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_S3", "STRIPE_API_URL"} {
 			want := strings.Replace(dev.Env[k], "127.0.0.1", host, 1)
 			if got := sam.Parameters[k]; got != want {
 				t.Errorf("%s %s %q; want %q", name, k, got, want)
 			}
 		}
 		// The browser on this machine opens capture links: not rewritten.
-		for _, k := range []string{"TABLE_NAME", "CURSOR_SECRET", "CLIP_BUCKET", "PUBLIC_BASE_URL"} {
+		for _, k := range []string{"TABLE_NAME", "CURSOR_SECRET", "WEBHOOK_SEALING_KEY", "STRIPE_API_KEYS", "STRIPE_WEBHOOK_SECRETS", "CLIP_BUCKET", "PUBLIC_BASE_URL"} {
 			if got := sam.Parameters[k]; got == "" || got != dev.Env[k] {
 				t.Errorf("%s %s %q; want dev.json's %q", name, k, got, dev.Env[k])
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/repo"
 	"github.com/moveleads/partnerapi/shared/s3local"
+	"github.com/moveleads/partnerapi/shared/stripelocal"
 )
 
 // syncBuffer is a bytes.Buffer safe for the process's writer and the test.
@@ -53,6 +54,10 @@ func TestSignalStopsCleanly(t *testing.T) {
 	if err != nil {
 		t.Fatalf("install MinIO: %v", err)
 	}
+	stripeMock, err := stripelocal.Install(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	realRoot, err := repo.Root()
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +77,7 @@ func TestSignalStopsCleanly(t *testing.T) {
 			if err := os.Mkdir(filepath.Join(root, "scripts"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			for _, name := range []string{"install-minio.sh", "installdir.sh"} {
+			for _, name := range []string{"install-minio.sh", "install-stripe-mock.sh", "installdir.sh"} {
 				b, err := os.ReadFile(filepath.Join(realRoot, "scripts", name))
 				if err == nil {
 					err = os.WriteFile(filepath.Join(root, "scripts", name), b, 0o755)
@@ -83,7 +88,7 @@ func TestSignalStopsCleanly(t *testing.T) {
 			}
 			cmd := exec.Command(bin)
 			cmd.Dir = root
-			cmd.Env = append(os.Environ(), "PORT=0", "DYNAMODB_LOCAL_DIR="+dbDir, "S3LOCAL_DIR="+filepath.Dir(minio))
+			cmd.Env = append(os.Environ(), "PORT=0", "DYNAMODB_LOCAL_DIR="+dbDir, "S3LOCAL_DIR="+filepath.Dir(minio), "STRIPELOCAL_DIR="+filepath.Dir(stripeMock))
 			var stdout, stderr syncBuffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Start(); err != nil {

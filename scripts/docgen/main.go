@@ -118,7 +118,8 @@ var authNames = map[manifest.AuthKind]string{
 	manifest.AuthPartnerKey:         "API key (Bearer)",
 	manifest.AuthCaptureToken:       "capture token (in the path)",
 	manifest.AuthViewToken:          "view token (in the path)",
-	manifest.AuthProcessorSignature: "processor signature",
+	manifest.AuthQuoteToken:         "quote token (in the path)",
+	manifest.AuthProcessorSignature: "Stripe signature (`Stripe-Signature`)",
 	manifest.AuthNone:               "none",
 }
 

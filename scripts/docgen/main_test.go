@@ -42,6 +42,16 @@ func TestReadmeIsCurrent(t *testing.T) {
 	}
 }
 
+// TestEveryAuthKindHasALabel: each auth kind a route of the manifest uses
+// has a label in the docs, not its bare name.
+func TestEveryAuthKindHasALabel(t *testing.T) {
+	for _, r := range manifest.Routes() {
+		if _, ok := authNames[r.Auth]; !ok {
+			t.Errorf("%s: auth kind %q has no label in authNames", r.Operation, r.Auth)
+		}
+	}
+}
+
 func TestRenderNeedsEveryBlock(t *testing.T) {
 	if _, err := Render("no blocks here"); err == nil {
 		t.Error("Render of a document without blocks succeeded; want an error")
@@ -67,6 +77,12 @@ func TestRoutesTable(t *testing.T) {
 			"| createLead | POST | `/v1-leads` | `/v1/leads` | API key (Bearer) | `leads:write` |  | yes (`Idempotency-Key`) | `functions/v1-leads` |"},
 		{"getLead is not", "getLead",
 			"| getLead | GET | `/v1-lead-get/{lead_id}` | `/v1/leads/{id}` | API key (Bearer) | `leads:read` |  |  | `functions/v1-lead-get` |"},
+		{"beta, quote token", "quotePage",
+			"| quotePage | GET | `/v1-quote/{token}` | — | quote token (in the path) | — |  |  | `functions/v1-quote` |"},
+		{"beta partner route", "createDeposit",
+			"| createDeposit | POST | `/v1-deposits` | `/v1/deposits` | API key (Bearer) | `deposits:write` | beta `deposits` | yes (`Idempotency-Key`) | `functions/v1-deposits` |"},
+		{"processor signature", "stripeWebhook",
+			"| stripeWebhook | POST | `/stripe-webhook/{mode}` | — | Stripe signature (`Stripe-Signature`) | — |  |  | `functions/stripe-webhook` |"},
 		{"$default route", "routeNotFound",
 			"| routeNotFound | any | `$default`: any path and method no route matches | — | none | — |  |  | `functions/route-not-found` |"},
 	}
@@ -104,6 +120,12 @@ func TestFunctionsTable(t *testing.T) {
 		{"S3 trigger, query items, bucket read", "`functions/clip-processor`",
 			"| `functions/clip-processor` | S3: object created under `clips/` | " + clipProcessor.Summary +
 				" | GetItem; Query (table: one partition); PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#EVENT#*` | GetObject `clips/*` | Rekognition DetectLabels (`*`: no resource type) |"},
+		{"Stripe webhook secret, no key record", "`functions/stripe-webhook`",
+			"| `functions/stripe-webhook` | HTTP: stripeWebhook | " + manifest.FunctionOf(manifest.StripeWebhook).Summary +
+				" | GetItem; PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#DEPOSIT#*`, `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#EVENT#*`, `STRIPE#*` | — | `stripe-webhook-secrets` |"},
+		{"signatures written", "`functions/v1-accept`",
+			"| `functions/v1-accept` | HTTP: acceptQuote | " + manifest.FunctionOf(manifest.AcceptQuote).Summary +
+				" | UpdateItem `APIKEY#*` (authenticate and count); GetItem; PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#IDEM#*` | PutObject `signatures/*` | — |"},
 		{"bucket read and write", "`functions/v1-capture`",
 			"| `functions/v1-capture` | HTTP: capturePage, captureClip, captureChecklist, captureFrames, captureFinish | " + manifest.FunctionOf(manifest.CapturePage).Summary +
 				" | GetItem; Query (table: one partition); PutItem, UpdateItem, ConditionCheckItem `CAPTURE#*`, `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#EVENT#*` | GetObject `clips/*`; PutObject `clips/*` | — |"},

@@ -19,12 +19,16 @@
 // events/ answers with the status its name ends in, and the other samples
 // succeed (make dev seeds the fixtures they use); -key KEY puts another key
 // in an API Gateway event's Authorization header (-key dev: make dev's
-// demo key).
+// demo key). One exception: a Stripe webhook sample signed to verify
+// (sample.Resign) is signed again now with the secret of its mode in
+// STRIPE_WEBHOOK_SECRETS, since the receiver refuses a signature more than
+// five minutes old; the bad-signature sample is sent as it is.
 //
 // Environment: while make dev runs, the variables of <repo
 // root>/.local/dev.json (TABLE_NAME, CURSOR_SECRET, WEBHOOK_SEALING_KEY,
 // the DynamoDB Local endpoint, region, dummy credentials; CLIP_BUCKET,
-// MinIO's endpoint and credentials, PUBLIC_BASE_URL) win over the same
+// MinIO's endpoint and credentials, PUBLIC_BASE_URL; STRIPE_API_KEYS,
+// STRIPE_WEBHOOK_SECRETS and stripe-mock's STRIPE_API_URL) win over the same
 // variables in the
 // environment, which may be left over from an earlier make dev on another
 // port; otherwise the environment is used as it is. One line on stderr
@@ -52,10 +56,12 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/moveleads/partnerapi/events/sample"
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/manifest"
@@ -138,6 +144,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 		}
 	}
 	fmt.Fprintln(stderr, using(env, f))
+	if signedByStripe(f) {
+		// A stored sample's signature is older than the receiver's five
+		// minutes: sign it again, as Stripe would send it now, with the
+		// local endpoint's secret.
+		var signed bool
+		payload, signed, err = sample.Resign(payload, webhookSecrets(os.Getenv(settings.StripeWebhookSecrets)), time.Now())
+		if err != nil {
+			fmt.Fprintln(stderr, "invoke:", err)
+			return exitFailure
+		}
+		if signed {
+			fmt.Fprintf(stderr, "invoke: signed the sample Stripe event again now with %s's secret of its mode\n", settings.StripeWebhookSecrets)
+		}
+	}
 
 	h, err := build(*slug)
 	if err != nil {

@@ -29,6 +29,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/s3local"
 	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/stripelocal"
 	"github.com/moveleads/partnerapi/shared/survey"
 )
 
@@ -100,6 +101,17 @@ func setUp() error {
 	os.Setenv(settings.WebhookSealingKey, strings.Repeat("cd", 32))
 	os.Setenv(settings.ClipBucket, fixtureBucket)
 	os.Setenv(settings.PublicBaseURL, "http://127.0.0.1:3000")
+	// The deposit functions reach stripe-mock, with make dev's kind of
+	// settings: its test key, a webhook secret per mode.
+	stripe, stopStripe, err := stripelocal.ForTests()
+	if err != nil {
+		return err
+	}
+	stopRest := tearDown
+	tearDown = func() { stopStripe(); stopRest() }
+	stripelocal.SetEnv(stripe)
+	os.Setenv(settings.StripeAPIKeys, `{"test":"`+stripelocal.SecretKey+`","live":""}`)
+	os.Setenv(settings.StripeWebhookSecrets, `{"test":"whsec_invoke_test","live":"whsec_invoke_live"}`)
 	return nil
 }
 

@@ -8,7 +8,9 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 )
@@ -26,6 +28,10 @@ type target struct {
 	// sealer returns the Sealer over the webhook sealing key
 	// (manifest.SecretWebhookSealing), or why there is none.
 	sealer func(context.Context) (sealing, error)
+	// env is the environment opctl chose (dev.json's variables first
+	// while make dev runs), from which deposit simulate reads the Stripe
+	// webhook signing secrets and the public base URL, when it runs.
+	env devfile.Choice
 }
 
 // command is one "<group> <verb>" of opctl.
@@ -43,11 +49,14 @@ var commands = []command{
 	{"partner rate-card", "--partner ID [--hourly-cents N] [--crew N] [--travel-cents-per-mile N] [--minimum-cents N]", parseRateCard},
 	{"partner beta", "--partner ID (--enable FEATURE,... | --disable FEATURE,...)", parsePartnerBeta},
 	{"partner capture-link", "--partner ID [--lifetime DURATION | --default]", parseCaptureLink},
+	{"partner deposits", "--partner ID [--carrier-legal-name S] [--usdot N] [--stripe-account acct_...] [--default-deposit-cents N] [--checkout-ttl DURATION]", parsePartnerDeposits},
 	{"key create", "--partner ID --mode test|live [--scopes SCOPE,...]", parseKeyCreate},
 	{"key revoke", "KEY_ID", parseKeyRevoke},
 	{"key list", "--partner ID", parseKeyList},
 	{"survey grants", "--survey ID", parseSurveyGrants},
 	{"survey opens", "--survey ID [--limit N]", parseSurveyOpens},
+	{"quote evidence", "--partner ID --mode test|live --lead LEAD_ID", parseQuoteEvidence},
+	{"deposit simulate", "--partner ID --mode test|live --deposit DEPOSIT_ID --event EVENT [--url URL] [--event-id evt_...]", parseDepositSimulate},
 	{"webhook add", "--partner ID --mode test|live --url URL [--events TYPE,...]", parseWebhookAdd},
 	{"webhook list", "--partner ID [--mode test|live]", parseWebhookList},
 	{"webhook disable", "--endpoint ID", parseWebhookDisable},
@@ -148,6 +157,27 @@ func requiredID(fs *flag.FlagSet, name, value string) (string, error) {
 		return "", usagef(fs, "--%s is required", name)
 	}
 	return v, nil
+}
+
+// maxIDLen bounds the ids plainID reads (leads and deposits have UUIDs,
+// 36 characters): anything much longer is a paste gone wrong.
+const maxIDLen = 128
+
+// plainID returns the trimmed value of the required flag named name: an
+// id without white space or control characters inside, at most maxIDLen
+// bytes long. It returns a usageError otherwise.
+func plainID(fs *flag.FlagSet, name, value string) (string, error) {
+	id, err := requiredID(fs, name, value)
+	if err != nil {
+		return "", err
+	}
+	if strings.ContainsFunc(id, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return "", usagef(fs, "--%s %q is not an id: it contains white space or control characters", name, id)
+	}
+	if len(id) > maxIDLen {
+		return "", usagef(fs, "--%s is %d bytes long; an id has at most %d", name, len(id), maxIDLen)
+	}
+	return id, nil
 }
 
 // modeFlag reads a --mode value: test or live.

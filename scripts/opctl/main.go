@@ -1,22 +1,28 @@
 // Command opctl is the operator's tool for partners, their API keys and
 // their webhook endpoints: it creates partners, edits their rate cards,
-// beta features and capture link lifetimes, creates, revokes and lists
-// keys, shows a survey's video links and who opened them, and registers,
-// disables, enables, re-keys and tests webhook endpoints, reads their
-// delivery logs and sends deliveries again, writing straight to the
-// service's DynamoDB table through package dynamo (the same store code the
-// API uses). `make opctl` builds it as ./opctl in the repository root
+// beta features, capture link lifetimes and deposit settings, creates,
+// revokes and lists keys, shows a survey's video links and who opened
+// them, shows a quote's acceptance and signature evidence, sends a
+// deposit's simulated Stripe events to the Stripe webhook receiver, and
+// registers, disables, enables, re-keys and tests webhook endpoints,
+// reads their delivery logs and sends deliveries again, writing straight
+// to the service's DynamoDB table through package dynamo (the same store
+// code the API uses). `make opctl` builds it as ./opctl in the repository root
 // (git-ignored).
 //
 //	opctl partner create --name NAME [--currency usd]
 //	opctl partner rate-card --partner ID [--hourly-cents N] [--crew N] [--travel-cents-per-mile N] [--minimum-cents N]
 //	opctl partner beta --partner ID (--enable FEATURE,... | --disable FEATURE,...)
 //	opctl partner capture-link --partner ID [--lifetime DURATION | --default]
+//	opctl partner deposits --partner ID [--carrier-legal-name S] [--usdot N] [--stripe-account acct_...]
+//	                       [--default-deposit-cents N] [--checkout-ttl DURATION]
 //	opctl key create --partner ID --mode test|live [--scopes leads:read,leads:write,...]
 //	opctl key revoke KEY_ID
 //	opctl key list --partner ID
 //	opctl survey grants --survey ID
 //	opctl survey opens --survey ID [--limit N]
+//	opctl quote evidence --partner ID --mode test|live --lead LEAD_ID
+//	opctl deposit simulate --partner ID --mode test|live --deposit DEPOSIT_ID --event EVENT [--url URL] [--event-id evt_...]
 //	opctl webhook add --partner ID --mode test|live --url URL [--events TYPE,...]
 //	opctl webhook list --partner ID [--mode test|live]
 //	opctl webhook disable --endpoint ID
@@ -52,6 +58,17 @@
 // set is an error naming both (exit status 1); no message ever quotes the
 // key.
 //
+// deposit simulate also needs the Stripe webhook endpoints' signing
+// secrets, STRIPE_WEBHOOK_SECRETS (settings.StripeWebhookSecrets): JSON
+// text, {"test": "whsec_…", "live": "whsec_…"}, of which it uses the
+// --mode's; and, without --url, PUBLIC_BASE_URL, the API's origin, to
+// which it appends the receiver's path, /stripe-webhook/MODE (the
+// manifest's stripeWebhook route). Both come from the same place as the
+// table: make dev's dev.json while it runs (a variable it lacks from the
+// environment), else the environment. No other command reads them, and
+// no message ever quotes a secret. Unset, malformed or without the mode's
+// secret is an error (exit status 1) that names the variable.
+//
 // # Output and exit status
 //
 // On success opctl prints one JSON object, indented, on stdout and exits 0.
@@ -62,6 +79,9 @@
 //	partner rate-card     {"currency", "hourly_cents", "crew", "travel_cents_per_mile", "minimum_cents"}
 //	partner beta          {"partner_id", "beta": [FEATURE, ...]}  (the features on after the change)
 //	partner capture-link  {"partner_id", "capture_link_lifetime": "168h0m0s", "capture_link_lifetime_seconds": 604800}
+//	partner deposits      {"partner_id", "carrier_legal_name", "usdot_number", "stripe_account",
+//	                       "default_deposit_cents", "checkout_ttl": "24h0m0s", "checkout_ttl_seconds": 86400,
+//	                       "eligible", "missing": [FIELD, ...]}
 //	key create            {"key_id", "key", "mode", "scopes"}  (the only time the key is shown)
 //	key revoke            {"key_id", "revoked": true, "revoked_at"}
 //	key list              {"partner_id", "keys": [{"key_id", "mode", "scopes", "created_at", "revoked_at"}]}
@@ -69,6 +89,10 @@
 //	                       "created_at", "expires_at", "revoked_at", "live", "opens"}]}
 //	survey opens          {"survey_id", "partner_id", "mode", "total", "opens": [{"at", "grant_id",
 //	                       "user_agent", "client_address"}]}
+//	quote evidence        {"lead_id", "quote_id", "estimate_type", "price_cents", "deposit_cents", "currency",
+//	                       "stage", "shown_hash", "acceptance": null | {"mode", "at", "ip", "email",
+//	                       "evidence": null | EVIDENCE, "evidence_hash", "evidence_hash_verified"}}
+//	deposit simulate      {"event_id", "type", "deposit_id", "status", "response"}
 //	webhook add           ENDPOINT + {"secret", "note"}  (the only time the secret is shown)
 //	webhook list          {"partner_id", "endpoints": [ENDPOINT, ...]}
 //	webhook disable       ENDPOINT
@@ -84,7 +108,10 @@
 // "failing_since", "previous_secret_until"} and DELIVERY is
 // {"webhook_id", "endpoint_id", "event_id", "event_type", "event_at",
 // "status", "attempts", "next_attempt_at", "last_attempt": {"n", "at",
-// "status", "latency_ms", "error", "body"}}.
+// "status", "latency_ms", "error", "body"}}, and EVIDENCE is
+// {"quote_id", "shown_hash", "signer_name", "signer_email",
+// "signature_sha256", "signature_key", "liability_election",
+// "consent_version", "consent_checked", "at", "ip", "user_agent"}.
 //
 // In key list, revoked_at is null for a key in use; a revoked key keeps the
 // time of its first revocation. Scopes are listed in the order of
@@ -99,6 +126,58 @@
 // survey.DefaultTokenLifetime (7d) again; with neither it shows the current
 // lifetime. The output is always the lifetime in effect (the default when
 // none is set). A change applies to links minted afterwards.
+//
+// partner deposits sets what the beta deposits need of a partner
+// (auth.DepositSettings): the motor carrier's legal name
+// (--carrier-legal-name, at most 200 characters, one line) and USDOT
+// number (--usdot, 1 to 8 digits), its connected Stripe account
+// (--stripe-account, acct_ and letters or digits), the deposit asked for
+// when a request names none (--default-deposit-cents, a
+// deposit.ValidAmount from 100 to 500000; 0 removes it), and how long a
+// checkout stays payable (--checkout-ttl, a Go duration from 30m to 24h in
+// whole seconds; 0 goes back to deposit.DefaultCheckoutTTL, 24h). It reads
+// the partner and changes only the settings whose flags are given (an
+// empty text removes that setting); with none it shows them. The output
+// is the settings afterwards: null for a text or default deposit that is
+// unset, the checkout lifetime in effect, and missing, what createDeposit
+// still needs (auth.DepositSettings.Missing: carrier_legal_name,
+// usdot_number, stripe_account), empty when eligible. Two operators
+// editing one partner's settings at the same moment can overwrite each
+// other (last write wins), as with rate cards.
+//
+// quote evidence prints a lead's current quote (the latest made) as stored
+// and its acceptance: stage is the stage now (an open quote past its
+// expiry is expired), shown_hash the hash of the terms the quote page
+// showed (quote.Quote.ShownHash), and deposit_cents 0 when no deposit is
+// asked for. acceptance is null until the customer accepts; a non-binding
+// quote's acceptance (an email address) has evidence and evidence_hash
+// null. A binding quote's signature carries its evidence, every field the
+// evidence hash covers, in that order; evidence_hash_verified says whether
+// hashing that evidence again (quote.Evidence.Hash) gives the
+// evidence_hash recorded at signing (false when there is no evidence). It
+// never shows the signature image itself: signature_key names it in the
+// clip bucket.
+//
+// deposit simulate plays Stripe for one deposit, as `stripe trigger`
+// would: it reads the deposit, builds the Stripe event that amounts to
+// --event (stripepay.SimulatedEvent; paid and unpaid are
+// checkout.session.completed, async_paid and async_failed its
+// async_payment_succeeded and async_payment_failed, expired
+// checkout.session.expired, refunded charge.refunded, disputed
+// charge.dispute.created) on the deposit's connected account, with its
+// session, amount and currency, its PaymentIntent (pi_sim_<deposit id>
+// while none is known: Stripe names it in the checkout events) and the
+// metadata CreateCheckout sets, dated now; signs it with the mode's
+// signing secret as Stripe does (Stripe-Signature) and POSTs it to --url
+// or the receiver of PUBLIC_BASE_URL. The event id is --event-id, or a
+// fresh evt_sim_<24 hex>: give the id of an earlier run to simulate a
+// redelivery. A redirect is not followed. The output is the event's id
+// and Stripe type, the deposit, and the receiver's answer: its HTTP
+// status and its body (JSON as sent; other text as a string of at most
+// 1024 characters; none as null). An answer outside 2xx is printed all
+// the same, followed by an error line (exit status 1). Beware --mode
+// live: a receiver that trusts the signature books the lead as if the
+// customer had paid.
 //
 // survey grants lists a survey's video links (createSurveyVideoAccess),
 // oldest first, never their tokens: label and revoked_at are null when
@@ -145,25 +224,35 @@
 // Exit status 2 means the command line is wrong and nothing was read or
 // written: no command, an unknown command, flag or positional argument, a
 // missing or invalid flag value (a --survey with white space inside, a
-// --limit below 1 or, for webhook deliveries, above 200), an unknown beta
-// feature, a webhook URL that safehttp.CheckURL refuses (live mode needs
-// https), an unknown event type, a --delivery that is not a webhook-id,
-// both or neither of --enable and --disable, rate-card values that fail
-// RateCard.Validate, or a capture link lifetime that is malformed, out of
-// bounds (the message names the bounds) or given with --default. No
+// --limit below 1 or, for webhook deliveries, above 200, a --lead or
+// --deposit with white space inside), an unknown beta feature, a webhook
+// URL or deposit simulate --url that safehttp.CheckURL refuses (live mode
+// needs https for a webhook endpoint), an unknown event type or deposit
+// event, an --event-id that is not evt_ and letters, digits or
+// underscores, a --delivery that is not a webhook-id, both or neither of
+// --enable and --disable, rate-card values that fail RateCard.Validate, a
+// capture link lifetime that is malformed, out of bounds (the message
+// names the bounds) or given with --default, or a deposit setting that is
+// malformed or out of bounds (a USDOT number, a Stripe account id, a
+// default deposit, a checkout lifetime, a legal name). No
 // command and an unknown command print the usage on stderr (an unknown
 // command preceded by one error line); every other usage error prints one
 // line.
 //
 // Exit status 1 means the command could not be carried out: TABLE_NAME
-// unset, an unknown partner, key, survey, webhook endpoint, delivery or
-// event, a disabled endpoint for redeliver or test, the webhook sealing key
-// unset, malformed or not this table's, a stored rate card that would
-// still be invalid after the change, or a DynamoDB or Secrets Manager
-// failure. It prints one line
+// unset, an unknown partner, key, survey, lead, deposit, webhook endpoint,
+// delivery or event, a lead without a quote for quote evidence, a disabled
+// endpoint for redeliver or test, the webhook sealing key unset, malformed
+// or not this table's, STRIPE_WEBHOOK_SECRETS unset, malformed or without
+// the mode's secret, PUBLIC_BASE_URL unset when deposit simulate has no
+// --url, a receiver that cannot be reached or answers outside 2xx, a
+// stored rate card that would still be invalid after the change, or a
+// DynamoDB or Secrets Manager failure. It prints one line
 // (after the line naming the table, once one was chosen).
 //
-// Every error line has the form "opctl: <message>"; stdout is then empty.
+// Every error line has the form "opctl: <message>"; stdout is then empty,
+// except after deposit simulate's answer outside 2xx, which is printed
+// first.
 package main
 
 import (

@@ -263,6 +263,11 @@ func FuzzParse(f *testing.F) {
 		"webhook\x00deliveries\x00--endpoint\x00we_1\x00--limit\x000",
 		"webhook\x00redeliver\x00--delivery\x00msg__we_",
 		"webhook\x00replay\x00--partner\x00p\x00--mode\x00test",
+		"partner\x00deposits\x00--partner\x00p\x00--usdot\x00123456789\x00--checkout-ttl\x001d",
+		"partner\x00deposits\x00--partner\x00p\x00--stripe-account\x00acct_\x00--default-deposit-cents\x0099",
+		"quote\x00evidence\x00--partner\x00p\x00--mode\x00live\x00--lead\x00a b",
+		"deposit\x00simulate\x00--partner\x00p\x00--mode\x00test\x00--deposit\x00d\x00--event\x00nope\x00--event-id\x00evt_",
+		"deposit\x00simulate\x00--partner\x00p\x00--mode\x00live\x00--deposit\x00d\x00--event\x00paid\x00--url\x00ftp://x",
 		"",
 	} {
 		f.Add(s)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 	"github.com/moveleads/partnerapi/shared/awsenv"
+	"github.com/moveleads/partnerapi/shared/deposit"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/manifest"
@@ -61,20 +62,46 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 	}
 	fmt.Fprintln(stderr, where)
 	out, err := act(ctx, tgt, time.Now())
+	var shown shownError
+	if errors.As(err, &shown) {
+		out, err = shown.out, shown.err
+	} else if err != nil {
+		fmt.Fprintln(stderr, errorLine(err))
+		return exitFailure
+	}
+	if werr := writeJSON(stdout, out); werr != nil {
+		fmt.Fprintln(stderr, errorLine(werr))
+		return exitFailure
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, errorLine(err))
 		return exitFailure
 	}
+	return exitOK
+}
+
+// shownError is an action's failure that comes with a result to print all
+// the same (deposit simulate's non-2xx answer from the receiver): run
+// prints out on stdout, then err's line on stderr, and exits 1.
+type shownError struct {
+	out any
+	err error
+}
+
+func (e shownError) Error() string { return e.err.Error() }
+
+func (e shownError) Unwrap() error { return e.err }
+
+// writeJSON writes out to w as indented JSON and a newline.
+func writeJSON(w io.Writer, out any) error {
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
-		fmt.Fprintln(stderr, errorLine(fmt.Errorf("encode output: %w", err)))
-		return exitFailure
+		return fmt.Errorf("encode output: %w", err)
 	}
-	if _, err := stdout.Write(append(b, '\n')); err != nil {
-		fmt.Fprintln(stderr, errorLine(fmt.Errorf("write output: %w", err)))
-		return exitFailure
+	if _, err := w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("write output: %w", err)
 	}
-	return exitOK
+	return nil
 }
 
 // usingPrefix starts the line that names the table opctl uses.
@@ -121,7 +148,7 @@ func openTarget(ctx context.Context, env devfile.Choice) (target, string, error)
 	if endpoint != nil {
 		at = *endpoint
 	}
-	tgt := target{Store: dynamo.New(db, name), sealer: sealerLoader(env, secretsManagerValue(cfg, get))}
+	tgt := target{Store: dynamo.New(db, name), sealer: sealerLoader(env, secretsManagerValue(cfg, get)), env: env}
 	return tgt, fmt.Sprintf("%s%s at %s, %s", usingPrefix, name, at, env.Origin()), nil
 }
 
@@ -172,6 +199,11 @@ func usage() string {
 	fmt.Fprintf(&b, "Capture link lifetime: a Go duration (72h, 90m) or days (14d), %s to %s;\n"+
 		"default %s (--default resets to it; no flag shows the current one).\n",
 		survey.MinTokenLifetime, survey.MaxTokenLifetime, survey.DefaultTokenLifetime)
+	fmt.Fprintf(&b, "Deposit settings: --usdot 1 to %d digits; --stripe-account acct_...; --default-deposit-cents\n"+
+		"%d to %d (0: none); --checkout-ttl a Go duration, %s to %s (0: the default, %s);\n"+
+		"an empty text removes a setting; no flag shows them.\n",
+		maxUSDOTDigits, deposit.MinAmountCents, deposit.MaxAmountCents, deposit.MinCheckoutTTL, deposit.MaxCheckoutTTL, deposit.DefaultCheckoutTTL)
+	fmt.Fprintf(&b, "Deposit events (deposit simulate --event): %s\n", strings.ReplaceAll(eventNames(), "|", ","))
 	types := make([]string, len(webhook.Catalogue))
 	for i, k := range webhook.Catalogue {
 		types[i] = string(k.Type)
@@ -185,6 +217,9 @@ func usage() string {
 		"webhook add and rotate-secret also need the webhook sealing key: make dev's\n" +
 		settings.WebhookSealingKey + ", else " + settings.WebhookSealingKeyARN + " (read from Secrets Manager) or\n" +
 		settings.WebhookSealingKey + " (64 hex characters) from the environment.\n" +
+		"deposit simulate signs with the --mode's secret in " + settings.StripeWebhookSecrets + "\n" +
+		"({\"test\": \"whsec_...\", \"live\": \"whsec_...\"}) and posts to --url, else to\n" +
+		settings.PublicBaseURL + "/stripe-webhook/MODE (make dev's, else the environment's).\n" +
 		"Output: one JSON object on stdout. Exit status: 0 done (and for help),\n" +
 		"1 failed, 2 usage error.\n")
 	return b.String()

@@ -48,6 +48,10 @@ type Request struct {
 	// (a video link's opens); "" when unknown.
 	UserAgent string
 	SourceIP  string
+	// Signature is the payment processor's signature header
+	// (Stripe-Signature) of a manifest.AuthProcessorSignature route, which
+	// its endpoint's Verify checks over Body; "" when none was sent.
+	Signature string
 }
 
 // Call is an admitted request as an operation sees it.
@@ -85,7 +89,9 @@ type Endpoint struct {
 	// AuthViewToken): it resolves the token in the path (c.PathParam) to
 	// its tenant and subject and counts the request against the token's
 	// rate limit. c has no Principal yet. The pipeline refuses a token
-	// route whose endpoint has none.
+	// route whose endpoint has none. On a manifest.AuthProcessorSignature
+	// route it checks the processor's signature (c.Signature) over the
+	// body; such routes are not rate-limited, so its Usage is ignored.
 	Verify func(ctx context.Context, c *Call) (Grant, error)
 	// RenderError renders an error of an HTML route as a page (the JSON
 	// error body is for programs, not people). Nil: the JSON body.

@@ -161,8 +161,18 @@ func (p *Pipeline) admit(ctx context.Context, ep Endpoint, c *Call, res *Result)
 	case manifest.AuthNone:
 		return nil
 	case manifest.AuthPartnerKey:
-	case manifest.AuthCaptureToken, manifest.AuthViewToken:
+	case manifest.AuthCaptureToken, manifest.AuthViewToken, manifest.AuthQuoteToken:
 		return p.admitToken(ctx, ep, c, res)
+	case manifest.AuthProcessorSignature:
+		if ep.Verify == nil {
+			return fmt.Errorf("route %s: auth kind %q but the endpoint has no Verify", c.Route.Operation, c.Route.Auth)
+		}
+		g, err := ep.Verify(ctx, c)
+		if err != nil {
+			return err
+		}
+		c.Principal, c.Subject = auth.Principal{Tenant: g.Tenant}, g.Subject
+		return nil
 	default:
 		// Signature routes bring their verifier with their feature; a
 		// route of a kind nothing verifies is refused.

@@ -28,6 +28,14 @@ var endpoints = []struct{ method, path, body string }{
 	{"POST", "/v1/surveys/{id}/video-access", ""},
 	{"DELETE", "/v1-survey-video-access/{id}", ""},
 	{"DELETE", "/v1/surveys/{id}/video-access", ""},
+	{"POST", "/v1-lead-quote/{id}", `{"estimate_type":"non_binding","price_cents":100000}`},
+	{"POST", "/v1/leads/{id}/quote", `{"estimate_type":"binding","price_cents":100000}`},
+	{"POST", "/v1-accept/{id}", `{"accepter_email":"a@b.co"}`},
+	{"POST", "/v1/leads/{id}/accept", ""},
+	{"POST", "/v1-deposits", `{"lead_id":"00000000-0000-4000-8000-000000000000","quote_share_link_id":"00000000-0000-4000-8000-000000000000"}`},
+	{"POST", "/v1/deposits", `{"lead_id":"00000000-0000-4000-8000-000000000000","quote_share_link_id":"00000000-0000-4000-8000-000000000000"}`},
+	{"GET", "/v1-deposit-status/{id}", ""},
+	{"GET", "/v1/deposits/{id}", ""},
 }
 
 func TestEveryRouteIsCovered(t *testing.T) {

@@ -31,6 +31,9 @@ func decode(rt manifest.Route, ev *events.APIGatewayV2HTTPRequest) *api.Request 
 		}
 		req.Key = key
 	}
+	if rt.Auth == manifest.AuthProcessorSignature {
+		req.Signature, _ = header(ev, "stripe-signature")
+	}
 	if rt.Idempotent {
 		if v, ok := header(ev, "idempotency-key"); ok {
 			req.IdempotencyKey = &v

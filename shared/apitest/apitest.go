@@ -37,6 +37,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
 	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/stripelocal"
 )
 
 // Clock is a settable clock; its zero value follows real time.
@@ -153,8 +154,13 @@ func New(t testing.TB, opts ...Options) *Env {
 	}
 	e.Stack = catalog.New(catalog.Deps{
 		Store: e.Store, Now: e.Clock.Now, AWS: cfg,
-		Secret: func(string) func(context.Context) ([]byte, error) {
-			return func(context.Context) ([]byte, error) { return secret, nil }
+		Secret: func(name string) func(context.Context) ([]byte, error) {
+			return func(context.Context) ([]byte, error) {
+				if v, ok := StripeSecrets[name]; ok {
+					return []byte(v), nil
+				}
+				return secret, nil
+			}
 		},
 		Log:             slog.New(slog.NewJSONHandler(e.Logs, nil)),
 		IdempotencyWait: o.IdempotencyWait, SettingsTTL: o.SettingsTTL,
@@ -171,6 +177,21 @@ func New(t testing.TB, opts ...Options) *Env {
 	e.Client = e.Server.Client()
 	e.spec = openapitest.New(t)
 	return e
+}
+
+// StripeWebhookSecret is the signing secret of the test-mode Stripe
+// webhook endpoint in every Env (its live one: StripeLiveWebhookSecret).
+const (
+	StripeWebhookSecret     = "whsec_apitest_test"
+	StripeLiveWebhookSecret = "whsec_apitest_live"
+)
+
+// StripeSecrets are the Stripe secrets every Env's functions read, by
+// manifest name: stripe-mock's test key (it refuses live keys, so a
+// live-mode deposit fails to configure), and the webhook secrets above.
+var StripeSecrets = map[string]string{
+	manifest.SecretStripeKeys:    `{"test": "` + stripelocal.SecretKey + `", "live": ""}`,
+	manifest.SecretStripeWebhook: `{"test": "` + StripeWebhookSecret + `", "live": "` + StripeLiveWebhookSecret + `"}`,
 }
 
 // NewPartner creates a partner with the default USD rate card.

@@ -33,11 +33,15 @@ var webhook s3local.Webhook
 // processor of the Env owning the bucket (Options.S3), and whose CORS
 // allows every loopback origin (each Env serves on its own port). Call it
 // from TestMain.
-func MainS3(m *testing.M) {
+func MainS3(m *testing.M) { os.Exit(RunS3(m)) }
+
+// RunS3 is MainS3 that returns the tests' exit code instead of exiting,
+// for a TestMain that wraps it in other servers (stripelocal.RunTests).
+func RunS3(m interface{ Run() int }) int {
 	endpoint, stopDB, err := dynamolocal.ForTests()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
 	dynamolocal.SetEnv(endpoint)
 	token := "apitest-" + randomHex(16)
@@ -49,14 +53,14 @@ func MainS3(m *testing.M) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		stopDB()
-		os.Exit(1)
+		return 1
 	}
 	s3local.SetEnv(srv)
 	code := m.Run()
 	_ = srv.Stop()
 	recv.Close()
 	stopDB()
-	os.Exit(code)
+	return code
 }
 
 // dispatch hands an event to the processor of the Env owning its bucket.

@@ -49,7 +49,46 @@ type Partner struct {
 	// survey.DefaultTokenLifetime. The store only keeps values that
 	// survey.CheckTokenLifetime accepts. Use CaptureLinkTTL to read it.
 	CaptureLinkLifetime time.Duration
-	CreatedAt           time.Time
+	// Deposits is what the beta deposits need of the partner (opctl
+	// partner deposits sets it).
+	Deposits  DepositSettings
+	CreatedAt time.Time
+}
+
+// DepositSettings is a partner's configuration for deposits (issue 12):
+// the carrier identity and the connected Stripe account createDeposit
+// requires, and the defaults it applies.
+type DepositSettings struct {
+	// CarrierLegalName and USDOTNumber identify the partner as a motor
+	// carrier (the quote page shows them beside the company name).
+	CarrierLegalName string
+	USDOTNumber      string
+	// StripeAccount is the partner's connected Stripe account (acct_…):
+	// deposits are direct charges on it.
+	StripeAccount string
+	// DefaultCents is the deposit createDeposit asks for when the request
+	// has no amount_cents and the quote names none; 0: none configured.
+	DefaultCents int64
+	// CheckoutTTL is how long a checkout stays payable; 0 means
+	// deposit.DefaultCheckoutTTL.
+	CheckoutTTL time.Duration
+}
+
+// Missing names what d lacks for createDeposit, in the order the error
+// lists them: carrier_legal_name, usdot_number, stripe_account. Empty when
+// the partner is eligible.
+func (d DepositSettings) Missing() []string {
+	var out []string
+	if d.CarrierLegalName == "" {
+		out = append(out, "carrier_legal_name")
+	}
+	if d.USDOTNumber == "" {
+		out = append(out, "usdot_number")
+	}
+	if d.StripeAccount == "" {
+		out = append(out, "stripe_account")
+	}
+	return out
 }
 
 // BetaEnabled reports whether the operator enabled feature f for p.

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -109,11 +110,11 @@ func (e *Env) Secret(name string) func(context.Context) ([]byte, error) {
 			if err != nil {
 				return nil, fmt.Errorf("read secret %s: %w", name, err)
 			}
-			return DecodeSecret(v)
+			return decodeSecret(name, v)
 		}
 	}
 	if v := e.getenv(envName); v != "" {
-		b, err := DecodeSecret(v)
+		b, err := decodeSecret(name, v)
 		if err != nil {
 			return failing(fmt.Errorf("%s: %w", envName, err))
 		}
@@ -156,6 +157,18 @@ func (e *Env) Check(f manifest.Function) error {
 		return fmt.Errorf("function %s reads secrets %v but its manifest entry lists %v", f.Slug, got, want)
 	}
 	return nil
+}
+
+// decodeSecret decodes the value of the secret named name: text secrets
+// (settings.SecretIsText) as they are, others by DecodeSecret.
+func decodeSecret(name, v string) ([]byte, error) {
+	if settings.SecretIsText(name) {
+		if strings.TrimSpace(v) == "" {
+			return nil, errors.New("secret value is empty")
+		}
+		return []byte(v), nil
+	}
+	return DecodeSecret(v)
 }
 
 // DecodeSecret decodes a secret's hex value (the stack generates 64 hex

@@ -27,6 +27,9 @@ import (
 	"github.com/moveleads/partnerapi/shared/tick"
 	"github.com/moveleads/partnerapi/shared/wiring"
 	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
+	"github.com/moveleads/partnerapi/shared/wiring/paywiring"
+	"github.com/moveleads/partnerapi/shared/wiring/quotepagewiring"
+	"github.com/moveleads/partnerapi/shared/wiring/quotewiring"
 	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
@@ -64,6 +67,12 @@ func Builders() map[string]wiring.Builder {
 		"v1-capture":             s3wiring.Capture,
 		"v1-survey-video-access": wiring.VideoAccess,
 		"v1-video":               s3wiring.Video,
+		"v1-lead-quote":          quotewiring.CreateQuote,
+		"v1-accept":              s3wiring.Accept,
+		"v1-deposits":            paywiring.CreateDeposit,
+		"v1-deposit-status":      paywiring.GetDeposit,
+		"v1-quote":               quotepagewiring.QuotePage,
+		"stripe-webhook":         paywiring.StripeWebhook,
 	}
 }
 

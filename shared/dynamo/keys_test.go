@@ -79,10 +79,18 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 	type key struct {
 		name, pk string
 	}
-	var leads, idems, auths, surveys, captures, views, refs, events, hooks, others []key
+	var leads, idems, auths, surveys, captures, views, refs, events, hooks, deposits, quotePages, stripes, others []key
 	for _, tn := range tenants {
 		pk, _ := leadKey(tn, "lead_0123456789abcdef")
 		leads = append(leads, key{"lead of " + string(tn.Mode), pk})
+		pk, _ = quoteKey(tn, "lead_0123456789abcdef", "7d3c1f0e-5b2a-4c8d-9e6f-1a2b3c4d5e6f")
+		leads = append(leads, key{"quote of " + string(tn.Mode), pk})
+		for _, id := range []string{"dep_0123456789abcdef", "d"} {
+			pk, _ = depositKey(tn, id)
+			deposits = append(deposits, key{"deposit of " + string(tn.Mode), pk})
+		}
+		pk, _ = paymentIntentKey(tn.Mode, "pi_3MtwBwLkdIwHu7ix28a3tqPa")
+		stripes = append(stripes, key{"PaymentIntent record of " + string(tn.Mode), pk})
 		for _, id := range []string{"0b9f1f4e-7c5a-4a43-9d55-0a8d2a0c3e11", "srv_1"} {
 			pk, _ = surveyKey(tn, id)
 			surveys = append(surveys, key{"survey of " + string(tn.Mode), pk})
@@ -128,6 +136,12 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 		captures = append(captures, key{"capture token record", pk})
 		pk, _ = viewTokenKey(survey.TokenHash(tok))
 		views = append(views, key{"video link record", pk})
+		pk, _ = quoteTokenKey(survey.TokenHash(tok))
+		quotePages = append(quotePages, key{"quote page token record", pk})
+	}
+	for _, id := range []string{"evt_1NG8Du2eZvKYlo2CUI79vXWy", "x"} {
+		pk, _ = stripeEventKey(id)
+		stripes = append(stripes, key{"Stripe event dedupe record", pk})
 	}
 
 	groups := []struct {
@@ -143,6 +157,9 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 		{table.SurveyRefKeys, "SurveyRefKeys", refs},
 		{table.EventKeys, "EventKeys", events},
 		{table.WebhookKeys, "WebhookKeys", hooks},
+		{table.DepositKeys, "DepositKeys", deposits},
+		{table.QuoteTokenKeys, "QuoteTokenKeys", quotePages},
+		{table.StripeKeys, "StripeKeys", stripes},
 	}
 	for _, g := range groups {
 		for _, other := range groups {
@@ -191,5 +208,25 @@ func TestSurveyPartitionPrefixes(t *testing.T) {
 	}
 	if frameSK != "FRAME#clip_1#0007" {
 		t.Errorf("frame sort key = %q; want FRAME#clip_1#0007", frameSK)
+	}
+}
+
+// TestLeadPartitionSortKeys: a lead's quotes share its partition under
+// their own sort keys, never the lead item's.
+func TestLeadPartitionSortKeys(t *testing.T) {
+	tn := auth.Tenant{PartnerID: "ptn_0123456789abcdef", Mode: auth.Test}
+	lpk, lsk := leadKey(tn, "lead_1")
+	qpk, qsk := quoteKey(tn, "lead_1", "q_1")
+	if qpk != lpk || qsk == lsk || !strings.HasPrefix(qsk, quoteSKPrefix) || strings.HasPrefix(lsk, quoteSKPrefix) {
+		t.Errorf("quote key (%q, %q), lead key (%q, %q); want the lead's partition and a sort key of its own beginning %s", qpk, qsk, lpk, lsk, quoteSKPrefix)
+	}
+	if pk, sk := depositKey(tn, "dep_1"); pk != "PARTNER#ptn_0123456789abcdef#MODE#test#DEPOSIT#dep_1" || sk != "DEPOSIT" {
+		t.Errorf("deposit key = (%q, %q); want (PARTNER#ptn_0123456789abcdef#MODE#test#DEPOSIT#dep_1, DEPOSIT)", pk, sk)
+	}
+	if pk, _ := paymentIntentKey(auth.Live, "pi_1"); pk != "STRIPE#PI#live#pi_1" {
+		t.Errorf("PaymentIntent key = %q; want STRIPE#PI#live#pi_1", pk)
+	}
+	if pk, _ := stripeEventKey("evt_1"); pk != "STRIPE#EVT#evt_1" {
+		t.Errorf("Stripe event key = %q; want STRIPE#EVT#evt_1", pk)
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -13,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/deposit"
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/lead"
@@ -37,8 +40,15 @@ type partnerItem struct {
 	Beta []string `dynamodbav:"beta,stringset,omitempty"`
 	// CaptureLinkSeconds is the capture link lifetime in whole seconds;
 	// no attribute means the default (auth.Partner.CaptureLinkTTL).
-	CaptureLinkSeconds int64  `dynamodbav:"capture_link_lifetime_seconds,omitempty"`
-	CreatedAt          string `dynamodbav:"created_at"`
+	CaptureLinkSeconds int64 `dynamodbav:"capture_link_lifetime_seconds,omitempty"`
+	// The deposit settings (auth.DepositSettings); no attribute means
+	// not set.
+	CarrierLegalName    string `dynamodbav:"carrier_legal_name,omitempty"`
+	USDOTNumber         string `dynamodbav:"usdot_number,omitempty"`
+	StripeAccount       string `dynamodbav:"stripe_account,omitempty"`
+	DepositDefaultCents int64  `dynamodbav:"deposit_default_cents,omitempty"`
+	CheckoutTTLSeconds  int64  `dynamodbav:"checkout_ttl_seconds,omitempty"`
+	CreatedAt           string `dynamodbav:"created_at"`
 }
 
 // captureLinkAttr is the partner record's attribute for the capture link
@@ -53,6 +63,10 @@ func (it partnerItem) partner() (auth.Partner, error) {
 	p := auth.Partner{
 		ID: it.PartnerID, Name: it.Name, RateCard: it.RateCard,
 		CaptureLinkLifetime: time.Duration(it.CaptureLinkSeconds) * time.Second, CreatedAt: created,
+		Deposits: auth.DepositSettings{
+			CarrierLegalName: it.CarrierLegalName, USDOTNumber: it.USDOTNumber, StripeAccount: it.StripeAccount,
+			DefaultCents: it.DepositDefaultCents, CheckoutTTL: time.Duration(it.CheckoutTTLSeconds) * time.Second,
+		},
 	}
 	beta := slices.Clone(it.Beta)
 	slices.Sort(beta)
@@ -62,22 +76,27 @@ func (it partnerItem) partner() (auth.Partner, error) {
 	return p, nil
 }
 
-// CreatePartner stores a new partner with its rate card, beta features and
-// capture link lifetime (0: the default). A lifetime that
-// SetCaptureLinkLifetime would refuse is validation_failed and nothing is
-// written; an id that is taken → conflict; a failed write is
-// upstream_failed.
+// CreatePartner stores a new partner with its rate card, beta features,
+// capture link lifetime (0: the default) and deposit settings. A lifetime
+// that SetCaptureLinkLifetime would refuse, or deposit settings that
+// SetDepositSettings would, is validation_failed and nothing is written;
+// an id that is taken → conflict; a failed write is upstream_failed.
 func (s *Store) CreatePartner(ctx context.Context, p auth.Partner) error {
 	secs, err := captureLinkSeconds(p.CaptureLinkLifetime)
 	if err != nil {
 		return err
 	}
+	if err := checkDepositSettings(p.Deposits); err != nil {
+		return err
+	}
 	pk, sk := partnerKey(p.ID)
-	item, err := attributevalue.MarshalMap(partnerItem{
+	it := partnerItem{
 		PK: pk, SK: sk, Type: "partner", PartnerID: p.ID, Name: p.Name,
 		RateCard: p.RateCard, Beta: featureStrings(p.Beta), CaptureLinkSeconds: secs,
 		CreatedAt: lead.FormatTime(p.CreatedAt),
-	})
+	}
+	it.setDeposits(p.Deposits)
+	item, err := attributevalue.MarshalMap(it)
 	if err != nil {
 		return fmt.Errorf("marshal partner %s: %w", p.ID, err)
 	}
@@ -298,4 +317,123 @@ func featureStrings(fs []manifest.Feature) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// The partner record's attributes of the deposit settings.
+const (
+	attrCarrierLegalName = "carrier_legal_name"
+	attrUSDOTNumber      = "usdot_number"
+	attrStripeAccount    = "stripe_account"
+	attrDepositDefault   = "deposit_default_cents"
+	attrCheckoutTTL      = "checkout_ttl_seconds"
+)
+
+// maxCarrierLegalName is the longest carrier legal name kept, in
+// characters.
+const maxCarrierLegalName = 200
+
+var (
+	// (Checked by loops, not regexp: regexp would add ~85 KB to every
+	// function that links the store.)
+	usdotNumber   = matcher{prefix: "", min: 1, max: 8, digitsOnly: true}
+	stripeAccount = matcher{prefix: "acct_", min: 1, max: 255}
+)
+
+// setDeposits sets the item's deposit settings from d (validated).
+func (it *partnerItem) setDeposits(d auth.DepositSettings) {
+	it.CarrierLegalName, it.USDOTNumber, it.StripeAccount = d.CarrierLegalName, d.USDOTNumber, d.StripeAccount
+	it.DepositDefaultCents, it.CheckoutTTLSeconds = d.DefaultCents, int64(d.CheckoutTTL/time.Second)
+}
+
+// checkDepositSettings refuses deposit settings the deposits could not
+// use, with validation_failed naming each field by its attribute: a legal
+// name of more than 200 characters, a USDOT number that is not 1 to 8
+// digits, a Stripe account that is not acct_ and 1 to 255 letters or
+// digits, a default the deposits refuse (deposit.ValidAmount), a checkout
+// lifetime Stripe refuses (deposit.ValidCheckoutTTL) or that is not whole
+// seconds. Empty values (zero) mean not set and pass.
+func checkDepositSettings(d auth.DepositSettings) error {
+	fe := errcode.FieldErrors{}
+	if n := utf8.RuneCountInString(d.CarrierLegalName); n > maxCarrierLegalName || !utf8.ValidString(d.CarrierLegalName) {
+		fe.Add(attrCarrierLegalName, fmt.Sprintf("must be valid UTF-8 of at most %d characters; got %d", maxCarrierLegalName, n))
+	}
+	if d.USDOTNumber != "" && !usdotNumber.MatchString(d.USDOTNumber) {
+		fe.Add(attrUSDOTNumber, fmt.Sprintf("must be 1 to 8 digits; got %q", d.USDOTNumber))
+	}
+	if d.StripeAccount != "" && !stripeAccount.MatchString(d.StripeAccount) {
+		fe.Add(attrStripeAccount, "must be a Stripe account id: acct_ then 1 to 255 letters or digits")
+	}
+	if d.DefaultCents != 0 {
+		if err := deposit.ValidAmount(d.DefaultCents); err != nil {
+			fe.Add(attrDepositDefault, err.Error())
+		}
+	}
+	if d.CheckoutTTL != 0 {
+		if err := deposit.ValidCheckoutTTL(d.CheckoutTTL); err != nil {
+			fe.Add(attrCheckoutTTL, err.Error())
+		} else if d.CheckoutTTL%time.Second != 0 {
+			fe.Add(attrCheckoutTTL, fmt.Sprintf("must be a whole number of seconds; got %s", d.CheckoutTTL))
+		}
+	}
+	return fe.Err()
+}
+
+// SetDepositSettings replaces partner id's deposit settings (opctl
+// partner deposits) and returns the partner, in one conditional
+// UpdateItem of the partner record: a setting that is empty (zero) is
+// removed. The caller validates them (USDOT digits, acct_ prefix,
+// deposit.ValidAmount, ValidCheckoutTTL); the store refuses values those
+// would refuse with validation_failed naming the field (see
+// checkDepositSettings), before any write. Unknown partner → not_found
+// (nothing is created); a failed write is upstream_failed.
+func (s *Store) SetDepositSettings(ctx context.Context, partnerID string, d auth.DepositSettings) (auth.Partner, error) {
+	if err := checkDepositSettings(d); err != nil {
+		return auth.Partner{}, err
+	}
+	var it partnerItem
+	it.setDeposits(d)
+	var upd expression.UpdateBuilder
+	for _, f := range []struct {
+		name string
+		v    any
+		set  bool
+	}{
+		{attrCarrierLegalName, it.CarrierLegalName, it.CarrierLegalName != ""},
+		{attrUSDOTNumber, it.USDOTNumber, it.USDOTNumber != ""},
+		{attrStripeAccount, it.StripeAccount, it.StripeAccount != ""},
+		{attrDepositDefault, it.DepositDefaultCents, it.DepositDefaultCents != 0},
+		{attrCheckoutTTL, it.CheckoutTTLSeconds, it.CheckoutTTLSeconds != 0},
+	} {
+		if f.set {
+			upd = upd.Set(expression.Name(f.name), expression.Value(f.v))
+		} else {
+			upd = upd.Remove(expression.Name(f.name))
+		}
+	}
+	return s.updatePartner(ctx, partnerID, "deposit settings", upd, nil)
+}
+
+// matcher accepts prefix followed by min to max ASCII digits (digitsOnly)
+// or letters and digits.
+type matcher struct {
+	prefix     string
+	min, max   int
+	digitsOnly bool
+}
+
+// MatchString reports whether s matches m.
+func (m matcher) MatchString(s string) bool {
+	rest, ok := strings.CutPrefix(s, m.prefix)
+	if !ok || len(rest) < m.min || len(rest) > m.max {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		c := rest[i]
+		digit := '0' <= c && c <= '9'
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !digit && (m.digitsOnly || !letter) {
+			return false
+		}
+	}
+	return true
 }

@@ -33,10 +33,12 @@ func AccessPatterns() []AccessPattern {
 	add("list a partner's keys", "Query", table.GSI1.Name, pk, sk)
 	pk, sk = partnerKey("<partner_id>")
 	add("read a partner's settings (rate card, beta features) for a request", "GetItem (strongly consistent)", "", pk, sk)
-	add("change a partner's rate card or beta features", "UpdateItem (conditional; beta: ADD / DELETE on a string set)", "", pk, sk)
+	add("change a partner's rate card, beta features or deposit settings", "UpdateItem (conditional; beta: ADD / DELETE on a string set)", "", pk, sk)
 	pk, sk = leadKey(t, "<lead_id>")
 	add("create / read / update one lead (getLead: one GetItem, and a second of its survey's inventory once inventory_ready)",
 		"PutItem (conditional: never overwrites) / GetItem / UpdateItem", "", pk, sk)
+	add("read a lead's current quote and latest deposit refs (quote_*, deposit_* attributes of the lead item)",
+		"GetItem (strongly consistent)", "", pk, sk)
 	pk, sk = leadListIndex(t, "<updated_at>", "<lead_id>")
 	add("list leads by (updated_at, lead_id), delta sync", "Query (keyed range; continued past the 1 MB page cap to limit+1)", table.GSI1.Name, pk, sk)
 	pk, sk = idempotencyKey(idempotency.Scope{PartnerID: "<partner_id>", Mode: "<mode>", Operation: "<operation>", Key: ""})
@@ -88,6 +90,25 @@ func AccessPatterns() []AccessPattern {
 		"", pk, deliverySKPrefix+"<event_at>#<event_id> | "+attemptSKPrefix+"<event_at>#<event_id>#<n>")
 	pk, _ = dueIndex(time.Time{}, "<endpoint_id>", "<event_id>")
 	add("deliveries due for an attempt (the retrier)", "Query (gsi1sk <= now)", table.GSI1.Name, pk, "<next_at>#<endpoint_id>#<event_id>")
+	pk, sk = quoteKey(t, "<lead_id>", "<quote_id>")
+	add("create a quote: quote + its page token record + the superseded quote's stage + lead (status, quote ref; deposit ref removed; updated_at)",
+		"TransactWriteItems (conditional: quote and token new; superseded quote open; lead status and quote id as read)", "", pk, sk)
+	add("read a quote with its acceptance", "GetItem (strongly consistent)", "", pk, sk)
+	add("accept / sign a quote: quote (stage, acceptance, evidence) + lead (status, quote ref's stage and times, updated_at)",
+		"TransactWriteItems (conditional: quote open; lead status and quote id as read)", "", pk, sk)
+	pk, sk = quoteTokenKey("<sha256(token)>")
+	add("find a quote by page token and count the request (rate limit); add a fresh link",
+		"UpdateItem (conditional) / PutItem (conditional: new)", "", pk, sk)
+	pk, sk = depositKey(t, "<deposit_id>")
+	add("create a deposit: deposit + its return page token record + lead (status, deposit ref, updated_at)",
+		"TransactWriteItems (conditional: deposit and token new; lead status, quote id and deposit id as read)", "", pk, sk)
+	add("read a deposit; claim a reconciliation against Stripe", "GetItem (strongly consistent) / UpdateItem (conditional: status and reconciled_at as read)", "", pk, sk)
+	add("apply a Stripe event or reconciliation: deposit + event dedupe record + PaymentIntent record + lead (deposit status, booked) + events owed",
+		"TransactWriteItems (conditional: deposit status as read; dedupe new; lead's deposit id, not lost or completed to book)", "", pk, sk)
+	pk, sk = stripeEventKey("<stripe_event_id>")
+	add("a Stripe event applied (dedupe; TTL 30 days)", "in TransactWriteItems (conditional put: new) / GetItem", "", pk, sk)
+	pk, sk = paymentIntentKey("<mode>", "<payment_intent_id>")
+	add("find a deposit by its PaymentIntent (disputes carry no metadata)", "in TransactWriteItems (put: new or the same deposit) / GetItem", "", pk, sk)
 	return ps
 }
 

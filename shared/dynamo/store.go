@@ -10,7 +10,8 @@
 // the README's "Single-table design" table.
 //
 // The lead item carries its latest
-// survey's id and status and the recommended estimate, so getLead is one
+// survey's id and status and the recommended estimate, and its current
+// quote's and latest deposit's refs (quotes.go), so getLead is one
 // GetItem, two once the survey is inventory_ready: the survey's inventory
 // stays on the survey item (GetLeadDetail).
 //

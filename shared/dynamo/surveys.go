@@ -141,19 +141,22 @@ func (s *Store) GetSurvey(ctx context.Context, t auth.Tenant, id string) (survey
 	return it.record()
 }
 
-// leadWithSurvey is a lead item read with the survey attributes it carries.
+// leadWithSurvey is a lead item read with the survey attributes it
+// carries, and its quote and deposit refs.
 type leadWithSurvey struct {
 	leadItem
 	SurveyID     string             `dynamodbav:"survey_id"`
 	SurveyStatus string             `dynamodbav:"survey_status"`
 	Recommended  *estimate.Estimate `dynamodbav:"recommended_estimate"`
+	leadRefs
 }
 
 // GetLeadWithSurvey returns tenant t's lead id with its latest survey's
-// id and status and the recommended estimate, from one strongly
-// consistent GetItem of the lead, which carries them (getSurveyLink
-// decides from them). A lead that never had a survey has survey.None.
-// The survey's inventory is not read: see GetLeadDetail.
+// id and status and the recommended estimate, and its current quote's and
+// latest deposit's refs, from one strongly consistent GetItem of the
+// lead, which carries them all (getSurveyLink decides from them). A lead
+// that never had a survey has survey.None; one without a quote or deposit
+// has nil refs. The survey's inventory is not read: see GetLeadDetail.
 //
 // Errors: unknown lead (or another tenant's) → not_found; a failed read
 // is upstream_failed.
@@ -168,6 +171,9 @@ func (s *Store) GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string)
 		return lead.Lead{}, surveyrec.LeadSurvey{}, err
 	}
 	ls := surveyrec.LeadSurvey{SurveyID: it.SurveyID, Status: survey.Status(it.SurveyStatus), Recommended: it.Recommended}
+	if ls.Quote, ls.Deposit, err = it.refs(it.PK); err != nil {
+		return lead.Lead{}, surveyrec.LeadSurvey{}, err
+	}
 	if ls.SurveyID == "" {
 		ls.Status = survey.None
 	}

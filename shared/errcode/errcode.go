@@ -29,6 +29,12 @@ const (
 	QuoteAlreadyAccepted Code = "quote_already_accepted"
 	LeadClosed           Code = "lead_closed"
 	LinkExpired          Code = "link_expired"
+	PartnerNotEligible   Code = "partner_not_eligible"
+	QuoteNotAccepted     Code = "quote_not_accepted"
+	DepositInProgress    Code = "deposit_in_progress"
+	NoDepositRequired    Code = "no_deposit_required"
+	PaymentRefused       Code = "payment_refused"
+	InvalidSignature     Code = "invalid_signature"
 	IdempotencyKeyInUse  Code = "idempotency_key_in_use"
 	PayloadTooLarge      Code = "payload_too_large"
 	ValidationFailed     Code = "validation_failed"
@@ -66,6 +72,12 @@ var Table = []Entry{
 	{QuoteExpired, 409, "The quote is past its expiry (details.expires_at) or a newer quote replaced it, and it was never accepted; send the customer a new quote."},
 	{QuoteAlreadyAccepted, 409, "The quote was already accepted or signed with other terms (another email, signer, signature or liability option; details.stage), or a new quote would replace an accepted one (details.lead_status). Nothing was changed; the same acceptance repeated is a success."},
 	{LeadClosed, 409, "The lead is lost, booked or completed (details.lead_status), so its quote can no longer be created or accepted."},
+	{PartnerNotEligible, 409, "The partner cannot take deposits yet: details.missing names what the operator must set (carrier_legal_name, usdot_number, stripe_account)."},
+	{QuoteNotAccepted, 409, "The quote is not accepted or signed yet (details.stage); a deposit follows acceptance."},
+	{DepositInProgress, 409, "The lead has a deposit whose checkout is open with another amount, or whose payment is processing (details.deposit_id, details.status); nothing was created."},
+	{NoDepositRequired, 409, "The quote asks for no deposit, so the quote page has none to take (the partner can still create one with createDeposit)."},
+	{PaymentRefused, 409, "Stripe refused to create the checkout for the partner's connected account (details.stripe_code); the message says why. Nothing was created."},
+	{InvalidSignature, 400, "A Stripe webhook whose Stripe-Signature does not verify (wrong secret, altered body, or a timestamp more than five minutes away); nothing was changed."},
 	{LinkExpired, 410, "The link has expired (a capture link: the partner can send a new one with getSurveyLink; a video link: or it was revoked)."},
 	{BadRequest, 400, "The HTTP request itself is malformed (a header, the path's encoding, or the framing); it never reached the API."},
 	{IdempotencyKeyInUse, 409, "Another request with the same Idempotency-Key is still in progress; retry after it finishes."},

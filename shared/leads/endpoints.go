@@ -65,15 +65,17 @@ func (s *Service) ListLeads() api.Endpoint {
 	}}
 }
 
-// GetLead is the getLead endpoint: one lead's status.
+// GetLead is the getLead endpoint: one lead's status, with its survey,
+// quote (its stage as of the call's time) and deposit.
 func (s *Service) GetLead() api.Endpoint {
 	return api.Endpoint{Operation: manifest.GetLead, Prepare: func(ctx context.Context, c *api.Call) (api.Work, error) {
+		now := c.Now
 		return api.Work{Run: func(ctx context.Context, _ string) (any, error) {
 			l, ls, err := s.Get(ctx, c.Tenant(), c.PathParam)
 			if err != nil {
 				return nil, err
 			}
-			return detail(l, ls), nil
+			return detail(l, ls, now), nil
 		}}, nil
 	}}
 }

@@ -1,9 +1,13 @@
 package leads
 
 import (
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/deposit"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/lead"
+	"github.com/moveleads/partnerapi/shared/quoterec"
 	"github.com/moveleads/partnerapi/shared/survey"
 	"github.com/moveleads/partnerapi/shared/surveyrec"
 )
@@ -82,11 +86,12 @@ type detailView struct {
 	RecommendedEstimate *estimate.Estimate `json:"recommended_estimate"`
 }
 
-// detail renders a lead with its latest survey (its inventory once it is
-// inventory_ready) and the recommended estimate that survey produced.
-// Quotes and deposits arrive in later releases; until then they report
-// their empty states.
-func detail(l lead.Lead, ls surveyrec.LeadSurvey) detailView {
+// detail renders a lead at now with its latest survey (its inventory once
+// it is inventory_ready), the recommended estimate that survey produced,
+// its current quote (null when none; its stage as of now, so an open quote
+// past its expiry is expired) and its latest deposit's public status
+// ("none" when none).
+func detail(l lead.Lead, ls surveyrec.LeadSurvey, now time.Time) detailView {
 	sv := surveyView{Status: string(survey.None)}
 	if ls.SurveyID != "" {
 		sv = surveyView{SurveyID: &ls.SurveyID, Status: string(ls.Status)}
@@ -95,12 +100,36 @@ func detail(l lead.Lead, ls surveyrec.LeadSurvey) detailView {
 		d := ls.Inventory.Detail()
 		sv.Inventory = &d
 	}
+	dv := depositView{Status: string(deposit.PublicNone)}
+	if ls.Deposit != nil {
+		dv.Status = string(ls.Deposit.Status.PublicStatus())
+	}
 	return detailView{
 		LeadID: l.ID, Status: l.Status,
 		Survey:              sv,
-		Deposit:             depositView{Status: "none"},
+		Quote:               quoteOf(ls.Quote, now),
+		Deposit:             dv,
 		RecommendedEstimate: ls.Recommended,
 	}
+}
+
+// quoteOf renders the lead's current quote ref at now; nil (null) when
+// the lead has none.
+func quoteOf(ref *quoterec.QuoteRef, now time.Time) *quoteView {
+	if ref == nil {
+		return nil
+	}
+	sum := ref.Summary(now)
+	stage := string(sum.Stage)
+	return &quoteView{QuoteID: sum.QuoteID, Stage: &stage, AcceptedAt: nullableTime(sum.AcceptedAt), SignedAt: nullableTime(sum.SignedAt)}
+}
+
+func nullableTime(t *time.Time) *string {
+	if t == nil {
+		return nil
+	}
+	s := lead.FormatTime(*t)
+	return &s
 }
 
 func nullable(s string) *string {

@@ -6,9 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moveleads/partnerapi/shared/deposit"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/lead"
+	"github.com/moveleads/partnerapi/shared/quote"
+	"github.com/moveleads/partnerapi/shared/quoterec"
 	"github.com/moveleads/partnerapi/shared/survey"
 	"github.com/moveleads/partnerapi/shared/surveyrec"
 )
@@ -40,12 +43,55 @@ func TestDetailSurvey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, err := json.Marshal(detail(l, tt.ls))
+			b, err := json.Marshal(detail(l, tt.ls, time.Unix(0, 0)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(string(b), `"survey":`+tt.want+`,`) {
 				t.Errorf("detail = %s; want survey %s", b, tt.want)
+			}
+		})
+	}
+}
+
+// TestDetailQuoteAndDeposit: the lead detail shows the lead's current
+// quote (null when none; an open quote past its expiry as expired) and its
+// latest deposit's public status ("none" when none).
+func TestDetailQuoteAndDeposit(t *testing.T) {
+	l := lead.Lead{ID: "6f1c1b0e-8f59-4d7e-9a39-2f7f6c8b8f11", Status: lead.Quoted}
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	accepted := time.Date(2026, 2, 20, 9, 30, 15, 123456000, time.UTC)
+	open := &quoterec.QuoteRef{QuoteID: "q1", Stage: quote.StageOpen, ExpiresAt: now.Add(time.Hour)}
+	tests := []struct {
+		name    string
+		ls      surveyrec.LeadSurvey
+		quote   string
+		deposit string
+	}{
+		{"neither", surveyrec.LeadSurvey{Status: survey.None}, `null`, `{"status":"none"}`},
+		{"open quote", surveyrec.LeadSurvey{Status: survey.None, Quote: open},
+			`{"quote_id":"q1","stage":"open","accepted_at":null,"signed_at":null}`, `{"status":"none"}`},
+		{"expired quote", surveyrec.LeadSurvey{Status: survey.None, Quote: &quoterec.QuoteRef{QuoteID: "q1", Stage: quote.StageOpen, ExpiresAt: now}},
+			`{"quote_id":"q1","stage":"expired","accepted_at":null,"signed_at":null}`, `{"status":"none"}`},
+		{"accepted quote, checkout open", surveyrec.LeadSurvey{Status: survey.None,
+			Quote:   &quoterec.QuoteRef{QuoteID: "q1", Stage: quote.StageAccepted, ExpiresAt: now.Add(-time.Hour), AcceptedAt: &accepted},
+			Deposit: &quoterec.DepositRef{DepositID: "d1", Status: deposit.CheckoutOpen}},
+			`{"quote_id":"q1","stage":"accepted","accepted_at":"2026-02-20T09:30:15.123456Z","signed_at":null}`, `{"status":"pending"}`},
+		{"signed quote, paid", surveyrec.LeadSurvey{Status: survey.None,
+			Quote:   &quoterec.QuoteRef{QuoteID: "q1", Stage: quote.StageSigned, ExpiresAt: now, AcceptedAt: &accepted, SignedAt: &accepted},
+			Deposit: &quoterec.DepositRef{DepositID: "d1", Status: deposit.Paid}},
+			`{"quote_id":"q1","stage":"signed","accepted_at":"2026-02-20T09:30:15.123456Z","signed_at":"2026-02-20T09:30:15.123456Z"}`, `{"status":"paid"}`},
+		{"disputed", surveyrec.LeadSurvey{Status: survey.None, Quote: open, Deposit: &quoterec.DepositRef{DepositID: "d1", Status: deposit.Disputed}},
+			`{"quote_id":"q1","stage":"open","accepted_at":null,"signed_at":null}`, `{"status":"disputed"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := json.Marshal(detail(l, tt.ls, now))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := `"quote":` + tt.quote + `,"deposit":` + tt.deposit + `,`; !strings.Contains(string(b), want) {
+				t.Errorf("detail = %s; want it to contain %s", b, want)
 			}
 		})
 	}

@@ -57,6 +57,11 @@ type Function struct {
 	Detect bool
 }
 
+// StripeWebhookBodyLimit is the largest Stripe event the receiver takes:
+// Stripe's events for a Checkout Session or a charge are a few KB; 256 KiB
+// leaves room for any metadata and is Stripe's own limit on a payload.
+const StripeWebhookBodyLimit = 256 << 10
+
 // DetectTimeout bounds one frame's detection by a function that sets
 // Detect, the detector's own retries included (Rekognition: 30 s of
 // attempts and backoff, plus one 10 s attempt): the deployed function's
@@ -204,7 +209,23 @@ const (
 	// a secret must be readable to sign, so the table holds it encrypted
 	// and only the webhook functions and opctl can open it.
 	SecretWebhookSealing = "webhook-sealing-key"
+	// SecretStripeKeys holds the platform's Stripe secret API keys by
+	// mode, as JSON text: {"test": "sk_test_…", "live": "sk_live_…"}. A
+	// test-mode deposit is made with the test key, a live one with the
+	// live key. The operator puts the keys in (docs/DEPOSITS.md).
+	SecretStripeKeys = "stripe-api-keys"
+	// SecretStripeWebhook holds the signing secrets of the Stripe Connect
+	// webhook endpoints by mode, as JSON text: {"test": "whsec_…",
+	// "live": "whsec_…"} (one endpoint per mode: /stripe-webhook/test and
+	// /stripe-webhook/live).
+	SecretStripeWebhook = "stripe-webhook-secrets"
 )
+
+// SignaturePrefix is the key prefix of signed quotes' signature images in
+// the clip bucket: signatures/<partner>/<mode>/<quote_id>/<sha256>.png.
+// No lifecycle rule expires it (signature evidence is kept) and no
+// function is triggered by it.
+const SignaturePrefix = "signatures/"
 
 // Metrics that functions report (shared/tick writes them in CloudWatch's
 // embedded metric format, dimension Function=<slug>) and the stack alarms
@@ -219,7 +240,7 @@ const (
 )
 
 // Secrets lists every secret name.
-var Secrets = []string{SecretCursor, SecretWebhookSealing}
+var Secrets = []string{SecretCursor, SecretWebhookSealing, SecretStripeKeys, SecretStripeWebhook}
 
 // Functions lists every Lambda function. Order is the order docs present
 // them in.
@@ -341,6 +362,99 @@ var Functions = []Function{
 		// addresses are presigned GETs.
 		Table:  TableAccess{Get: true, QueryItems: true, Write: []string{table.ViewTokenKeys, table.SurveyKeys}},
 		Bucket: BucketAccess{Read: []string{ClipPrefix}},
+	},
+	{
+		Slug: "v1-lead-quote", Summary: "Make a quote for a lead (beta): its terms, the id the deposit names it by, and the hosted quote page the customer accepts it on.",
+		HTTP: []Route{{
+			Operation: CreateQuote, Method: "POST",
+			PilotPath: "/v1-lead-quote/{lead_id}", LogicalPath: "/v1/leads/{id}/quote",
+			Auth: AuthPartnerKey, Scope: DepositsWrite, Beta: Deposits, Idempotent: true,
+			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
+		}},
+		// GetItem: the lead, its current quote, the partner (company
+		// name, currency) and a waited-for idempotency record. The quote
+		// is an item of the lead's partition; the superseded quote, the
+		// lead and the page token's record are written in one
+		// transaction.
+		Table: TableAccess{Get: true, Write: []string{table.LeadKeys, table.QuoteTokenKeys, table.IdempotencyKeys}},
+	},
+	{
+		Slug: "v1-accept", Summary: "Record a lead's quote acceptance (beta): non-binding with an email address, binding with an electronic signature and its evidence. Never books.",
+		HTTP: []Route{{
+			Operation: AcceptQuote, Method: "POST",
+			PilotPath: "/v1-accept/{lead_id}", LogicalPath: "/v1/leads/{id}/accept",
+			Auth: AuthPartnerKey, Scope: DepositsWrite, Beta: Deposits, Idempotent: true,
+			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
+		}},
+		// GetItem: the lead and its quote. The signature image goes to
+		// the bucket (PutObject) before the quote and the lead are
+		// written in one transaction.
+		Table:  TableAccess{Get: true, Write: []string{table.LeadKeys, table.IdempotencyKeys}},
+		Bucket: BucketAccess{Write: []string{SignaturePrefix}},
+	},
+	{
+		Slug: "v1-deposits", Summary: "Create a lead's date-holding deposit (beta): a Stripe Checkout Session on the partner's connected account, no platform fee.",
+		HTTP: []Route{{
+			Operation: CreateDeposit, Method: "POST",
+			PilotPath: "/v1-deposits", LogicalPath: "/v1/deposits",
+			Auth: AuthPartnerKey, Scope: DepositsWrite, Beta: Deposits, Idempotent: true,
+			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
+		}},
+		// GetItem: the lead, its quote, its open deposit, the partner
+		// (carrier identity, connected account, default deposit). The
+		// deposit, the lead and the return page's token record are
+		// written in one transaction after Stripe answered.
+		Table:   TableAccess{Get: true, Write: []string{table.LeadKeys, table.DepositKeys, table.QuoteTokenKeys, table.IdempotencyKeys}},
+		Secrets: []string{SecretStripeKeys},
+	},
+	{
+		Slug: "v1-deposit-status", Summary: "Read a deposit's status (beta), reconciled against Stripe at most once a minute while it is pending.",
+		HTTP: []Route{{
+			Operation: GetDeposit, Method: "GET",
+			PilotPath: "/v1-deposit-status/{deposit_id}", LogicalPath: "/v1/deposits/{id}",
+			Auth: AuthPartnerKey, Scope: DepositsRead, Beta: Deposits, Idempotent: true,
+			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
+		}},
+		// GetItem: the deposit. A reconciliation marks the deposit, asks
+		// Stripe, and applies what it learnt as the webhook receiver
+		// does (deposit, lead, webhook events owed, PaymentIntent index).
+		Table:   TableAccess{Get: true, Write: []string{table.DepositKeys, table.LeadKeys, table.EventKeys, table.StripeKeys, table.IdempotencyKeys}},
+		Secrets: []string{SecretStripeKeys},
+	},
+	{
+		Slug: "v1-quote", Summary: "The hosted quote page a customer opens, and its own JSON calls (accept or sign; start the deposit's checkout).",
+		HTTP: []Route{
+			{
+				Operation: QuotePage, Method: "GET", PilotPath: "/v1-quote/{token}",
+				Auth: AuthQuoteToken, BodyLimit: 1 << 10, Response: HTML, RateLimit: PerToken,
+			},
+			{
+				Operation: QuoteAccept, Method: "POST", PilotPath: "/v1-quote/{token}/accept",
+				Auth: AuthQuoteToken, BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerToken,
+			},
+			{
+				Operation: QuoteDeposit, Method: "POST", PilotPath: "/v1-quote/{token}/deposit",
+				Auth: AuthQuoteToken, BodyLimit: 1 << 10, Response: JSON, RateLimit: PerToken,
+			},
+		},
+		// The token's record counts requests; then as v1-accept and
+		// v1-deposits (the page's deposit is the quote's).
+		Table:   TableAccess{Get: true, Write: []string{table.QuoteTokenKeys, table.LeadKeys, table.DepositKeys}},
+		Bucket:  BucketAccess{Write: []string{SignaturePrefix}},
+		Secrets: []string{SecretStripeKeys},
+	},
+	{
+		Slug: "stripe-webhook", Summary: "Receive Stripe's Connect webhook events for deposits (signature-checked): move the deposit, book the lead on payment, and owe the partner's webhooks.",
+		HTTP: []Route{{
+			Operation: StripeWebhook, Method: "POST", PilotPath: "/stripe-webhook/{mode}",
+			Auth: AuthProcessorSignature, BodyLimit: StripeWebhookBodyLimit, Response: JSON, RateLimit: NoRateLimit,
+		}},
+		// GetItem: the deposit, a dispute's PaymentIntent record. An
+		// applied event is one transaction: the deposit, its event id
+		// (dedupe), the PaymentIntent record, the lead and the webhook
+		// events owed.
+		Table:   TableAccess{Get: true, Write: []string{table.DepositKeys, table.LeadKeys, table.EventKeys, table.StripeKeys}},
+		Secrets: []string{SecretStripeWebhook},
 	},
 	{
 		Slug: "clip-processor", Summary: "Validate each uploaded clip (container, codec, duration, size) and frame (a JPEG as announced, then the detector's labels), and settle the survey: inventory and recommended estimate, or failed.",

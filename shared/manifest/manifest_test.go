@@ -10,6 +10,11 @@ import (
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
+// bucketPrefixes are the clip bucket's key prefixes a function may be
+// granted: survey clips and signed quotes' signature images. They do not
+// overlap.
+var bucketPrefixes = []string{ClipPrefix, SignaturePrefix}
+
 // TestFunctionsInvariants checks every entry: a unique, well-formed slug,
 // exactly one trigger, known secrets with an environment variable each,
 // write grants only from the table's key patterns, and for each HTTP
@@ -49,12 +54,17 @@ func TestFunctionsInvariants(t *testing.T) {
 				}
 			}
 			for _, p := range append(slices.Clone(f.Bucket.Read), f.Bucket.Write...) {
-				if !strings.HasPrefix(p, ClipPrefix) {
-					t.Errorf("bucket grant %q is outside the clip prefix %q", p, ClipPrefix)
+				if !slices.ContainsFunc(bucketPrefixes, func(bp string) bool { return strings.HasPrefix(p, bp) }) {
+					t.Errorf("bucket grant %q is outside the bucket's prefixes %q", p, bucketPrefixes)
 				}
 			}
 			if s3 := f.S3; s3 != nil && !slices.Contains(f.Bucket.Read, s3.Prefix) {
 				t.Errorf("S3-triggered function cannot read its trigger prefix %q", s3.Prefix)
+			}
+			// Signature images are evidence: nothing is started by them
+			// (and the stack's lifecycle never expires them).
+			if s3 := f.S3; s3 != nil && (strings.HasPrefix(s3.Prefix, SignaturePrefix) || strings.HasPrefix(SignaturePrefix, s3.Prefix)) {
+				t.Errorf("S3 trigger on %q covers the signature prefix %q", s3.Prefix, SignaturePrefix)
 			}
 			for _, r := range f.HTTP {
 				checkRoute(t, f, r, ops, methodPaths)
@@ -95,14 +105,25 @@ func checkRoute(t *testing.T, f Function, r Route, ops map[Operation]bool, metho
 		if r.RateLimit != PerKey {
 			t.Errorf("%s: a partner-key route is counted per key, not %q", r.Operation, r.RateLimit)
 		}
-	case AuthCaptureToken, AuthViewToken:
+	case AuthCaptureToken, AuthViewToken, AuthQuoteToken:
+		if !r.Auth.TokenInPath() {
+			t.Errorf("%s: auth kind %q carries its token in the path; TokenInPath must say so (logs redact it)", r.Operation, r.Auth)
+		}
 		if r.RateLimit != PerToken || r.Scope != "" || r.Idempotent {
 			t.Errorf("%s: a token route is counted per token, has no scope and no Idempotency-Key (its calls are idempotent by design); got %+v", r.Operation, r)
 		}
 		if ParamName(r.PilotPath) != "token" || r.LogicalPath != "" {
 			t.Errorf("%s: a token route has the one path %q with the parameter {token}", r.Operation, r.PilotPath)
 		}
-	case AuthProcessorSignature, AuthNone:
+	case AuthProcessorSignature:
+		// The payment processor calls it, not a partner: no key, so no
+		// scope, beta gate or per-key count, and no Idempotency-Key (the
+		// processor's event id dedupes); one path, which its dashboard
+		// names.
+		if r.Scope != "" || r.Beta != "" || r.Idempotent || r.RateLimit != NoRateLimit || r.LogicalPath != "" || r.Response != JSON {
+			t.Errorf("%s: a processor-signature route has no scope, beta gate, Idempotency-Key, rate limit or logical path, and answers JSON; got %+v", r.Operation, r)
+		}
+	case AuthNone:
 	default:
 		t.Errorf("%s: unknown auth kind %q", r.Operation, r.Auth)
 	}
@@ -416,6 +437,22 @@ func TestScheduleEvery(t *testing.T) {
 		if f.Schedule != nil {
 			if _, err := f.Schedule.Every(); err != nil {
 				t.Errorf("function %s: %v", f.Slug, err)
+			}
+		}
+	}
+}
+
+// TestBucketPrefixesAreDisjoint: a grant or trigger on one prefix never
+// reaches another's objects (a lifecycle rule on clips/ never expires a
+// signature).
+func TestBucketPrefixesAreDisjoint(t *testing.T) {
+	for i, a := range bucketPrefixes {
+		if !strings.HasSuffix(a, "/") {
+			t.Errorf("prefix %q; want it to end in /", a)
+		}
+		for _, b := range bucketPrefixes[i+1:] {
+			if strings.HasPrefix(a, b) || strings.HasPrefix(b, a) {
+				t.Errorf("prefixes %q and %q overlap", a, b)
 			}
 		}
 	}

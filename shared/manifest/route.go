@@ -88,6 +88,23 @@ const (
 	// VideoPage is the viewer page (HTML) a video link opens,
 	// authenticated by the view token in the path; not partner API.
 	VideoPage Operation = "videoPage"
+	// The beta quotes and deposits (issue 12; docs/QUOTES.md,
+	// docs/DEPOSITS.md): a partner makes a quote, its customer accepts it
+	// (acceptQuote, or the quote page), and a deposit is taken through
+	// Stripe Checkout on the partner's connected account.
+	CreateQuote   Operation = "createQuote"
+	AcceptQuote   Operation = "acceptQuote"
+	CreateDeposit Operation = "createDeposit"
+	GetDeposit    Operation = "getDeposit"
+	// The hosted quote page (HTML) and its own JSON calls (accept, start
+	// the deposit's checkout), authenticated by the quote token in the
+	// path: not partner API.
+	QuotePage    Operation = "quotePage"
+	QuoteAccept  Operation = "quoteAccept"
+	QuoteDeposit Operation = "quoteDeposit"
+	// StripeWebhook receives Stripe's Connect webhook events, verified by
+	// their Stripe-Signature: not partner API.
+	StripeWebhook Operation = "stripeWebhook"
 	// RouteNotFound answers requests no other route matches ($default).
 	RouteNotFound Operation = "routeNotFound"
 )
@@ -105,6 +122,8 @@ const (
 	AuthCaptureToken AuthKind = "capture_token"
 	// AuthViewToken: a forwardable video link's token in the URL path.
 	AuthViewToken AuthKind = "view_token"
+	// AuthQuoteToken: a quote page's token in the URL path.
+	AuthQuoteToken AuthKind = "quote_token"
 	// AuthProcessorSignature: the payment processor's signature over the
 	// raw body.
 	AuthProcessorSignature AuthKind = "processor_signature"
@@ -114,7 +133,9 @@ const (
 
 // TokenInPath reports whether routes of kind a carry a secret in their path
 // parameter, which logs must never show.
-func (a AuthKind) TokenInPath() bool { return a == AuthCaptureToken || a == AuthViewToken }
+func (a AuthKind) TokenInPath() bool {
+	return a == AuthCaptureToken || a == AuthViewToken || a == AuthQuoteToken
+}
 
 // ContentType is what a route answers with.
 type ContentType string

@@ -36,6 +36,19 @@ const (
 	captureURL = "https://api.example.com/v1-capture/Zk3v9QeB1xYw7LmN2pRt5sUa8cDf0gHj4kMo6qSu_Xz"
 )
 
+// Bodies of the beta operations' answers (createQuote, createDeposit,
+// getDeposit), as the service renders them.
+const (
+	depositID = "8d3b5f1a-2c4e-4f6a-9b8c-0d1e2f3a4b5c"
+	quoteView = `{"quote_id":"4b0c3a52-9d7e-4d6f-8a1b-2c3d4e5f6a7b","quote_share_link_id":"7e2a9c4d-1b3f-4a5e-8c6d-9f0a1b2c3d4e",` +
+		`"quote_url":"https://api.example.com/v1-quote/Pq4w8ZrT2yXb6NcV0mLk3JhG7fDs1aQe9uIo5tRy_Wn","lead_id":"` + leadID + `",` +
+		`"estimate_type":"binding","price_cents":245000,"deposit_cents":25000,"currency":"usd",` +
+		`"expires_at":"2026-12-07T16:42:07.123456Z","stage":"open","lead_status":"quoted"}`
+	depositCreated = `{"deposit_id":"` + depositID + `","checkout_url":"https://checkout.stripe.com/c/pay/cs_test_a1B2c3D4e5F6g7H8i9J0#fidkdWxOYHwnPyd1blpxYHZxWjA0","amount_cents":25000,"status":"checkout_open"}`
+	depositStatus  = `{"deposit_id":"` + depositID + `","status":"paid","amount_cents":25000,"currency":"usd","checkout_url":null,` +
+		`"paid_at":"2026-11-23T16:42:07.123456Z","lead_id":"` + leadID + `","created_at":"2026-11-23T16:30:01.000000Z"}`
+)
+
 // headers returns the headers of a response to an authenticated request,
 // plus extra as name, value pairs.
 func headers(extra ...string) http.Header {
@@ -275,6 +288,56 @@ func TestCheck(t *testing.T) {
 		{name: "getSurveyLink undocumented method", method: "GET", path: "/v1-lead-survey/" + leadID, status: 200, header: headers(),
 			body: surveyLink("awaiting_recording", captureURL), wantErr: "no documented operation"},
 		{name: "capture page is not partner API", method: "GET", path: "/v1-capture/Zk3v9QeB1xYw7LmN2pRt5sUa8cDf0gHj4kMo6qSu_Xz", status: 200, header: headers(),
+			body: `{}`, wantErr: "no documented operation"},
+
+		// createQuote, acceptQuote, createDeposit, getDeposit (beta)
+		{name: "createQuote valid", method: "POST", path: "/v1-lead-quote/" + leadID, status: 200, header: headers(), body: quoteView},
+		{name: "createQuote logical path replayed valid", method: "POST", path: "/v1/leads/" + leadID + "/quote", status: 200,
+			header: headers("Idempotent-Replayed", "true"), body: quoteView},
+		{name: "createQuote deposit_cents null", method: "POST", path: "/v1-lead-quote/" + leadID, status: 200, header: headers(),
+			body: strings.Replace(quoteView, `"deposit_cents":25000`, `"deposit_cents":null`, 1), wantErr: "deposit_cents"},
+		{name: "createQuote stage not open", method: "POST", path: "/v1-lead-quote/" + leadID, status: 200, header: headers(),
+			body: strings.Replace(quoteView, `"stage":"open"`, `"stage":"accepted"`, 1), wantErr: "stage"},
+		{name: "createQuote 403 beta_not_enabled valid", method: "POST", path: "/v1-lead-quote/" + leadID, status: 403, header: headers(),
+			body: `{"error":{"code":"beta_not_enabled","message":"m","details":{"feature":"deposits"}}}`},
+		{name: "createQuote 409 quote_already_accepted valid", method: "POST", path: "/v1/leads/" + leadID + "/quote", status: 409, header: headers(),
+			body: errorBody("quote_already_accepted")},
+		{name: "createQuote 409 no_quote is not its answer", method: "POST", path: "/v1-lead-quote/" + leadID, status: 409, header: headers(),
+			body: errorBody("no_quote"), wantErr: "code"},
+		{name: "acceptQuote valid", method: "POST", path: "/v1-accept/" + leadID, status: 200, header: headers(),
+			body: `{"status":"signed","deposit_required":true}`},
+		{name: "acceptQuote logical path valid", method: "POST", path: "/v1/leads/" + leadID + "/accept", status: 200, header: headers(),
+			body: `{"status":"accepted","deposit_required":false}`},
+		{name: "acceptQuote status open", method: "POST", path: "/v1-accept/" + leadID, status: 200, header: headers(),
+			body: `{"status":"open","deposit_required":false}`, wantErr: "status"},
+		{name: "acceptQuote 409 quote_expired valid", method: "POST", path: "/v1-accept/" + leadID, status: 409, header: headers(),
+			body: `{"error":{"code":"quote_expired","message":"m","details":{"stage":"expired","expires_at":"2026-01-02T03:04:05Z"}}}`},
+		{name: "acceptQuote 403 insufficient_scope valid", method: "POST", path: "/v1/leads/" + leadID + "/accept", status: 403, header: headers(),
+			body: errorBody("insufficient_scope")},
+		{name: "createDeposit valid", method: "POST", path: "/v1-deposits", status: 200, header: headers(), body: depositCreated},
+		{name: "createDeposit logical path valid", method: "POST", path: "/v1/deposits", status: 200, header: headers(), body: depositCreated},
+		{name: "createDeposit status pending", method: "POST", path: "/v1-deposits", status: 200, header: headers(),
+			body: strings.Replace(depositCreated, `"checkout_open"`, `"pending"`, 1), wantErr: "status"},
+		{name: "createDeposit 409 partner_not_eligible valid", method: "POST", path: "/v1-deposits", status: 409, header: headers(),
+			body: `{"error":{"code":"partner_not_eligible","message":"m","details":{"missing":["stripe_account"]}}}`},
+		{name: "createDeposit 409 no_deposit_required is the quote page's", method: "POST", path: "/v1/deposits", status: 409, header: headers(),
+			body: errorBody("no_deposit_required"), wantErr: "code"},
+		{name: "getDeposit valid", method: "GET", path: "/v1-deposit-status/" + depositID, status: 200, header: headers(), body: depositStatus},
+		{name: "getDeposit logical path nulls valid", method: "GET", path: "/v1/deposits/" + depositID, status: 200, header: headers(),
+			body: `{"deposit_id":"` + depositID + `","status":"unknown","amount_cents":null,"currency":"usd","checkout_url":null,"paid_at":null,"lead_id":null,"created_at":null}`},
+		{name: "getDeposit 404 for non-uuid id valid", method: "GET", path: "/v1-deposit-status/not-a-uuid", status: 404, header: headers(),
+			body: errorBody("not_found")},
+		{name: "getDeposit status checkout_open", method: "GET", path: "/v1-deposit-status/" + depositID, status: 200, header: headers(),
+			body: strings.Replace(depositStatus, `"status":"paid"`, `"status":"checkout_open"`, 1), wantErr: "status"},
+		{name: "getDeposit missing checkout_url", method: "GET", path: "/v1/deposits/" + depositID, status: 200, header: headers(),
+			body: strings.Replace(depositStatus, `"checkout_url":null,`, "", 1), wantErr: "checkout_url"},
+		{name: "getLead quote stage expired valid", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: leadDetail("none", `{"quote_id":"`+depositID+`","stage":"expired","accepted_at":null,"signed_at":null}`)},
+		{name: "getLead quote stage bogus", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: leadDetail("none", `{"quote_id":"`+depositID+`","stage":"pending","accepted_at":null,"signed_at":null}`), wantErr: "quote"},
+		{name: "quote page is not partner API", method: "GET", path: "/v1-quote/Zk3v9QeB1xYw7LmN2pRt5sUa8cDf0gHj4kMo6qSu_Xz", status: 200, header: headers(),
+			body: `{}`, wantErr: "no documented operation"},
+		{name: "Stripe webhook receiver is not partner API", method: "POST", path: "/stripe-webhook/test", status: 200, header: headers(),
 			body: `{}`, wantErr: "no documented operation"},
 
 		// routing

@@ -40,7 +40,14 @@ func TestWebhooksMatchCatalogue(t *testing.T) {
 // document lacks and a webhook the catalogue lacks.
 func TestWebhookDriftIsCaught(t *testing.T) {
 	doc := loadDoc(t)
-	got := webhookDrift(doc, []webhook.Type{webhook.SurveyCompleted, webhook.SurveyFailed, webhook.EstimateReady, "lead.created"})
+	// The catalogue without webhook.test, plus a type it lacks.
+	var types []webhook.Type
+	for _, k := range webhook.Catalogue {
+		if k.Type != webhook.Test {
+			types = append(types, k.Type)
+		}
+	}
+	got := webhookDrift(doc, append(types, "lead.created"))
 	want := []string{`catalogue type "lead.created" has no webhook in the document`, `document has webhook "webhook.test"; webhook.Catalogue has no such type`}
 	if !slices.Equal(got, want) {
 		t.Errorf("webhookDrift = %q; want %q", got, want)
@@ -185,6 +192,7 @@ func TestCheckWebhook(t *testing.T) {
 		byType[d.Event.Type] = d
 	}
 	completed, failed, ready, test := byType[webhook.SurveyCompleted], byType[webhook.SurveyFailed], byType[webhook.EstimateReady], byType[webhook.Test]
+	paid, booked, depositFailed, refunded := byType[webhook.DepositPaid], byType[webhook.LeadBooked], byType[webhook.DepositFailed], byType[webhook.DepositRefunded]
 	replace := func(d webhookexample.Delivery, old, new string) string {
 		if !strings.Contains(string(d.Body), old) {
 			t.Fatalf("body %s lacks %q", d.Body, old)
@@ -228,6 +236,11 @@ func TestCheckWebhook(t *testing.T) {
 		{name: "extra envelope property", d: completed, body: replace(completed, `"type":"survey.completed"`, `"type":"survey.completed","id":"evt_1"`), wantErr: "id"},
 		{name: "webhook.test without endpoint_id", d: test, body: replace(test, `"endpoint_id":"`+webhookexample.EndpointID+`",`, ""), wantErr: "endpoint_id"},
 		{name: "webhook.test with a lead", d: test, body: replace(test, `"mode":"test"`, `"mode":"test","lead_id":"`+webhookexample.LeadID+`"`), wantErr: "lead_id"},
+		{name: "deposit.paid without lead_status", d: paid, body: replace(paid, `,"lead_status":"booked"`, ""), wantErr: "lead_status"},
+		{name: "lead.booked without paid_at", d: booked, body: replace(booked, `"paid_at":"2026-11-23T16:42:07.123456Z"`, `"paid_at":null`), wantErr: "paid_at"},
+		{name: "deposit.failed with paid_at", d: depositFailed, body: replace(depositFailed, `"paid_at":null`, `"paid_at":"2026-11-23T16:42:07.123456Z"`), wantErr: "paid_at"},
+		{name: "deposit.refunded with status paid", d: refunded, body: replace(refunded, `"status":"refunded"`, `"status":"paid"`), wantErr: "status"},
+		{name: "deposit status checkout_open", d: depositFailed, body: replace(depositFailed, `"status":"failed"`, `"status":"checkout_open"`), wantErr: "status"},
 		{name: "timestamp not RFC 3339", d: completed, body: replace(completed, `"2026-11-23T16:42:07.123456Z"`, `"1795452127"`), wantErr: "timestamp"},
 	}
 	for _, tt := range tests {

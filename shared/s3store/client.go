@@ -1,7 +1,10 @@
 package s3store
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -99,8 +102,14 @@ func escapeKey(key string) string {
 // maxAttempts) while ctx lasts. Any other answer fails with a
 // *ResponseError; a done ctx with ctx's error.
 func (s *Store) send(ctx context.Context, method, key string, header http.Header) (*http.Response, error) {
+	return s.sendBody(ctx, method, key, header, nil)
+}
+
+// sendBody is send with a request body (nil: none), signed by its
+// SHA-256 and sent again whole on a retry.
+func (s *Store) sendBody(ctx context.Context, method, key string, header http.Header, body []byte) (*http.Response, error) {
 	for attempt := 1; ; attempt++ {
-		resp, err := s.sendOnce(ctx, method, key, header)
+		resp, err := s.sendOnce(ctx, method, key, header, body)
 		if err == nil {
 			return resp, nil
 		}
@@ -145,8 +154,15 @@ type transportError struct{ err error }
 func (e *transportError) Error() string { return e.err.Error() }
 func (e *transportError) Unwrap() error { return e.err }
 
-func (s *Store) sendOnce(ctx context.Context, method, key string, header http.Header) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, method, "/", nil)
+func (s *Store) sendOnce(ctx context.Context, method, key string, header http.Header, body []byte) (*http.Response, error) {
+	var rd io.Reader
+	payloadHash := emptySHA256
+	if body != nil {
+		rd = bytes.NewReader(body)
+		sum := sha256.Sum256(body)
+		payloadHash = hex.EncodeToString(sum[:])
+	}
+	req, err := http.NewRequestWithContext(ctx, method, "/", rd)
 	if err != nil {
 		return nil, err
 	}
@@ -155,12 +171,12 @@ func (s *Store) sendOnce(ctx context.Context, method, key string, header http.He
 	for name, values := range header {
 		req.Header[name] = values
 	}
-	req.Header.Set("X-Amz-Content-Sha256", emptySHA256)
+	req.Header.Set("X-Amz-Content-Sha256", payloadHash)
 	creds, err := s.creds.Retrieve(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("retrieve credentials: %w", err)
 	}
-	if err := s.signer.SignHTTP(ctx, creds, req, emptySHA256, "s3", s.region, s.now()); err != nil {
+	if err := s.signer.SignHTTP(ctx, creds, req, payloadHash, "s3", s.region, s.now()); err != nil {
 		return nil, fmt.Errorf("sign: %w", err)
 	}
 	resp, err := s.http.Do(req)

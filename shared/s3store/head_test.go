@@ -82,3 +82,25 @@ func TestTouch(t *testing.T) {
 		t.Errorf("Touch(\"\") = %v; want ErrInvalid", err)
 	}
 }
+
+func TestPut(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	body := []byte("\x89PNG\r\n\x1a\nsignature")
+	for range 2 { // the same image stored again replaces it with itself
+		if err := s.Put(ctx, "signatures/p/test/q/abc.png", "image/png", body); err != nil {
+			t.Fatalf("Put: %v", err)
+		}
+	}
+	got, err := s.Head(ctx, "signatures/p/test/q/abc.png")
+	if err != nil || got.Size != int64(len(body)) {
+		t.Fatalf("Head after Put = %+v, %v; want %d bytes", got, err, len(body))
+	}
+	buf := make([]byte, len(body))
+	if n, err := s.ReaderAt(ctx, "signatures/p/test/q/abc.png", got.Size).ReadAt(buf, 0); n != len(body) || string(buf) != string(body) {
+		t.Errorf("read back %q (%d, %v); want %q", buf[:n], n, err, body)
+	}
+	if err := s.Put(ctx, "", "image/png", body); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Put(\"\") = %v; want ErrInvalid", err)
+	}
+}

@@ -206,3 +206,23 @@ func (s *Store) Touch(ctx context.Context, key string) error {
 	resp.Body.Close()
 	return nil
 }
+
+// Put stores body at key with contentType (replacing any object there).
+// It fails with ErrInvalid for an invalid key, and otherwise with S3's
+// error wrapped; transport failures and 5xx answers are retried (the body
+// is sent again whole).
+func (s *Store) Put(ctx context.Context, key, contentType string, body []byte) error {
+	if err := checkKey(key); err != nil {
+		return fmt.Errorf("put: %w", err)
+	}
+	if body == nil {
+		body = []byte{}
+	}
+	resp, err := s.sendBody(ctx, http.MethodPut, key, http.Header{"Content-Type": {contentType}}, body)
+	if err != nil {
+		return s.fail("put", key, err)
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+	resp.Body.Close()
+	return nil
+}

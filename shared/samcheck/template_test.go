@@ -507,16 +507,28 @@ func usesBucket(f manifest.Function) bool {
 	return len(f.Bucket.Read) > 0 || len(f.Bucket.Write) > 0 || f.S3 != nil
 }
 
-// needsBaseURL reports whether f gets PUBLIC_BASE_URL: it mints capture
-// or video links (writes capture-token or view-token records) or serves a
-// token-in-path page. The same rule as infra/stack's needsBaseURL (the
-// manifest has no field for a function's settings yet); TestSettingsPinned
-// and its twin in infra/stack pin both to the same functions.
+// needsBaseURL reports whether f gets PUBLIC_BASE_URL: it mints capture,
+// video or quote page links (writes capture-token, view-token or
+// quote-page-token records) or serves a token-in-path page. The same rule
+// as infra/stack's needsBaseURL (the manifest has no field for a
+// function's settings yet); TestSettingsPinned and its twin in
+// infra/stack pin both to the same functions.
 func needsBaseURL(f manifest.Function) bool {
-	if slices.Contains(f.Table.Write, table.CaptureTokenKeys) || slices.Contains(f.Table.Write, table.ViewTokenKeys) {
-		return true
+	for _, k := range []string{table.CaptureTokenKeys, table.ViewTokenKeys, table.QuoteTokenKeys} {
+		if slices.Contains(f.Table.Write, k) {
+			return true
+		}
 	}
 	return slices.ContainsFunc(f.HTTP, func(r manifest.Route) bool { return r.Auth.TokenInPath() })
+}
+
+// callsStripe reports whether f gets STRIPE_API_URL: it calls Stripe's
+// API, which it can only do with the platform's keys (it lists
+// manifest.SecretStripeKeys). The webhook receiver verifies signatures
+// and calls nothing. The deployment never sets the variable (Stripe
+// itself); locally it points at stripe-mock.
+func callsStripe(f manifest.Function) bool {
+	return slices.Contains(f.Secrets, manifest.SecretStripeKeys)
 }
 
 // The local defaults of the bucket settings' parameters.
@@ -528,7 +540,8 @@ const (
 // checkEnvironment requires the table settings on every function, each
 // secret's local variable exactly on the functions that list it, the
 // bucket's name and S3 endpoint exactly on the functions that use the
-// bucket, and the public base URL exactly on those that need it; and it
+// bucket, the public base URL exactly on those that need it, and the
+// Stripe API's URL exactly on those that call Stripe; and it
 // refuses settings.WebhookAllowLoopback anywhere: it is make dev's alone
 // (its own stack), and a variable the template declares would take
 // make dev's value from the env-vars file.
@@ -565,7 +578,8 @@ func checkEnvironment(fn function, f manifest.Function) []string {
 	}{
 		{settings.ClipBucket, wantClipBucket, usesBucket(f), "functions with bucket grants or an S3 trigger"},
 		{"AWS_ENDPOINT_URL_S3", "", usesBucket(f), "functions with bucket grants or an S3 trigger (empty: real S3)"},
-		{settings.PublicBaseURL, wantBaseURL, needsBaseURL(f), "functions that mint capture or video links or serve a token page"},
+		{settings.PublicBaseURL, wantBaseURL, needsBaseURL(f), "functions that mint capture, video or quote page links or serve a token page"},
+		{settings.StripeAPIURL, "", callsStripe(f), "functions that call Stripe's API (empty: Stripe itself)"},
 	} {
 		got, has := fn.env[v.name]
 		switch {
@@ -583,11 +597,15 @@ func checkEnvironment(fn function, f manifest.Function) []string {
 func TestSettingsPinned(t *testing.T) {
 	fns := functions(t, openTemplate(t))
 	for name, want := range map[string][]string{
-		settings.ClipBucket:        {"ClipProcessorFunction", "V1CaptureFunction", "V1VideoFunction"},
-		"AWS_ENDPOINT_URL_S3":      {"ClipProcessorFunction", "V1CaptureFunction", "V1VideoFunction"},
-		settings.PublicBaseURL:     {"V1CaptureFunction", "V1LeadSurveyFunction", "V1SurveyVideoAccessFunction", "V1VideoFunction"},
-		settings.WebhookSealingKey: {"WebhookDispatcherFunction", "WebhookRetrierFunction"},
-		settings.CursorSecret:      {"V1LeadsListFunction"},
+		settings.ClipBucket:   {"ClipProcessorFunction", "V1AcceptFunction", "V1CaptureFunction", "V1QuoteFunction", "V1VideoFunction"},
+		"AWS_ENDPOINT_URL_S3": {"ClipProcessorFunction", "V1AcceptFunction", "V1CaptureFunction", "V1QuoteFunction", "V1VideoFunction"},
+		settings.PublicBaseURL: {"V1CaptureFunction", "V1DepositsFunction", "V1LeadQuoteFunction", "V1LeadSurveyFunction", "V1QuoteFunction",
+			"V1SurveyVideoAccessFunction", "V1VideoFunction"},
+		settings.WebhookSealingKey:    {"WebhookDispatcherFunction", "WebhookRetrierFunction"},
+		settings.CursorSecret:         {"V1LeadsListFunction"},
+		settings.StripeAPIKeys:        {"V1DepositStatusFunction", "V1DepositsFunction", "V1QuoteFunction"},
+		settings.StripeAPIURL:         {"V1DepositStatusFunction", "V1DepositsFunction", "V1QuoteFunction"},
+		settings.StripeWebhookSecrets: {"StripeWebhookFunction"},
 	} {
 		var got []string
 		for id, fn := range fns {
@@ -709,6 +727,35 @@ func TestChecksCatchMistakes(t *testing.T) {
 				fns["WebhookDispatcherFunction"].env[settings.WebhookAllowLoopback] = "1"
 			},
 			"WEBHOOK_ALLOW_LOOPBACK declared; it is for make dev alone"},
+		{"base URL missing where quote page links are minted", "v1-lead-quote",
+			func(fns map[string]function) { delete(fns["V1LeadQuoteFunction"].env, settings.PublicBaseURL) },
+			"PUBLIC_BASE_URL declared: false; want true"},
+		{"bucket variable missing where signatures are put", "v1-accept",
+			func(fns map[string]function) { delete(fns["V1AcceptFunction"].env, settings.ClipBucket) },
+			"CLIP_BUCKET declared: false; want true"},
+		{"Stripe keys missing", "v1-deposits",
+			func(fns map[string]function) { delete(fns["V1DepositsFunction"].env, settings.StripeAPIKeys) },
+			"STRIPE_API_KEYS declared: false; want true"},
+		{"Stripe keys on the webhook receiver", "stripe-webhook",
+			func(fns map[string]function) { fns["StripeWebhookFunction"].env[settings.StripeAPIKeys] = "" },
+			"STRIPE_API_KEYS declared: true; want false"},
+		{"webhook secrets missing", "stripe-webhook",
+			func(fns map[string]function) { delete(fns["StripeWebhookFunction"].env, settings.StripeWebhookSecrets) },
+			"STRIPE_WEBHOOK_SECRETS declared: false; want true"},
+		{"Stripe API URL missing", "v1-deposit-status",
+			func(fns map[string]function) { delete(fns["V1DepositStatusFunction"].env, settings.StripeAPIURL) },
+			"STRIPE_API_URL declared: false; want true"},
+		{"Stripe API URL where Stripe is not called", "stripe-webhook",
+			func(fns map[string]function) { fns["StripeWebhookFunction"].env[settings.StripeAPIURL] = "" },
+			"STRIPE_API_URL declared: true; want false"},
+		{"Stripe API URL with a default", "v1-quote",
+			func(fns map[string]function) {
+				fns["V1QuoteFunction"].env[settings.StripeAPIURL] = "https://api.stripe.com"
+			},
+			`STRIPE_API_URL = "https://api.stripe.com"; want the parameter defaulting to ""`},
+		{"quote page route missing", "v1-quote",
+			func(fns map[string]function) { delete(fns["V1QuoteFunction"].events, "QuoteDeposit") },
+			"HttpApi POST /v1-quote/{token}/deposit"},
 		{"job with a request's timeout", "webhook-retrier",
 			func(fns map[string]function) {
 				f := fns["WebhookRetrierFunction"]
@@ -734,7 +781,8 @@ func TestChecksCatchMistakes(t *testing.T) {
 // TestSecretParametersAreNoEcho keeps secrets out of SAM's and
 // CloudFormation's output: each manifest secret's local variable is
 // passed from a parameter named after it (CURSOR_SECRET: CursorSecret,
-// WEBHOOK_SEALING_KEY: WebhookSealingKey) that is NoEcho and empty by
+// WEBHOOK_SEALING_KEY: WebhookSealingKey, STRIPE_API_KEYS: StripeApiKeys,
+// STRIPE_WEBHOOK_SECRETS: StripeWebhookSecrets) that is NoEcho and empty by
 // default (make dev's env-vars file gives it), and so is any other
 // parameter whose name says secret or key.
 func TestSecretParametersAreNoEcho(t *testing.T) {
@@ -827,9 +875,13 @@ func TestFunctionsStartWithTheTemplateEnvironment(t *testing.T) {
 		settings.ClipBucket:         wantClipBucket,
 		"AWS_ENDPOINT_URL_S3":       "http://127.0.0.1:2",
 		settings.PublicBaseURL:      wantBaseURL,
+		settings.StripeAPIURL:       "http://127.0.0.1:3",
 	}
 	for _, sec := range manifest.Secrets {
 		local[settings.SecretVar(sec)] = strings.Repeat("ab", 32)
+		if settings.SecretIsText(sec) {
+			local[settings.SecretVar(sec)] = `{"test":"local_test_value","live":""}`
+		}
 	}
 	for _, f := range manifest.Functions {
 		id := lambdafn.LogicalID(f.Slug)
@@ -842,7 +894,7 @@ func TestFunctionsStartWithTheTemplateEnvironment(t *testing.T) {
 			t.Setenv("AWS_REGION", "us-east-1")
 			t.Setenv("AWS_ACCESS_KEY_ID", "local")
 			t.Setenv("AWS_SECRET_ACCESS_KEY", "local")
-			for _, name := range []string{settings.Table, "AWS_ENDPOINT_URL_DYNAMODB", settings.ClipBucket, "AWS_ENDPOINT_URL_S3", settings.PublicBaseURL} {
+			for _, name := range []string{settings.Table, "AWS_ENDPOINT_URL_DYNAMODB", settings.ClipBucket, "AWS_ENDPOINT_URL_S3", settings.PublicBaseURL, settings.StripeAPIURL} {
 				t.Setenv(name, "")
 			}
 			for _, sec := range manifest.Secrets {

@@ -32,6 +32,19 @@ const (
 	// template's tests check), and live-mode deliveries refuse loopback
 	// whatever it says.
 	WebhookAllowLoopback = "WEBHOOK_ALLOW_LOOPBACK"
+	// StripeAPIKeys holds the platform's Stripe secret keys by mode, as
+	// JSON text ({"test": "sk_test_…", "live": "sk_live_…"}), for local
+	// stacks; in AWS StripeAPIKeysARN names its Secrets Manager secret.
+	StripeAPIKeys    = "STRIPE_API_KEYS"
+	StripeAPIKeysARN = "STRIPE_API_KEYS_ARN"
+	// StripeWebhookSecrets holds the Stripe webhook endpoints' signing
+	// secrets by mode, as JSON text ({"test": "whsec_…", "live":
+	// "whsec_…"}); in AWS StripeWebhookSecretsARN names its secret.
+	StripeWebhookSecrets    = "STRIPE_WEBHOOK_SECRETS"
+	StripeWebhookSecretsARN = "STRIPE_WEBHOOK_SECRETS_ARN"
+	// StripeAPIURL points the Stripe client at another base URL
+	// (stripe-mock under make dev and in tests); unset in AWS.
+	StripeAPIURL = "STRIPE_API_URL"
 )
 
 // SecretVar returns the environment variable a function reads the secret
@@ -46,6 +59,17 @@ func SecretVar(name string) string {
 		return CursorSecret
 	case "webhook-sealing-key":
 		return WebhookSealingKey
+	case "stripe-api-keys":
+		return StripeAPIKeys
+	case "stripe-webhook-secrets":
+		return StripeWebhookSecrets
 	}
 	return ""
+}
+
+// SecretIsText reports whether the secret named name holds text (the
+// Stripe secrets' JSON objects, which an operator pastes in) rather than
+// a hex-encoded key the stack generates.
+func SecretIsText(name string) bool {
+	return name == "stripe-api-keys" || name == "stripe-webhook-secrets"
 }

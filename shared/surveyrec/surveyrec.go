@@ -14,6 +14,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/inventory"
+	"github.com/moveleads/partnerapi/shared/quoterec"
 	"github.com/moveleads/partnerapi/shared/survey"
 	"github.com/moveleads/partnerapi/shared/webhook"
 )
@@ -30,8 +31,10 @@ type Record struct {
 	Recommended *estimate.Estimate
 }
 
-// LeadSurvey is what getLead shows of a lead's latest survey: what the
-// lead item says about it, and the survey's inventory once it is ready.
+// LeadSurvey is what getLead shows of a lead besides the lead itself: what
+// the lead item says about its latest survey (and the survey's inventory
+// once it is ready), its current quote and its latest deposit. The lead
+// item carries all of them, so they come from the same read.
 type LeadSurvey struct {
 	SurveyID    string        // "" when the lead never had a survey
 	Status      survey.Status // survey.None when the lead never had a survey
@@ -39,6 +42,10 @@ type LeadSurvey struct {
 	// Inventory is the survey's inventory, read from the survey when
 	// Status is survey.InventoryReady; nil otherwise.
 	Inventory *inventory.Inventory
+	// Quote and Deposit are the lead's current quote's and latest
+	// deposit's refs; nil when it has none.
+	Quote   *quoterec.QuoteRef
+	Deposit *quoterec.DepositRef
 }
 
 // LiveSurveyError is the cause of StartSurvey's conflict error when the

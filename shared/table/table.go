@@ -72,6 +72,18 @@ const SurveyRefPrefix = "SURVEYID#"
 // attempts).
 const WebhookPrefix = "WHEP#"
 
+// QuoteTokenPrefix starts the partition key of every quote page token's
+// lookup record ("QUOTEPAGE#<sha256 of the token>"): the quote page finds
+// its lead and quote from the token alone.
+const QuoteTokenPrefix = "QUOTEPAGE#"
+
+// StripePrefix starts the partition key of the records the Stripe webhook
+// receiver keeps: the ids of the events it applied
+// ("STRIPE#EVT#<event_id>", for dedupe) and each deposit's PaymentIntent
+// ("STRIPE#PI#<mode>#<pi_id>"), by which a dispute, whose metadata is
+// empty, finds its deposit.
+const StripePrefix = "STRIPE#"
+
 // DefaultName is the table name used when TABLE_NAME is not set locally.
 const DefaultName = "partner-api"
 
@@ -102,9 +114,18 @@ const (
 	EventKeys = "PARTNER#*#MODE#*#EVENT#*"
 	// WebhookKeys matches webhook endpoints' partitions: WHEP#<endpoint_id>.
 	WebhookKeys = WebhookPrefix + "*"
+	// DepositKeys matches deposits:
+	// PARTNER#<partner>#MODE#<mode>#DEPOSIT#<deposit_id>. (A lead's
+	// quotes share the lead's partition: LeadKeys.)
+	DepositKeys = "PARTNER#*#MODE#*#DEPOSIT#*"
+	// QuoteTokenKeys matches quote page tokens' lookup records:
+	// QUOTEPAGE#<sha256 of the token>.
+	QuoteTokenKeys = QuoteTokenPrefix + "*"
+	// StripeKeys matches the Stripe receiver's records (StripePrefix).
+	StripeKeys = StripePrefix + "*"
 )
 
 // WritePatterns lists the leading-key patterns a function's manifest entry
 // may name in its Table.Write (API keys' records are granted apart, to the
 // functions that authenticate keys).
-var WritePatterns = []string{LeadKeys, IdempotencyKeys, SurveyKeys, CaptureTokenKeys, ViewTokenKeys, SurveyRefKeys, EventKeys, WebhookKeys}
+var WritePatterns = []string{LeadKeys, IdempotencyKeys, SurveyKeys, CaptureTokenKeys, ViewTokenKeys, SurveyRefKeys, EventKeys, WebhookKeys, DepositKeys, QuoteTokenKeys, StripeKeys}

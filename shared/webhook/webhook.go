@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/moveleads/partnerapi/shared/deposit"
 )
 
 // Type names an event type, as sent in the payload's "type".
@@ -28,6 +30,11 @@ const (
 	SurveyCompleted Type = "survey.completed"
 	SurveyFailed    Type = "survey.failed"
 	EstimateReady   Type = "estimate.ready"
+	DepositPaid     Type = deposit.WebhookDepositPaid
+	DepositFailed   Type = deposit.WebhookDepositFailed
+	DepositRefunded Type = deposit.WebhookDepositRefunded
+	DepositDisputed Type = deposit.WebhookDepositDisputed
+	LeadBooked      Type = deposit.WebhookLeadBooked
 	Test            Type = "webhook.test"
 )
 
@@ -43,6 +50,11 @@ var Catalogue = []Kind{
 	{SurveyCompleted, "The survey reached inventory_ready: its inventory is built from the customer's clips and checklist."},
 	{SurveyFailed, "The survey reached failed: no clip was playable (the reason is kept for the operator)."},
 	{EstimateReady, "The recommended estimate was computed (right after survey.completed, when the lead's addresses and home size allow an estimate)."},
+	{DepositPaid, "A deposit was paid (beta): Stripe settled the customer's payment to the partner's connected account. lead.booked follows."},
+	{LeadBooked, "The lead was booked (beta): its deposit was paid. Acceptance alone never books."},
+	{DepositFailed, "A deposit failed (beta): its checkout expired unpaid, or an asynchronous payment failed. A new deposit can be created."},
+	{DepositRefunded, "A paid deposit was refunded, fully or partly (beta)."},
+	{DepositDisputed, "The customer disputed a deposit's charge (beta)."},
 	{Test, "Sent by the operator (opctl webhook test) to check an endpoint; carries no lead."},
 }
 

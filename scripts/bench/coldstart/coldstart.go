@@ -16,6 +16,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/repo"
 	"github.com/moveleads/partnerapi/shared/s3local"
+	"github.com/moveleads/partnerapi/shared/stripelocal"
 )
 
 // Defaults of Options.
@@ -26,7 +27,8 @@ const (
 )
 
 // Options configure Run. The zero value measures 25 cold starts per binary
-// against a DynamoDB Local and a MinIO that Run starts itself.
+// against a DynamoDB Local, a MinIO and a stripe-mock that Run starts
+// itself.
 type Options struct {
 	// Runs is how many cold starts of each binary are measured (default 25).
 	Runs int
@@ -39,6 +41,9 @@ type Options struct {
 	// S3 is a running MinIO, the clip bucket's stand-in. Nil: Run starts
 	// one and stops it when done.
 	S3 *s3local.Server
+	// Stripe is a running stripe-mock, the Stripe API of the deposit
+	// functions. Nil: Run starts one and stops it when done.
+	Stripe *stripelocal.Server
 	// Dir is the module root. Empty: the nearest go.mod at or above the
 	// working directory.
 	Dir string
@@ -74,7 +79,8 @@ func (o Options) withDefaults() Options {
 // It builds every binary twice into a temporary directory that it removes:
 // for the host architecture to run, and for arm64 to report sizes; both
 // with the release build (scripts/build). It seeds a fresh table on
-// DynamoDB Local and a fresh clip bucket on MinIO, then cold-starts the
+// DynamoDB Local and a fresh clip bucket on MinIO (the deposit functions
+// call stripe-mock as the Stripe API), then cold-starts the
 // binaries Runs times each after the warm-up rounds, round-robin. A cold
 // start is a fresh process with its own Runtime API on loopback and
 // Lambda's environment; it is timed from just before exec to its first GET
@@ -129,7 +135,14 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 		}
 		defer s3srv.Stop()
 	}
-	fx, err := newFixture(ctx, endpoint, s3srv, root)
+	stripeSrv := o.Stripe
+	if stripeSrv == nil {
+		if stripeSrv, err = stripelocal.Start(ctx); err != nil {
+			return nil, fmt.Errorf("coldstart: %w", err)
+		}
+		defer stripeSrv.Stop()
+	}
+	fx, err := newFixture(ctx, endpoint, s3srv, stripeSrv.URL, root)
 	if err != nil {
 		return nil, err
 	}

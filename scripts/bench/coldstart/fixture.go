@@ -39,8 +39,11 @@ const createBody = `{"customer_name":"Ada Lovelace","email":"ada@example.com","p
 // DynamoDB Local with, per partner-key route, its own partner holding one
 // lead, so that each function's request finds the same data in every run;
 // a fresh clip bucket on MinIO; for the survey functions their own
-// partner (see surveys.go); and for the webhook functions their own
-// partner with an endpoint at a local receiver (see webhooks.go).
+// partner (see surveys.go); for the webhook functions their own partner
+// with an endpoint at a local receiver (see webhooks.go); and for the
+// deposit beta's functions quotes and a paid deposit, with stripe-mock as
+// the Stripe API (see deposits.go). A beta route's partner has its beta
+// and the settings createDeposit requires.
 type fixture struct {
 	db       *dynamodb.Client
 	store    *dynamo.Store
@@ -55,12 +58,13 @@ type fixture struct {
 	bucket string
 	surveyFixture
 	webhookFixture
+	depositFixture
 }
 
 // newFixture creates the table on the DynamoDB at endpoint and the clip
-// bucket on s3srv, and seeds them; root is the module root (for the clip
-// the processor's cold starts validate).
-func newFixture(ctx context.Context, endpoint string, s3srv *s3local.Server, root string) (*fixture, error) {
+// bucket on s3srv, and seeds them; stripeURL is stripe-mock's; root is the
+// module root (for the clip the processor's cold starts validate).
+func newFixture(ctx context.Context, endpoint string, s3srv *s3local.Server, stripeURL, root string) (*fixture, error) {
 	db := dynamodb.New(dynamodb.Options{
 		Region:       region,
 		BaseEndpoint: aws.String(endpoint),
@@ -75,6 +79,7 @@ func newFixture(ctx context.Context, endpoint string, s3srv *s3local.Server, roo
 		partners: map[manifest.Operation]string{}, leads: map[manifest.Operation]string{},
 		s3: s3srv, s3c: s3srv.Client(), bucket: fmt.Sprintf("coldstart-%d", time.Now().UnixNano()),
 	}
+	f.stripeURL = stripeURL
 	if err := dynamo.CreateTable(ctx, db, f.table); err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
@@ -88,6 +93,9 @@ func newFixture(ctx context.Context, endpoint string, s3srv *s3local.Server, roo
 		p := auth.Partner{
 			ID: "ptn_coldstart_" + strings.ToLower(string(r.Operation)), Name: "Cold start " + string(r.Operation),
 			RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now,
+		}
+		if r.Beta != "" {
+			p.Beta, p.Deposits = []manifest.Feature{r.Beta}, depositSettings
 		}
 		if err := f.store.CreatePartner(ctx, p); err != nil {
 			_ = f.Close(ctx)
@@ -112,6 +120,10 @@ func newFixture(ctx context.Context, endpoint string, s3srv *s3local.Server, roo
 		_ = f.Close(ctx)
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
+	if err := f.seedDeposits(ctx, now); err != nil {
+		_ = f.Close(ctx)
+		return nil, fmt.Errorf("fixture: %w", err)
+	}
 	return f, nil
 }
 
@@ -122,7 +134,8 @@ const publicBaseURL = "https://api.coldstart.example"
 // Env returns a function's own variables and credentials, pointing it at
 // the table and the clip bucket. As deployed, only a function that lists
 // a secret gets it (the cursor secret; the webhook sealing key, with
-// WEBHOOK_ALLOW_LOOPBACK=1 for the loopback receiver, see webhookEnv).
+// WEBHOOK_ALLOW_LOOPBACK=1 for the loopback receiver, see webhookEnv; the
+// Stripe secrets and stripe-mock's URL, see stripeEnv).
 // Every function gets the bucket, the public
 // base URL and the S3 endpoint: which functions get them when deployed is
 // a rule of the CDK stack (infra/stack, environment), not a manifest
@@ -148,6 +161,9 @@ func (f *fixture) Env(fn *manifest.Function) []string {
 	}
 	if fn != nil && slices.Contains(fn.Secrets, manifest.SecretWebhookSealing) {
 		env = append(env, f.webhookEnv()...)
+	}
+	if fn != nil {
+		env = append(env, f.stripeEnv(*fn)...)
 	}
 	return env
 }
@@ -220,8 +236,14 @@ type request struct {
 	// fixture's survey.
 	token bool
 	// param, when set, makes the path's parameter for each request (a
-	// survey id, a view token).
-	param  func(context.Context) (string, error)
+	// survey id, a view token, a quoted lead, a quote page token).
+	param func(context.Context) (string, error)
+	// makeBody, when set, makes the body for each request (a deposit for
+	// a lead of its own).
+	makeBody func(context.Context) (string, error)
+	// stripe: the request carries a Stripe-Signature over its body, made
+	// when it is sent (the receiver takes five-minute-old ones at most).
+	stripe bool
 	status int // 0: 200
 }
 
@@ -246,6 +268,22 @@ func (f *fixture) request(rt manifest.Route) (request, error) {
 			param: func(ctx context.Context) (string, error) { return f.next(ctx, &f.accessSurvey) }}, nil
 	case manifest.VideoPage:
 		return request{route: rt, method: http.MethodGet, path: rt.PilotPath, param: f.viewToken}, nil
+	case manifest.CreateQuote:
+		path := strings.Replace(rt.PilotPath, "{"+manifest.ParamName(rt.PilotPath)+"}", f.leads[rt.Operation], 1)
+		return request{route: rt, method: http.MethodPost, path: path, body: quoteBody, key: true}, nil
+	case manifest.AcceptQuote:
+		return request{route: rt, method: http.MethodPost, path: rt.PilotPath, body: acceptBody, key: true,
+			param: f.quotedLeadOf(rt.Operation)}, nil
+	case manifest.CreateDeposit:
+		return request{route: rt, method: http.MethodPost, path: rt.PilotPath, key: true, makeBody: f.depositBodyOf(rt.Operation)}, nil
+	case manifest.GetDeposit:
+		return request{route: rt, method: http.MethodGet, path: rt.PilotPath, key: true,
+			param: func(context.Context) (string, error) { return f.paid, nil }}, nil
+	case manifest.QuotePage:
+		return request{route: rt, method: http.MethodGet, path: rt.PilotPath, param: f.quotePageToken}, nil
+	case manifest.StripeWebhook:
+		path := strings.Replace(rt.PilotPath, "{"+manifest.ParamName(rt.PilotPath)+"}", string(auth.Test), 1)
+		return request{route: rt, method: http.MethodPost, path: path, body: ignoredStripeEvent, stripe: true}, nil
 	case manifest.RouteNotFound:
 		return request{route: rt, method: http.MethodGet, path: "/v1-no-such-route", status: http.StatusNotFound}, nil
 	}
@@ -268,6 +306,16 @@ func (f *fixture) Event(ctx context.Context, req request) ([]byte, error) {
 			return nil, err
 		}
 		req.path = strings.Replace(req.path, "{"+manifest.ParamName(req.path)+"}", v, 1)
+	}
+	if req.makeBody != nil {
+		b, err := req.makeBody(ctx)
+		if err != nil {
+			return nil, err
+		}
+		req.body = b
+	}
+	if req.stripe {
+		headers = append(headers, "Stripe-Signature: "+stripeSignature(req.body))
 	}
 	if req.key {
 		key, keyID, err := auth.NewKey(auth.Test)

@@ -1,7 +1,8 @@
 // Package webhookexample builds the example deliveries that the partner
 // docs show (the OpenAPI document's webhooks, docs/WEBHOOKS.md, the
-// README) from the code that builds real ones: webhook.SurveyEvents for
-// the data, Event.Payload for the body, webhooksign.Sign for the headers.
+// README) from the code that builds real ones: webhook.SurveyEvents and
+// webhook.DepositEvents for the data, Event.Payload for the body,
+// webhooksign.Sign for the headers.
 // Fixed inputs make them reproducible, so tests can check that each
 // published example is exactly what the service would send, and docgen can
 // print them byte for byte.
@@ -12,8 +13,10 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/deposit"
 	"github.com/moveleads/partnerapi/shared/estimate"
 	"github.com/moveleads/partnerapi/shared/inventory"
+	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/survey"
 	"github.com/moveleads/partnerapi/shared/webhook"
 	"github.com/moveleads/partnerapi/shared/webhooksign"
@@ -28,6 +31,20 @@ const (
 	SurveyID = "3b0e6d2a-5f7c-4c1e-9a8b-2d4f6e8a0c1b"
 	// FailedSurveyID is the survey that fails (survey.failed).
 	FailedSurveyID = "c2d4e6f8-1a3b-4c5d-8e9f-0a1b2c3d4e5f"
+	// DepositID is the deposit that is paid at At (deposit.paid,
+	// lead.booked).
+	DepositID = "8d3b5f1a-2c4e-4f6a-9b8c-0d1e2f3a4b5c"
+	// FailedDepositID is the deposit whose checkout expires unpaid
+	// (deposit.failed).
+	FailedDepositID = "e5f7a9b1-3c5d-4e7f-8a9b-1c3d5e7f9a0b"
+	// SettledDepositID is a deposit paid at PaidBefore, then refunded
+	// (deposit.refunded) or disputed (deposit.disputed) at At.
+	SettledDepositID = "a1c3e5f7-9b2d-4f6a-8c0e-2b4d6f8a0c1e"
+	// DepositCents is the examples' deposit amount, in cents of
+	// DepositCurrency.
+	DepositCents = 25000
+	// DepositCurrency is the examples' deposits' currency.
+	DepositCurrency = "usd"
 	// EndpointID is the partner's endpoint the examples are sent to.
 	EndpointID = webhook.EndpointPrefix + "4f9a1c2b3d4e5f6a7b8c9d0e"
 	// Secret is the endpoint's signing secret: the Standard Webhooks Go
@@ -47,6 +64,9 @@ var At = time.Date(2026, 11, 23, 16, 42, 7, 123456000, time.UTC)
 // SentAt is when the examples are sent (the webhook-timestamp header):
 // the first attempt, a moment after the event.
 var SentAt = At.Add(2 * time.Second)
+
+// PaidBefore is when SettledDepositID was paid: three days before At.
+var PaidBefore = At.Add(-72 * time.Hour)
 
 // Recommended is the completed survey's recommended estimate.
 var Recommended = estimate.Estimate{Min: 1450, Max: 2210, Currency: "usd"}
@@ -123,7 +143,8 @@ func Deliveries() ([]Delivery, error) {
 
 // Events returns the examples' events: those a survey that reaches
 // inventory_ready with Inventory and a recommended estimate owes, those a
-// survey that fails owes, and a webhook.test.
+// survey that fails owes, those the deposits' changes owe, and a
+// webhook.test.
 func Events() ([]webhook.Event, error) {
 	done, err := webhook.SurveyEvents(string(Mode), LeadID, SurveyID, survey.InventoryReady, &Inventory, &Recommended, At)
 	if err != nil {
@@ -133,7 +154,59 @@ func Events() ([]webhook.Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(append(done, failed...), testEvent()), nil
+	deposits, err := depositEvents()
+	if err != nil {
+		return nil, err
+	}
+	return append(append(append(done, failed...), deposits...), testEvent()), nil
+}
+
+// depositEvents returns the events the examples' deposits owe at At: one
+// paid (deposit.paid, lead.booked), one whose checkout expires
+// (deposit.failed), and one paid at PaidBefore that is refunded
+// (deposit.refunded) or, instead, disputed (deposit.disputed).
+func depositEvents() ([]webhook.Event, error) {
+	open := func(id string) deposit.Deposit {
+		created := At.Add(-15 * time.Minute)
+		return deposit.Deposit{
+			ID: id, PartnerID: "ptn_example", LeadID: LeadID, Status: deposit.CheckoutOpen,
+			AmountCents: DepositCents, Currency: DepositCurrency,
+			CheckoutURL: "https://checkout.stripe.com/c/pay/cs_test_example", CheckoutExpiresAt: created.Add(24 * time.Hour),
+			CreatedAt: created,
+		}
+	}
+	settled := open(SettledDepositID)
+	settled.CreatedAt = PaidBefore.Add(-15 * time.Minute)
+	settled.Status, settled.CheckoutURL, settled.PaidAt = deposit.Paid, "", PaidBefore
+	steps := []struct {
+		d deposit.Deposit
+		e deposit.Event
+	}{
+		{open(DepositID), deposit.EventPaid},
+		{open(FailedDepositID), deposit.EventExpired},
+		{settled, deposit.EventRefunded},
+		{settled, deposit.EventDisputed},
+	}
+	var out []webhook.Event
+	for _, s := range steps {
+		// As shared/deposits applies an event: the lead is booked when
+		// the change collects the money.
+		d := s.d
+		tr, err := d.Apply(s.e, At)
+		if err != nil {
+			return nil, err
+		}
+		leadStatus := ""
+		if tr.Books() {
+			leadStatus = string(lead.Booked)
+		}
+		events, err := webhook.DepositEvents(string(Mode), d, tr, leadStatus, At)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, events...)
+	}
+	return out, nil
 }
 
 // testEvent is the webhook.test an operator sends to EndpointID with

@@ -13,12 +13,13 @@ import (
 	"github.com/moveleads/partnerapi/shared/api"
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/inventory"
+	"github.com/moveleads/partnerapi/shared/quotes"
 	"github.com/moveleads/partnerapi/shared/rekognition"
 	"github.com/moveleads/partnerapi/shared/s3event"
 	"github.com/moveleads/partnerapi/shared/s3store"
-	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/surveys"
 	"github.com/moveleads/partnerapi/shared/videolinks"
+	"github.com/moveleads/partnerapi/shared/wiring/bucket"
 )
 
 // Capture builds the v1-capture function's endpoints: the page and its
@@ -89,20 +90,9 @@ func ClipObjects(e *awsenv.Env) (surveys.Objects, error) {
 	return &clipObjects{st: st}, nil
 }
 
-// clipStore returns the clip bucket (settings.ClipBucket) through
-// s3store on e's configuration, honouring AWS_ENDPOINT_URL_S3. The store
-// itself is what the viewer page needs (videolinks.Objects).
-func clipStore(e *awsenv.Env) (*s3store.Store, error) {
-	bucket, err := e.Setting(settings.ClipBucket)
-	if err != nil {
-		return nil, err
-	}
-	var o s3store.Options
-	if endpoint := awsenv.Endpoint(e.Getenv, "S3"); endpoint != nil {
-		o.Endpoint = *endpoint
-	}
-	return s3store.New(e.Config, bucket, o)
-}
+// clipStore returns the clip bucket (bucket.Open). The store itself is
+// what the viewer page needs (videolinks.Objects).
+func clipStore(e *awsenv.Env) (*s3store.Store, error) { return bucket.Open(e) }
 
 // clipObjects adapts s3store.Store to surveys.Objects.
 type clipObjects struct{ st *s3store.Store }
@@ -140,4 +130,14 @@ type clipProcessor struct{ s *surveys.Service }
 
 func (p clipProcessor) Process(ctx context.Context, obj s3event.Object) error {
 	return p.s.ProcessClip(ctx, surveys.Object{Key: obj.Key, Size: obj.Size}, time.Now())
+}
+
+// Accept builds the v1-accept function's endpoint: acceptQuote, which
+// stores a binding quote's signature image in the bucket.
+func Accept(e *awsenv.Env) ([]api.Endpoint, error) {
+	st, err := bucket.Open(e)
+	if err != nil {
+		return nil, err
+	}
+	return []api.Endpoint{quotes.New(quotes.Deps{Store: e.Store, Signatures: bucket.Signatures{Store: st}, Log: e.Log}).AcceptQuote()}, nil
 }

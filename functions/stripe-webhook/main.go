@@ -1,0 +1,9 @@
+// Command stripe-webhook receives Stripe's Connect webhook events for deposits, verified by their signature.
+package main
+
+import (
+	"github.com/moveleads/partnerapi/shared/apigw"
+	"github.com/moveleads/partnerapi/shared/wiring/paywiring"
+)
+
+func main() { apigw.Start(paywiring.StripeWebhook) }

@@ -1,0 +1,9 @@
+// Command v1-lead-quote makes a lead's quote (beta) and its hosted quote page link.
+package main
+
+import (
+	"github.com/moveleads/partnerapi/shared/apigw"
+	"github.com/moveleads/partnerapi/shared/wiring/quotewiring"
+)
+
+func main() { apigw.Start(quotewiring.CreateQuote) }

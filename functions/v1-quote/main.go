@@ -1,0 +1,9 @@
+// Command v1-quote serves the hosted quote page a customer opens, and its accept and deposit calls.
+package main
+
+import (
+	"github.com/moveleads/partnerapi/shared/apigw"
+	"github.com/moveleads/partnerapi/shared/wiring/quotepagewiring"
+)
+
+func main() { apigw.Start(quotepagewiring.QuotePage) }

@@ -1,0 +1,290 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
+	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/deposit"
+	"github.com/moveleads/partnerapi/shared/errcode"
+	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/safehttp"
+	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/stripepay"
+)
+
+// Limits of deposit simulate.
+const (
+	// simulateTimeout bounds the POST to the receiver.
+	simulateTimeout = 30 * time.Second
+	// maxResponseBytes is how much of the receiver's answer is read.
+	maxResponseBytes = 64 << 10
+	// maxResponseText is how much of an answer that is not JSON is shown,
+	// in characters.
+	maxResponseText = 1024
+	// maxEventIDLen bounds --event-id (Stripe's are "evt_" and 24
+	// characters).
+	maxEventIDLen = 255
+)
+
+// Prefixes of simulated Stripe ids.
+const (
+	eventIDPrefix      = "evt_"
+	simEventIDPrefix   = "evt_sim_"
+	simPaymentIntentID = "pi_sim_"
+)
+
+// simulated is the output of deposit simulate: the Stripe event sent, and
+// the receiver's answer (its HTTP status and its JSON body; a body that is
+// not JSON is shown as a string, cut to 1024 characters, and an empty one
+// as null).
+type simulated struct {
+	EventID   string          `json:"event_id"`
+	Type      string          `json:"type"`
+	DepositID string          `json:"deposit_id"`
+	Status    int             `json:"status"`
+	Response  json.RawMessage `json:"response"`
+}
+
+func parseDepositSimulate(fs *flag.FlagSet, args []string) (action, error) {
+	id := fs.String("partner", "", "partner id (required)")
+	modeName := fs.String("mode", "", "test or live (required)")
+	depositFlag := fs.String("deposit", "", "deposit id (required)")
+	eventName := fs.String("event", "", "the outcome to simulate (required): "+eventNames())
+	rawURL := fs.String("url", "", "where to POST the event (default: $PUBLIC_BASE_URL/stripe-webhook/MODE)")
+	eventID := fs.String("event-id", "", "the event's id, evt_… (default: a fresh evt_sim_…; repeat one to simulate a redelivery)")
+	if err := parseNoArgs(fs, args); err != nil {
+		return nil, err
+	}
+	partnerID, err := requiredID(fs, "partner", *id)
+	if err != nil {
+		return nil, err
+	}
+	mode, err := modeFlag(fs, *modeName)
+	if err != nil {
+		return nil, err
+	}
+	depositID, err := plainID(fs, "deposit", *depositFlag)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(*eventName) == "" {
+		return nil, usagef(fs, "--event is required: %s", eventNames())
+	}
+	event, err := deposit.ParseEvent(strings.TrimSpace(*eventName))
+	if err != nil {
+		return nil, usagef(fs, "--event: %v; want one of %s", err, eventNames())
+	}
+	set := setFlags(fs)
+	dest := strings.TrimSpace(*rawURL)
+	if set["url"] {
+		if err := safehttp.CheckURL(dest, false); err != nil {
+			return nil, usagef(fs, "--url: %v", err)
+		}
+	}
+	evtID := strings.TrimSpace(*eventID)
+	if set["event-id"] {
+		if err := checkEventID(evtID); err != nil {
+			return nil, usagef(fs, "--event-id: %v", err)
+		}
+	} else {
+		evtID = newSimEventID()
+	}
+	tenant := auth.Tenant{PartnerID: partnerID, Mode: mode}
+	return func(ctx context.Context, s target, now time.Time) (any, error) {
+		// The environment is checked before the table is read.
+		secret, err := stripeWebhookSecret(s.env, mode)
+		if err != nil {
+			return nil, err
+		}
+		url := dest
+		if url == "" {
+			if url, err = receiverURL(s.env, mode); err != nil {
+				return nil, err
+			}
+		}
+		d, err := s.GetDeposit(ctx, tenant, depositID)
+		if e := errcode.As(err); e != nil && e.Code == errcode.NotFound {
+			return nil, fmt.Errorf("deposit %s not found (partner %s, %s mode)", depositID, partnerID, mode)
+		}
+		if err != nil {
+			return nil, err
+		}
+		payload, typ, err := simulatedEvent(d, event, evtID, mode, now)
+		if err != nil {
+			return nil, err
+		}
+		status, body, err := postEvent(ctx, url, payload, stripepay.SignPayload(payload, secret, now))
+		if err != nil {
+			return nil, err
+		}
+		out := simulated{EventID: evtID, Type: typ, DepositID: d.ID, Status: status, Response: responseJSON(body)}
+		if status < 200 || status > 299 {
+			return nil, shownError{out: out, err: fmt.Errorf("the receiver at %s answered %d %s", url, status, http.StatusText(status))}
+		}
+		return out, nil
+	}, nil
+}
+
+// eventNames lists deposit.Events for messages: "paid|unpaid|…".
+func eventNames() string {
+	names := make([]string, len(deposit.Events))
+	for i, e := range deposit.Events {
+		names[i] = string(e)
+	}
+	return strings.Join(names, "|")
+}
+
+// checkEventID says why id is not a Stripe event id: "evt_" and letters,
+// digits or underscores, at most maxEventIDLen bytes.
+func checkEventID(id string) error {
+	rest, ok := strings.CutPrefix(id, eventIDPrefix)
+	if !ok || rest == "" || len(id) > maxEventIDLen || strings.ContainsFunc(rest, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_')
+	}) {
+		return fmt.Errorf("%q is not a Stripe event id: want %s and letters, digits or underscores", clipped(id), eventIDPrefix)
+	}
+	return nil
+}
+
+// newSimEventID returns "evt_sim_" and 24 random lowercase hex digits.
+func newSimEventID() string {
+	b := make([]byte, 12)
+	// crypto/rand.Read never returns an error (see newPartnerID).
+	_, _ = rand.Read(b)
+	return simEventIDPrefix + hex.EncodeToString(b)
+}
+
+// simulatedEvent returns the JSON of the Stripe event id that amounts to
+// e for deposit d, as Stripe would send it at now, and its type. A deposit
+// whose PaymentIntent is not known yet (Stripe names it in the checkout
+// events, from which the receiver learns it) gets "pi_sim_<deposit id>".
+func simulatedEvent(d deposit.Deposit, e deposit.Event, id string, mode auth.Mode, now time.Time) ([]byte, string, error) {
+	pi := d.PaymentIntentID
+	if pi == "" {
+		pi = simPaymentIntentID + d.ID
+	}
+	payload, err := stripepay.SimulatedEvent(stripepay.Simulated{
+		EventID: id, Account: d.ConnectedAccount, Live: mode == auth.Live,
+		DepositID: d.ID, LeadID: d.LeadID, PartnerID: d.PartnerID,
+		SessionID: d.SessionID, PaymentIntentID: pi, AmountCents: d.AmountCents, Currency: d.Currency, At: now,
+	}, e)
+	if err != nil {
+		return nil, "", err
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(payload, &head); err != nil {
+		return nil, "", fmt.Errorf("read the simulated event: %w", err)
+	}
+	return payload, head.Type, nil
+}
+
+// stripeWebhookSecret returns mode's Stripe webhook signing secret from
+// STRIPE_WEBHOOK_SECRETS in env (dev.json's while make dev runs, else the
+// environment's): JSON text, {"test": "whsec_…", "live": "whsec_…"}. It
+// fails when the variable is unset, is not such an object or has no
+// secret for mode; no message ever quotes the value.
+func stripeWebhookSecret(env devfile.Choice, mode auth.Mode) (string, error) {
+	name := settings.StripeWebhookSecrets
+	const shape = `{"test": "whsec_…", "live": "whsec_…"}`
+	v := env.Getenv(name)
+	if strings.TrimSpace(v) == "" {
+		msg := fmt.Sprintf("%s is not set: it must hold the Stripe webhook signing secrets by mode, %s", name, shape)
+		switch {
+		case env.FromFile:
+			msg += "; neither " + devfile.RelPath + " nor the environment sets it"
+		case env.Skipped != "":
+			msg += " (make dev: " + env.Skipped + ")"
+		}
+		return "", errors.New(msg)
+	}
+	from := name
+	if _, ok := env.File.Env[name]; env.FromFile && ok {
+		from += " of " + devfile.RelPath
+	}
+	var secrets map[string]string
+	if err := json.Unmarshal([]byte(v), &secrets); err != nil || secrets == nil {
+		return "", fmt.Errorf("%s is not a JSON object of signing secrets by mode, %s", from, shape)
+	}
+	secret := strings.TrimSpace(secrets[string(mode)])
+	if secret == "" {
+		return "", fmt.Errorf("%s has no %s signing secret (%q)", from, mode, mode)
+	}
+	return secret, nil
+}
+
+// receiverURL returns where the stripe-webhook function receives mode's
+// events: PUBLIC_BASE_URL in env (make dev's local gateway, while it
+// runs) and the route's path (manifest.StripeWebhook) for mode.
+func receiverURL(env devfile.Choice, mode auth.Mode) (string, error) {
+	base := strings.TrimSpace(env.Getenv(settings.PublicBaseURL))
+	if base == "" {
+		return "", fmt.Errorf("%s is not set, so there is no default receiver: give --url, or run inside the checkout while make dev runs", settings.PublicBaseURL)
+	}
+	path := manifest.ByOperation(manifest.StripeWebhook).PilotPath
+	path = strings.Replace(path, "{"+manifest.ParamName(path)+"}", string(mode), 1)
+	url := strings.TrimSuffix(base, "/") + path
+	if err := safehttp.CheckURL(url, false); err != nil {
+		return "", fmt.Errorf("%s %q gives no receiver URL: %w", settings.PublicBaseURL, base, err)
+	}
+	return url, nil
+}
+
+// postEvent POSTs payload with the Stripe-Signature header sig to url, as
+// Stripe delivers an event, and returns the answer's status and the first
+// maxResponseBytes of its body. A redirect is returned as the answer, not
+// followed (Stripe does not follow them either).
+func postEvent(ctx context.Context, url string, payload []byte, sig string) (int, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, simulateTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(payload))
+	if err != nil {
+		return 0, nil, fmt.Errorf("post the event to %s: %w", url, err)
+	}
+	req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	req.Header.Set("Stripe-Signature", sig)
+	req.Header.Set("User-Agent", "opctl deposit simulate")
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, nil, fmt.Errorf("post the event to %s: %w", url, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	if err != nil {
+		return 0, nil, fmt.Errorf("read the answer of %s (status %d): %w", url, resp.StatusCode, err)
+	}
+	return resp.StatusCode, body, nil
+}
+
+// responseJSON returns body as the output's response: the JSON itself
+// when it is JSON, null when empty, else a string of its first
+// maxResponseText characters.
+func responseJSON(body []byte) json.RawMessage {
+	b := bytes.TrimSpace(body)
+	switch {
+	case len(b) == 0:
+		return json.RawMessage("null")
+	case json.Valid(b):
+		return b
+	}
+	s := string(b)
+	if r := []rune(s); len(r) > maxResponseText {
+		s = string(r[:maxResponseText]) + "…"
+	}
+	out, _ := json.Marshal(s)
+	return out
+}

@@ -1,0 +1,42 @@
+package quotepage
+
+import (
+	"strings"
+
+	"github.com/moveleads/partnerapi/shared/htmlpage"
+)
+
+// ErrorPage returns a short, friendly HTML page with the given status for
+// a quote link that cannot be used: 404 (the link is not known: check that
+// the whole link was opened, or ask company to send it again), 410 (it
+// expired: ask company for a new one) or 409 (the quote was replaced by a
+// newer one or can no longer be accepted: look for the newer link, or
+// contact company). Any other status gets a "something went wrong, try
+// again in a few minutes" page. It carries the headers of Headers. An empty
+// company reads "the moving company".
+func ErrorPage(status int, company string) Document {
+	a := loadAssets()
+	name := companyText(company)
+	var title, message string
+	switch status {
+	case 404:
+		title = "We can’t find this quote"
+		message = "Check that you opened the whole link from your message or email. If it still doesn’t work, ask " + name + " to send it again."
+	case 410:
+		title = "This quote link has expired"
+		message = "Quote links only work for a limited time. To go ahead with your move, please ask " + name + " for a new quote."
+	case 409:
+		title = "This quote has been replaced or closed"
+		message = "It can no longer be accepted. " + upperFirst(name) + " may have sent you a newer quote: look for the newer link in your messages, or contact " + name + "."
+	default:
+		title = "Sorry, something went wrong"
+		message = "Please try the link again in a few minutes. If it still doesn’t work, contact " + name + "."
+	}
+	body := strings.NewReplacer(
+		"%%CSS%%", a.css,
+		"%%BRAND%%", htmlpage.Escape(brand(company)),
+		"%%TITLE%%", htmlpage.Escape(title),
+		"%%MESSAGE%%", htmlpage.Escape(message),
+	).Replace(a.errorPage)
+	return Document{Status: status, Header: Headers(), Body: []byte(body)}
+}

@@ -1,0 +1,386 @@
+package quotepage
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/api"
+	"github.com/moveleads/partnerapi/shared/htmlpage"
+)
+
+// Document is an HTML answer: status, headers and body, which the request
+// pipeline returns and the edge sends as it is.
+type Document = api.Document
+
+// Estimate types (quote.EstimateType values).
+const (
+	NonBinding         = "non_binding"
+	Binding            = "binding"
+	BindingNotToExceed = "binding_not_to_exceed"
+)
+
+// Quote stages (quote.Stage values).
+const (
+	StageOpen       = "open"
+	StageAccepted   = "accepted"
+	StageSigned     = "signed"
+	StageExpired    = "expired"
+	StageSuperseded = "superseded"
+)
+
+// Deposit statuses as getDeposit reports them (deposit.PublicDepositStatus),
+// and "none" for a lead without a deposit.
+const (
+	DepositNone     = "none"
+	DepositPending  = "pending"
+	DepositPaid     = "paid"
+	DepositFailed   = "failed"
+	DepositRefunded = "refunded"
+	DepositDisputed = "disputed"
+)
+
+// Page is what the quote page shows for one quote.
+type Page struct {
+	CompanyName      string // the mover's display name, e.g. "Demo Movers"; "" reads "the moving company"
+	CarrierLegalName string // the carrier's legal name, e.g. "Demo Moving Services LLC"; may be ""
+	USDOTNumber      string // e.g. "1234567"; may be ""
+	EstimateType     string // NonBinding, Binding or BindingNotToExceed
+	PriceCents       int64
+	DepositCents     int64  // 0: no deposit required
+	Currency         string // lowercase ISO 4217, e.g. "usd"
+	ExpiresAt        time.Time
+	Stage            string // StageOpen, StageAccepted, StageSigned, StageExpired or StageSuperseded
+	AcceptedAt       *time.Time
+
+	// Binding quotes only: the E-SIGN disclosure text, with the company
+	// filled in (quote.DisclosureFor), and the liability options the signer
+	// chooses from (quote.LiabilityOptions), in the order shown.
+	Disclosure string
+	Liability  []LiabilityOption
+
+	// DepositStatus is the deposit's status: DepositNone, DepositPending,
+	// DepositPaid, DepositFailed, DepositRefunded or DepositDisputed.
+	// CheckoutURL is set only while the deposit's checkout is payable; the
+	// page then links the Pay button straight to it.
+	DepositStatus string
+	CheckoutURL   string
+
+	// AcceptPath and DepositPath are the page's own JSON calls, absolute
+	// paths on the page's origin: "/v1-quote/<token>/accept" and
+	// "/v1-quote/<token>/deposit".
+	AcceptPath, DepositPath string
+}
+
+// LiabilityOption is one liability option as the page offers it.
+type LiabilityOption struct {
+	Election    string // "full_value_protection" or "released_value", sent as liability_election
+	Title       string // e.g. "Full value protection"
+	Explanation string // what it means, in plain words
+}
+
+// pageData is the quote-data JSON block the script reads.
+type pageData struct {
+	AcceptPath  string `json:"accept_path"`
+	DepositPath string `json:"deposit_path"`
+	Binding     bool   `json:"binding"`
+	Company     string `json:"company"` // as a sentence starts: the script writes "Thank you. <company> has …"
+}
+
+// dateLayout is how the page states a time. The script rewrites each
+// <time> in the reader's own time zone; without it the page says UTC, and
+// names the day and month in words, which no reader misreads the way they
+// can 03/11.
+const dateLayout = "Monday 2 January 2006 at 15:04 UTC"
+
+// Render returns the quote page for p: status 200 with the headers of
+// Headers. It does not fail: the assets are embedded and checked by the
+// package's tests. What the page offers follows p.Stage: the acceptance
+// form of the estimate type while open, the deposit once accepted or
+// signed, and an explanation with whom to contact otherwise (an unknown
+// stage included, so nothing can be accepted from a page the caller did
+// not mean to be open).
+func Render(p Page) Document {
+	a := loadAssets()
+	company := companyText(p.CompanyName)
+	binding := isBinding(p.EstimateType)
+	data, err := json.Marshal(pageData{AcceptPath: p.AcceptPath, DepositPath: p.DepositPath, Binding: binding, Company: upperFirst(company)})
+	if err != nil {
+		return ErrorPage(500, p.CompanyName)
+	}
+	deposit := formatMoney(p.DepositCents, p.Currency)
+	depositText := "None required"
+	next := ""
+	if p.DepositCents > 0 {
+		depositText = deposit
+		next = "Next, you can pay the deposit of " + deposit + " to book your move."
+	}
+	layout := layoutOf(p.Stage, binding)
+	dv := depositViewOf(p, layout)
+	done := doneTexts(p, binding, company)
+	closed := closedTexts(p, company)
+	payLabel := "Pay deposit"
+	if p.DepositCents > 0 {
+		payLabel = "Pay deposit of " + deposit
+	}
+	// One pass over the markup: a value is never searched for placeholders.
+	body := strings.NewReplacer(
+		"%%CSS%%", a.css,
+		"%%JS%%", a.js,
+		"%%DATA%%", string(data), // encoding/json escapes <, > and &, so it cannot end the element
+		"%%BRAND%%", htmlpage.Escape(brand(p.CompanyName)),
+		"%%COMPANY%%", htmlpage.Escape(company),
+		"%%COMPANY_START%%", htmlpage.Escape(upperFirst(company)),
+		"%%MOVER%%", moverLine(p.CarrierLegalName, p.USDOTNumber),
+		"%%PRICE_LABEL%%", htmlpage.Escape(priceLabel(p.EstimateType)),
+		"%%PRICE%%", htmlpage.Escape(formatMoney(p.PriceCents, p.Currency)),
+		"%%ESTIMATE_WORDS%%", htmlpage.Escape(estimateWords(p.EstimateType)),
+		"%%DEPOSIT_TEXT%%", htmlpage.Escape(depositText),
+		"%%EXPIRY%%", expiryRow(p),
+		"%%NEXT%%", htmlpage.Escape(next),
+		"%%HIDE_NEXT%%", hidden(next == ""),
+		"%%DISCLOSURE%%", disclosureHTML(p.Disclosure),
+		"%%LIABILITY%%", liabilityHTML(p.Liability),
+		"%%HIDE_DONE%%", hidden(layout != layoutDone),
+		"%%DONE_TITLE%%", htmlpage.Escape(done.title),
+		"%%DONE_TEXT%%", htmlpage.Escape(done.text),
+		"%%DONE_WHEN%%", done.when,
+		"%%PAY_LABEL%%", htmlpage.Escape(payLabel),
+		"%%DEPOSIT_LEAD%%", depositLead(p.DepositCents, deposit),
+		"%%HIDE_PAY%%", hidden(dv.kind != depositPay && dv.kind != depositLink),
+		"%%HIDE_FAILED%%", hidden(!dv.failed),
+		"%%HIDE_PAY_BUTTON%%", hidden(dv.kind == depositLink),
+		"%%HIDE_PAY_LINK%%", hidden(dv.kind != depositLink),
+		"%%PAY_LINK_HREF%%", payLinkHref(dv.checkoutURL),
+		"%%HIDE_NO_DEPOSIT%%", hidden(dv.kind != depositNone),
+		"%%HIDE_DEPOSIT_STATUS%%", hidden(dv.kind != depositStatus),
+		"%%DEPOSIT_STATUS_CLASS%%", dv.class,
+		"%%DEPOSIT_STATUS_TITLE%%", htmlpage.Escape(dv.title),
+		"%%DEPOSIT_STATUS_TEXT%%", htmlpage.Escape(dv.text),
+		"%%CLOSED_TITLE%%", htmlpage.Escape(closed.title),
+		"%%CLOSED_TEXT%%", htmlpage.Escape(closed.text),
+	).Replace(a.layouts[layout])
+	return Document{Status: 200, Header: Headers(), Body: []byte(body)}
+}
+
+// layoutOf picks the page's sections from the quote's stage.
+func layoutOf(stage string, binding bool) string {
+	switch stage {
+	case StageOpen:
+		if binding {
+			return layoutSign
+		}
+		return layoutAccept
+	case StageAccepted, StageSigned:
+		return layoutDone
+	default:
+		return layoutClosed
+	}
+}
+
+// isBinding reports whether a quote of estimateType is signed rather than
+// accepted with an email address.
+func isBinding(estimateType string) bool {
+	return estimateType == Binding || estimateType == BindingNotToExceed
+}
+
+// anyCompany stands in for a company without a name.
+const anyCompany = "the moving company"
+
+// companyText is the company as the page's sentences name it.
+func companyText(company string) string {
+	if strings.TrimSpace(company) == "" {
+		return anyCompany
+	}
+	return company
+}
+
+// upperFirst is companyText's result at the start of a sentence: "The
+// moving company"; a company's own name is left as it is written.
+func upperFirst(company string) string {
+	if company == anyCompany {
+		return "The" + company[3:]
+	}
+	return company
+}
+
+func brand(company string) string {
+	if strings.TrimSpace(company) == "" {
+		return "Moving quote"
+	}
+	return company
+}
+
+// estimateWords says what kind of estimate the quote is, in plain words
+// (49 CFR 375.401–405); "" for a type the page does not know.
+func estimateWords(estimateType string) string {
+	switch estimateType {
+	case NonBinding:
+		return "Non-binding estimate — your final price may differ"
+	case Binding:
+		return "Binding estimate — the price will not change unless you add items or services"
+	case BindingNotToExceed:
+		return "Not-to-exceed estimate — you pay this or less"
+	}
+	return ""
+}
+
+// priceLabel names the price as the estimate type makes it.
+func priceLabel(estimateType string) string {
+	switch estimateType {
+	case NonBinding:
+		return "Estimated price"
+	case BindingNotToExceed:
+		return "Most you will pay"
+	}
+	return "Price"
+}
+
+// moverLine is the carrier's legal name and USDOT number under the
+// company's name ("Demo Moving Services LLC · USDOT 1234567"), or "" when
+// neither is given.
+func moverLine(legalName, usdot string) string {
+	var parts []string
+	if s := strings.TrimSpace(legalName); s != "" {
+		parts = append(parts, htmlpage.Escape(s))
+	}
+	if s := strings.TrimSpace(usdot); s != "" {
+		parts = append(parts, `<span class="nowrap">USDOT `+htmlpage.Escape(s)+`</span>`)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return `<p class="mover">` + strings.Join(parts, " · ") + `</p>`
+}
+
+// timeHTML is a <time> element the script rewrites in the reader's time
+// zone.
+func timeHTML(t time.Time) string {
+	return `<time class="local-time" datetime="` + t.UTC().Format(time.RFC3339) + `">` +
+		htmlpage.Escape(t.UTC().Format(dateLayout)) + `</time>`
+}
+
+// expiryRow is the "Valid until" row of the quote's details: shown while
+// the quote is open and once it expired, not when the date no longer
+// matters (accepted, signed or replaced) nor when it is unknown.
+func expiryRow(p Page) string {
+	if p.ExpiresAt.IsZero() {
+		return ""
+	}
+	var label string
+	switch p.Stage {
+	case StageOpen:
+		label = "Valid until"
+	case StageExpired:
+		label = "Expired"
+	default:
+		return ""
+	}
+	return `<div id="expiry-row" class="fact-long"><dt>` + label + `</dt><dd>` + timeHTML(p.ExpiresAt) + `</dd></div>`
+}
+
+// depositLead is the sentence above the Pay button.
+func depositLead(cents int64, amount string) string {
+	if cents <= 0 {
+		return "To book your move, pay the deposit."
+	}
+	return "To book your move, pay the deposit of <strong>" + htmlpage.Escape(amount) + "</strong>."
+}
+
+// payLinkHref is the href attribute of the link to an open checkout, or
+// nothing when there is none (the link is hidden then).
+func payLinkHref(checkoutURL string) string {
+	if checkoutURL == "" {
+		return ""
+	}
+	return ` href="` + htmlpage.Escape(checkoutURL) + `"`
+}
+
+// hidden is the hidden attribute when hide is true.
+func hidden(hide bool) string {
+	if hide {
+		return " hidden"
+	}
+	return ""
+}
+
+// disclosureHTML renders the E-SIGN disclosure as paragraphs: a blank line
+// between paragraphs, a line break kept within one. A first paragraph
+// that is one short line without a full stop is the text's title
+// ("Agreeing to sign electronically") and is shown as one.
+func disclosureHTML(text string) string {
+	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+	var b strings.Builder
+	first := true
+	for _, para := range strings.Split(text, "\n\n") {
+		para = strings.TrimSpace(para)
+		if para == "" {
+			continue
+		}
+		open := "<p>"
+		if first && len(para) <= 80 && !strings.ContainsAny(para, "\n.") {
+			open = `<p class="disclosure-title">`
+		}
+		first = false
+		b.WriteString(open + strings.ReplaceAll(htmlpage.Escape(para), "\n", "<br>") + "</p>\n    ")
+	}
+	return b.String()
+}
+
+// liabilityHTML renders the liability options as radio buttons, none
+// chosen. Each option's whole card is its label, so a tap anywhere on it
+// chooses it; a screen reader names the radio by its title and reads the
+// explanation as its description.
+func liabilityHTML(options []LiabilityOption) string {
+	var b strings.Builder
+	for i, o := range options {
+		id := "liability-" + strconv.Itoa(i)
+		b.WriteString(`<label class="choice" for="` + id + `">
+      <input class="choice-input" type="radio" name="liability" id="` + id + `" value="` + htmlpage.Escape(o.Election) +
+			`" aria-labelledby="` + id + `-title" aria-describedby="` + id + `-hint">
+      <span class="choice-text"><span class="choice-title" id="` + id + `-title">` + htmlpage.Escape(o.Title) + `</span>
+      <span class="choice-hint" id="` + id + `-hint">` + htmlpage.Escape(o.Explanation) + `</span></span>
+    </label>
+    `)
+	}
+	return b.String()
+}
+
+// doneView is what the accepted state says above the deposit.
+type doneView struct {
+	title, text string
+	when        string // markup: when it was accepted, or ""
+}
+
+// doneTexts words the accepted state. While the quote is open the section
+// is hidden, worded for the acceptance the form makes, and the script sets
+// its title again from the call's answer.
+func doneTexts(p Page, binding bool, company string) doneView {
+	signed := p.Stage == StageSigned || (p.Stage == StageOpen && binding)
+	v := doneView{title: "Quote accepted", text: "Thank you. " + upperFirst(company) + " has your acceptance."}
+	verb := "accepted"
+	if signed {
+		v = doneView{title: "Quote signed", text: "Thank you. " + upperFirst(company) + " has your signed quote."}
+		verb = "signed"
+	}
+	if p.AcceptedAt != nil && !p.AcceptedAt.IsZero() && p.Stage != StageOpen {
+		v.when = `<p class="done-when">You ` + verb + ` this quote on ` + timeHTML(*p.AcceptedAt) + `.</p>`
+	}
+	return v
+}
+
+// closedView is what a quote that can no longer be accepted says.
+type closedView struct{ title, text string }
+
+func closedTexts(p Page, company string) closedView {
+	switch p.Stage {
+	case StageExpired:
+		return closedView{"This quote has expired",
+			"It can no longer be accepted. To go ahead with your move, please contact " + company + " for a new quote."}
+	case StageSuperseded:
+		return closedView{"This quote has been replaced",
+			upperFirst(company) + " has sent you a newer quote, so this one can no longer be accepted. Look for the newer link in your messages, or contact " + company + "."}
+	}
+	return closedView{"This quote can’t be accepted online", "Please contact " + company + " about this quote."}
+}
