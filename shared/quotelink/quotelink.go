@@ -1,20 +1,17 @@
-// Package quotelink makes quote page links: the token (256 random bits,
-// in the same form as capture tokens, so survey.ParseToken reads it), the
-// record that keeps only its hash, and the URL. It is apart from
+// Package quotelink makes quote page links: the token (a capture-style
+// token from survey.NewToken, so survey.ParseToken reads it), the record
+// that keeps only its hash, and the URL. It is apart from
 // shared/quotes so that the deposit functions, which mint the link Stripe
 // sends the customer back to, link none of the page's code.
 package quotelink
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/quoterec"
+	"github.com/moveleads/partnerapi/shared/survey"
 )
 
 // TokenAfterExpiry is how long a quote page link keeps opening after the
@@ -30,20 +27,13 @@ func PagePath(token string) string { return "/v1-quote/" + token }
 // PageURL is the quote page of token under base (the public origin).
 func PageURL(base, token string) string { return strings.TrimRight(base, "/") + PagePath(token) }
 
-// Hash is the lowercase hex SHA-256 of token: the only form stored.
-func Hash(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
-}
-
 // NewPageToken mints a quote page token for quote quoteID of lead leadID,
 // valid until expiresAt: the token (for the URL only) and its record
 // (which holds only its hash).
 func NewPageToken(leadID, quoteID string, now, expiresAt time.Time) (string, quoterec.PageToken, error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
+	token, err := survey.NewToken()
+	if err != nil {
 		return "", quoterec.PageToken{}, fmt.Errorf("quote page token: %w", err)
 	}
-	token := base64.RawURLEncoding.EncodeToString(b)
-	return token, quoterec.PageToken{Hash: Hash(token), LeadID: leadID, QuoteID: quoteID, IssuedAt: now, ExpiresAt: expiresAt}, nil
+	return token, quoterec.PageToken{Hash: survey.TokenHash(token), LeadID: leadID, QuoteID: quoteID, IssuedAt: now, ExpiresAt: expiresAt}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/deposit"
+	"github.com/moveleads/partnerapi/shared/lead"
 )
 
 // DepositData is the data of the deposit events (deposit.paid,
@@ -41,7 +42,7 @@ func DepositEvents(mode string, d deposit.Deposit, tr deposit.Transition, leadSt
 		AmountCents: d.AmountCents, Currency: d.Currency, LeadStatus: leadStatus,
 	}
 	if !d.PaidAt.IsZero() {
-		p := d.PaidAt.UTC().Format(time.RFC3339Nano)
+		p := lead.FormatTime(d.PaidAt) // as getDeposit shows it
 		dd.PaidAt = &p
 	}
 	data, err := json.Marshal(dd)
