@@ -6,6 +6,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -98,16 +99,16 @@ func TestZipOfMissingBinaryFails(t *testing.T) {
 func TestQuoteArgs(t *testing.T) {
 	f := manifest.Function{Slug: "v1-leads-list", Secrets: []string{manifest.SecretCursor}}
 	got := quoteArgs(lambdafn.GoBuildArgs(f, "build/v1-leads-list/bootstrap"))
-	want := `build -trimpath -tags lambda.norpc,awssecrets -ldflags "-s -w" -o build/v1-leads-list/bootstrap ./functions/v1-leads-list`
+	want := `build -trimpath -tags lambda.norpc -ldflags "-s -w" -o build/v1-leads-list/bootstrap ./functions/v1-leads-list`
 	if got != want {
 		t.Errorf("quoteArgs = %s; want %s", got, want)
 	}
 }
 
-// TestCompileAppliesBuildTags compiles two functions of a scratch module
-// whose only main is behind a build tag: the one listing a secret builds
-// only with the awssecrets tag, the other only without it. So the builder
-// must pass each function's own lambdafn.BuildTags.
+// TestCompileAppliesBuildTags compiles a function of a scratch module
+// that builds only with lambdafn.BuildTags (its main is behind
+// lambda.norpc; without the tag a file that does not compile takes its
+// place). So the builder must pass the function's tags.
 func TestCompileAppliesBuildTags(t *testing.T) {
 	root := t.TempDir()
 	write := func(rel, content string) {
@@ -121,32 +122,26 @@ func TestCompileAppliesBuildTags(t *testing.T) {
 		}
 	}
 	write("go.mod", "module scratch\n\ngo 1.22\n")
-	write("functions/with-secret/main.go", "//go:build lambda.norpc && awssecrets\n\npackage main\n\nfunc main() {}\n")
-	write("functions/without-secret/main.go", "//go:build lambda.norpc && !awssecrets\n\npackage main\n\nfunc main() {}\n")
+	write("functions/fn/main.go", "//go:build lambda.norpc\n\npackage main\n\nfunc main() {}\n")
+	write("functions/fn/untagged.go", "//go:build !lambda.norpc\n\npackage main\n\nvar _ = notDefined\n")
 
 	var log bytes.Buffer
 	b := builder{root: root, arch: "amd64", log: &log}
-	fns := []manifest.Function{
-		{Slug: "with-secret", Secrets: []string{manifest.SecretCursor}},
-		{Slug: "without-secret"},
+	bin := filepath.Join(root, "out", "fn", "bootstrap")
+	if err := b.compile(context.Background(), manifest.Function{Slug: "fn"}, bin); err != nil {
+		t.Fatalf("compile fn: %v\n%s", err, log.String())
 	}
-	for _, f := range fns {
-		t.Run(f.Slug, func(t *testing.T) {
-			bin := filepath.Join(root, "out", f.Slug, "bootstrap")
-			if err := b.compile(context.Background(), f, bin); err != nil {
-				t.Fatalf("compile %s: %v\n%s", f.Slug, err, log.String())
-			}
-			if _, err := os.Stat(bin); err != nil {
-				t.Errorf("no binary: %v", err)
-			}
-		})
+	if _, err := os.Stat(bin); err != nil {
+		t.Errorf("no binary: %v", err)
 	}
-	// The mismatched tag set must fail: the scratch module really gates.
-	if err := b.compile(context.Background(), manifest.Function{Slug: "with-secret"}, filepath.Join(root, "out", "x")); err == nil {
-		t.Error("compiling with-secret without its secret = nil error; want a build failure (the scratch module does not gate)")
+	if !strings.Contains(log.String(), "-tags lambda.norpc ") {
+		t.Errorf("build log %q; want the tag printed", log.String())
 	}
-	if !strings.Contains(log.String(), "-tags lambda.norpc,awssecrets ") {
-		t.Errorf("build log %q; want the awssecrets tag printed", log.String())
+	// The scratch module really gates: without the tag it does not build.
+	cmd := exec.Command("go", "build", "-o", filepath.Join(root, "out", "x"), "./functions/fn")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Errorf("fn built without lambda.norpc (%s); want a failure (the scratch module does not gate)", out)
 	}
 }
 

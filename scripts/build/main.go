@@ -10,9 +10,7 @@
 //
 //	CGO_ENABLED=0 GOOS=linux GOARCH=<arch> go build -trimpath -tags <tags> -ldflags "-s -w" -o <out>/<slug>/bootstrap ./functions/<slug>
 //
-// where <tags> is lambdafn.BuildTags: lambda.norpc, plus awssecrets for a
-// function whose manifest entry lists Secrets (only those link the Secrets
-// Manager client). Each is zipped with one entry, bootstrap, executable (mode 0755) and with a
+// where <tags> is lambdafn.BuildTags (lambda.norpc). Each is zipped with one entry, bootstrap, executable (mode 0755) and with a
 // fixed timestamp, so the same binary always gives the same zip. It then
 // prints each function's binary and zip size.
 //

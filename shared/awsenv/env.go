@@ -21,6 +21,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/secretsmgr"
 	"github.com/moveleads/partnerapi/shared/settings"
 )
 
@@ -101,10 +102,7 @@ func (e *Env) Secret(name string) func(context.Context) ([]byte, error) {
 		return failing(fmt.Errorf("secret %q has no environment variable (settings.SecretVar)", name))
 	}
 	if arn := e.getenv(envName + "_ARN"); arn != "" {
-		if secretsManager == nil {
-			return failing(fmt.Errorf("%s_ARN is set but this binary was built without the awssecrets tag (make build adds it for functions whose manifest lists secrets)", envName))
-		}
-		load := secretsManager(e.Config, arn)
+		load := secretsManager(e.Config, aws.ToString(Endpoint(e.getenv, "SECRETS_MANAGER")), arn)
 		return func(ctx context.Context) ([]byte, error) {
 			v, err := load(ctx)
 			if err != nil {
@@ -209,6 +207,22 @@ func lambdaConfig(getenv func(string) string) (aws.Config, error) {
 		Region:      region,
 		Credentials: credentials.NewStaticCredentialsProvider(id, secret, getenv("AWS_SESSION_TOKEN")),
 	}, nil
+}
+
+// secretsManager reads a secret's string value by ARN from AWS Secrets
+// Manager (shared/secretsmgr, at endpoint when not ""). The client is
+// built on first use, never at init.
+func secretsManager(cfg aws.Config, endpoint, arn string) func(context.Context) (string, error) {
+	var once sync.Once
+	var client *secretsmgr.Client
+	var err error
+	return func(ctx context.Context) (string, error) {
+		once.Do(func() { client, err = secretsmgr.New(cfg, endpoint) })
+		if err != nil {
+			return "", err
+		}
+		return client.SecretString(ctx, arn)
+	}
 }
 
 // Endpoint honours the SDK's standard endpoint variables for service (its

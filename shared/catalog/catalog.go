@@ -10,10 +10,11 @@ package catalog
 import (
 	"context"
 	"fmt"
-	"github.com/moveleads/partnerapi/shared/inventory"
 	"io"
 	"log/slog"
 	"time"
+
+	"github.com/moveleads/partnerapi/shared/inventory"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
@@ -68,7 +69,7 @@ func Builders() map[string]wiring.Builder {
 		"v1-survey-video-access": wiring.VideoAccess,
 		"v1-video":               s3wiring.Video,
 		"v1-lead-quote":          quotewiring.CreateQuote,
-		"v1-accept":              s3wiring.Accept,
+		"v1-accept":              quotewiring.Accept,
 		"v1-deposits":            paywiring.CreateDeposit,
 		"v1-deposit-status":      paywiring.GetDeposit,
 		"v1-quote":               quotepagewiring.QuotePage,

@@ -24,6 +24,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/apitest"
 	"github.com/moveleads/partnerapi/shared/browser"
 	"github.com/moveleads/partnerapi/shared/deposit"
+	"github.com/moveleads/partnerapi/shared/deposits"
 	"github.com/moveleads/partnerapi/shared/htmlpage/htmltest"
 	"github.com/moveleads/partnerapi/shared/quotes"
 )
@@ -223,7 +224,9 @@ func TestPageSignPayAndPaidInChromium(t *testing.T) {
 	leadID := w.lead(t)
 	q := w.quote(t, leadID, `{"estimate_type":"binding","price_cents":245000,"deposit_cents":25000}`)
 	quoteURL := q["quote_url"].(string)
-	ctx := openPhone(t, quoteURL)
+	// Chromium reports the 410 of the expired links at the end on the
+	// console.
+	ctx := openPhone(t, quoteURL, "the server responded with a status of 410")
 
 	waitHeading(t, ctx, "Sign this quote")
 	for _, s := range []string{"Acme Movers", "Acme Moving LLC", "USDOT 1234567", "$2,450.00", "$250.00", "Valid until"} {
@@ -379,6 +382,27 @@ func TestPageSignPayAndPaidInChromium(t *testing.T) {
 	if s := documentStatus(t, ctx); s != 200 {
 		t.Errorf("return page status %d; want 200", s)
 	}
+
+	// Long after, both links have expired: the page still tells the booked
+	// customer the move is booked instead of sending them for a new quote.
+	exp, err := time.Parse(time.RFC3339, q["expires_at"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := exp.Add(quotes.TokenAfterExpiry)
+	if r := w.env.Clock.Now().Add(deposits.ReturnTokenLifetime); r.After(late) {
+		late = r
+	}
+	w.env.Clock.Set(late.Add(time.Hour))
+	for _, u := range []string{quoteURL, success} {
+		navigate(t, ctx, u)
+		waitHeading(t, ctx, "Your move is booked")
+		waitText(t, ctx, "your move with Acme Movers is booked")
+		if s := documentStatus(t, ctx); s != 410 {
+			t.Errorf("expired link of a booked move: status %d; want 410", s)
+		}
+	}
+	shot(t, ctx, "booked-link-expired")
 }
 
 // TestPageAcceptNonBindingInChromium accepts a non-binding quote with an

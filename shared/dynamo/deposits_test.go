@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -401,8 +402,10 @@ func TestApplyDepositLeavesTheLead(t *testing.T) {
 		if ql.Status != lead.Lost || ql.Deposit.Status != deposit.Paid || !ql.UpdatedAt.Equal(at) {
 			t.Errorf("lead %s, deposit %s, updated_at %s; want lost kept, paid, %s", ql.Status, ql.Deposit.Status, ql.UpdatedAt, at)
 		}
-		if _, err := s.GetEvent(ctx, quoteTenant, "evt_dep_1_deposit.paid"); err != nil {
+		if e, err := s.GetEvent(ctx, quoteTenant, "evt_dep_1_deposit.paid"); err != nil {
 			t.Errorf("deposit.paid: %v; want it owed", err)
+		} else if !strings.Contains(string(e.Data), `"lead_status":"lost"`) {
+			t.Errorf("deposit.paid data %s; want lead_status lost (the lead was not booked)", e.Data)
 		}
 		_, err := s.GetEvent(ctx, quoteTenant, "evt_dep_1_lead.booked")
 		wantCode(t, err, errcode.NotFound)

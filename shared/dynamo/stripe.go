@@ -66,7 +66,10 @@ const (
 // depositPlan is one attempt of ApplyDeposit.
 type depositPlan struct {
 	lead depositLead
-	seen lead.Status // leadDepositRef: the lead's status as read ("": any)
+	// seen is the lead's status as read: leadDepositRef's condition
+	// ("": any), and the lead_status of the events of a paid deposit that
+	// does not book.
+	seen lead.Status
 }
 
 // depositTx is an ApplyDeposit transaction and where each of its items
@@ -95,7 +98,8 @@ type depositTx struct {
 //     alone: the deposit's change is still recorded.
 //
 // In both cases the lead is not booked, so the events of type lead.booked
-// among ch.Events are not written. A lead that keeps changing → conflict
+// among ch.Events are not written, and the others (deposit.paid) carry the
+// lead's status as read instead of booked. A lead that keeps changing → conflict
 // wrapping ErrChanged.
 //
 // The deposit gets After's status, session, checkout URL, PaymentIntent
@@ -189,7 +193,7 @@ func replan(plan depositPlan, depositID string, old map[string]types.AttributeVa
 	}
 	switch st := lead.Status(cur.Status); {
 	case cur.DepositID != depositID:
-		return depositPlan{lead: leadUntouched}, nil
+		return depositPlan{lead: leadUntouched, seen: st}, nil
 	case plan.lead == leadBooks && (st == lead.Lost || st == lead.Completed):
 		return depositPlan{lead: leadDepositRef, seen: st}, nil
 	}
@@ -256,8 +260,14 @@ func (s *Store) applyDepositInput(t auth.Tenant, ch quoterec.DepositChange, plan
 	}
 	tx.eventsFrom = len(items)
 	for _, e := range ch.Events {
-		if e.Type == webhook.LeadBooked && plan.lead != leadBooks {
-			continue // the lead is not booked
+		if ch.Transition.Books() && plan.lead != leadBooks {
+			if e.Type == webhook.LeadBooked {
+				continue // the lead is not booked
+			}
+			var err error
+			if e, err = e.WithLeadStatus(string(plan.seen)); err != nil {
+				return depositTx{}, fmt.Errorf("apply deposit %s: %w", a.ID, err)
+			}
 		}
 		put, err := s.putNew(newEventItem(t, e))
 		if err != nil {

@@ -46,8 +46,9 @@ type AcceptRequest struct {
 //	accepter_email         an email address (lead.CheckEmail's rules)
 //	signer_name            text, at most 200 characters, one line
 //	signer_email           an email address
-//	signature_image_b64    a PNG in base64 (checkSignature's rules; a
-//	                       data:image/png;base64, prefix is allowed)
+//	signature_image_b64    a PNG in base64, at most MaxSignatureBytes decoded,
+//	                       that check accepts (a data:image/png;base64,
+//	                       prefix is allowed)
 //	liability_election     released_value | full_value_protection
 //	esign_consent_checked  a boolean
 //
@@ -57,8 +58,9 @@ type AcceptRequest struct {
 //
 // It fails only when the body is not one JSON object, with lead.DecodeObject's
 // invalid_json error. Anything wrong with a property is kept in Invalid
-// (see AcceptRequest) and reported by Terms.
-func ParseAccept(body []byte) (AcceptRequest, error) {
+// (see AcceptRequest) and reported by Terms. check is the signature image's
+// check: sigpng.Check (see SignatureCheck).
+func ParseAccept(body []byte, check SignatureCheck) (AcceptRequest, error) {
 	if len(bytes.TrimLeft(body, " \t\r\n")) == 0 {
 		return AcceptRequest{}, nil
 	}
@@ -76,7 +78,7 @@ func ParseAccept(body []byte) (AcceptRequest, error) {
 	} else {
 		r.SignerName = v
 	}
-	r.Signature = r.signature(raw["signature_image_b64"])
+	r.Signature = r.signature(raw["signature_image_b64"], check)
 	r.LiabilityElection = r.liability(raw["liability_election"])
 	switch v := raw["esign_consent_checked"]; string(v) {
 	case "", "null":
@@ -106,7 +108,7 @@ func (r *AcceptRequest) email(raw map[string]json.RawMessage, name string) strin
 }
 
 // signature reads the optional signature_image_b64 property.
-func (r *AcceptRequest) signature(raw json.RawMessage) []byte {
+func (r *AcceptRequest) signature(raw json.RawMessage, check SignatureCheck) []byte {
 	if raw == nil || string(raw) == "null" {
 		return nil
 	}
@@ -118,7 +120,7 @@ func (r *AcceptRequest) signature(raw json.RawMessage) []byte {
 	if s = strings.TrimSpace(s); s == "" {
 		return nil
 	}
-	b, reason := decodeSignature(s)
+	b, reason := decodeSignature(s, check)
 	if reason != "" {
 		r.Invalid.Add("signature_image_b64", reason)
 		return nil

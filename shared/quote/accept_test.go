@@ -9,6 +9,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/lead"
+	"github.com/moveleads/partnerapi/shared/quote/sigpng"
 )
 
 // acceptBody renders fields as a JSON object.
@@ -55,7 +56,7 @@ func TestParseAccept(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseAccept([]byte(tt.body))
+			got, err := parseAcceptBody([]byte(tt.body))
 			if err != nil {
 				t.Fatalf("ParseAccept error %v", err)
 			}
@@ -96,7 +97,7 @@ func TestParseAcceptKeepsInvalidFields(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := ParseAccept([]byte(tt.body))
+			r, err := parseAcceptBody([]byte(tt.body))
 			if err != nil {
 				t.Fatalf("ParseAccept error %v; want the problems in Invalid", err)
 			}
@@ -137,7 +138,7 @@ func TestParseAcceptKeepsInvalidFields(t *testing.T) {
 func TestParseAcceptInvalidJSON(t *testing.T) {
 	for _, body := range []string{`null`, `[]`, `"x"`, `{"accepter_email":`, `{} {}`, "\xef\xbb\xbf{}", "\x1f\x8b\x08"} {
 		t.Run(body, func(t *testing.T) {
-			_, err := ParseAccept([]byte(body))
+			_, err := parseAcceptBody([]byte(body))
 			if e := codeOf(t, err); e.Code != errcode.InvalidJSON {
 				t.Errorf("ParseAccept(%q) code %q; want invalid_json", body, e.Code)
 			}
@@ -147,7 +148,7 @@ func TestParseAcceptInvalidJSON(t *testing.T) {
 
 func TestTermsNonBinding(t *testing.T) {
 	t.Run("accepted with an email", func(t *testing.T) {
-		r, _ := ParseAccept([]byte(`{"accepter_email":"ada@example.com"}`))
+		r, _ := parseAcceptBody([]byte(`{"accepter_email":"ada@example.com"}`))
 		got, err := r.Terms(NonBinding)
 		if err != nil {
 			t.Fatal(err)
@@ -168,7 +169,7 @@ func TestTermsNonBinding(t *testing.T) {
 	t.Run("binding fields refused, each named", func(t *testing.T) {
 		fields := bindingFields(t)
 		fields["accepter_email"] = "ada@example.com"
-		r, _ := ParseAccept(acceptBody(t, fields))
+		r, _ := parseAcceptBody(acceptBody(t, fields))
 		_, err := r.Terms(NonBinding)
 		want := []string{"esign_consent_checked", "liability_election", "signature_image_b64", "signer_email", "signer_name"}
 		if got := fieldNames(t, err); !slices.Equal(got, want) {
@@ -179,7 +180,7 @@ func TestTermsNonBinding(t *testing.T) {
 		}
 	})
 	t.Run("consent false is a binding field too", func(t *testing.T) {
-		r, _ := ParseAccept([]byte(`{"accepter_email":"ada@example.com","esign_consent_checked":false}`))
+		r, _ := parseAcceptBody([]byte(`{"accepter_email":"ada@example.com","esign_consent_checked":false}`))
 		_, err := r.Terms(NonBinding)
 		if got := fieldNames(t, err); !slices.Equal(got, []string{"esign_consent_checked"}) {
 			t.Errorf("fields %v; want [esign_consent_checked]", got)
@@ -190,7 +191,7 @@ func TestTermsNonBinding(t *testing.T) {
 func TestTermsBinding(t *testing.T) {
 	sig := validSignature(t)
 	t.Run("signed", func(t *testing.T) {
-		r, _ := ParseAccept(acceptBody(t, bindingFields(t)))
+		r, _ := parseAcceptBody(acceptBody(t, bindingFields(t)))
 		for _, typ := range []EstimateType{Binding, BindingNotToExceed} {
 			got, err := r.Terms(typ)
 			if err != nil {
@@ -231,7 +232,7 @@ func TestTermsBinding(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := bindingFields(t)
 			tt.edit(m)
-			r, err := ParseAccept(acceptBody(t, m))
+			r, err := parseAcceptBody(acceptBody(t, m))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -247,7 +248,7 @@ func TestTermsBinding(t *testing.T) {
 	t.Run("accepter email equal ignoring case", func(t *testing.T) {
 		m := bindingFields(t)
 		m["accepter_email"] = "ADA@example.com"
-		r, _ := ParseAccept(acceptBody(t, m))
+		r, _ := parseAcceptBody(acceptBody(t, m))
 		if _, err := r.Terms(Binding); err != nil {
 			t.Errorf("Terms error %v; want accepted", err)
 		}
@@ -267,7 +268,7 @@ func FuzzParseAccept(f *testing.F) {
 	f.Add([]byte(``))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		r, err := ParseAccept(body)
+		r, err := parseAcceptBody(body)
 		if err != nil {
 			e := errcode.As(err)
 			if e == nil || e.Code != errcode.InvalidJSON {
@@ -291,8 +292,8 @@ func FuzzParseAccept(f *testing.F) {
 		if v, reason := lead.TextValue(mustJSON(t, r.SignerName), maxSignerNameLen, false); v != r.SignerName || reason != "" {
 			t.Errorf("ParseAccept(%q): signer_name %q fails the text rules (%q)", body, r.SignerName, reason)
 		}
-		if r.Signature != nil && checkSignature(r.Signature) != "" {
-			t.Errorf("ParseAccept(%q): signature fails checkSignature: %s", body, checkSignature(r.Signature))
+		if r.Signature != nil && sigpng.Check(r.Signature) != "" {
+			t.Errorf("ParseAccept(%q): signature fails sigpng.Check: %s", body, sigpng.Check(r.Signature))
 		}
 		if r.LiabilityElection != "" && !slices.Contains(Liabilities(), r.LiabilityElection) {
 			t.Errorf("ParseAccept(%q): liability %q", body, r.LiabilityElection)

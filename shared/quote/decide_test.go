@@ -21,7 +21,7 @@ var evIn = EvidenceInput{
 // parseAccept parses fields as an Accept body, failing t on error.
 func parseAccept(t *testing.T, fields map[string]any) AcceptRequest {
 	t.Helper()
-	r, err := ParseAccept(acceptBody(t, fields))
+	r, err := parseAcceptBody(acceptBody(t, fields))
 	if err != nil {
 		t.Fatal(err)
 	}

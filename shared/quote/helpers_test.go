@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/errcode"
+	"github.com/moveleads/partnerapi/shared/quote/sigpng"
 )
 
 // now is the fixed "now" of the tests.
@@ -102,3 +103,6 @@ func reasonOf(t *testing.T, err error, field string) string {
 	s, _ := fields[field].(string)
 	return s
 }
+
+// parseAcceptBody is ParseAccept with the signature check in use.
+func parseAcceptBody(body []byte) (AcceptRequest, error) { return ParseAccept(body, sigpng.Check) }

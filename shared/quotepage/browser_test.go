@@ -79,6 +79,8 @@ func (f *fakeService) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `<!doctype html><link rel="icon" href="data:,"><title>Checkout</title><h1>Fake checkout</h1>`)
 	case r.Method == "GET" && r.URL.Path == "/v1-quote/gone":
 		write(w, ErrorPage(410, "Demo Movers"))
+	case r.Method == "GET" && r.URL.Path == "/v1-quote/booked-gone":
+		write(w, BookedLinkExpiredPage("Demo Movers"))
 	case r.Method == "GET" && r.URL.Path == "/v1-quote/replaced":
 		write(w, ErrorPage(409, "Demo Movers"))
 	case r.Method == "GET" && len(parts) == 2 && parts[0] == "v1-quote":
@@ -290,6 +292,7 @@ func TestPagesFitAPhoneAndADesktop(t *testing.T) {
 		{"signed-deposit-due", "/v1-quote/signed", "Quote signed"},
 		{"expired", "/v1-quote/expired", "This quote has expired"},
 		{"error-410", "/v1-quote/gone", "This quote link has expired"},
+		{"booked-410", "/v1-quote/booked-gone", "Your move is booked"},
 		{"error-409", "/v1-quote/replaced", "This quote has been replaced or closed"},
 		{"error-404", "/v1-quote/unknown", "We can’t find this quote"},
 	}

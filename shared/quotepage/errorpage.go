@@ -15,7 +15,6 @@ import (
 // again in a few minutes" page. It carries the headers of Headers. An empty
 // company reads "the moving company".
 func ErrorPage(status int, company string) Document {
-	a := loadAssets()
 	name := companyText(company)
 	var title, message string
 	switch status {
@@ -32,6 +31,22 @@ func ErrorPage(status int, company string) Document {
 		title = "Sorry, something went wrong"
 		message = "Please try the link again in a few minutes. If it still doesn’t work, contact " + name + "."
 	}
+	return messagePage(status, company, title, message)
+}
+
+// BookedLinkExpiredPage is the 410 page of an expired link whose quote
+// booked the move (its deposit was paid): unlike ErrorPage's 410, it does
+// not send a booked customer for a new quote.
+func BookedLinkExpiredPage(company string) Document {
+	name := companyText(company)
+	return messagePage(410, company, "Your move is booked",
+		"This link has expired, but your deposit was received and your move with "+name+" is booked. "+
+			upperFirst(name)+" has your booking details: contact them with any questions.")
+}
+
+// messagePage is the short page of the error and notice pages.
+func messagePage(status int, company, title, message string) Document {
+	a := loadAssets()
 	body := strings.NewReplacer(
 		"%%CSS%%", a.css,
 		"%%BRAND%%", htmlpage.Escape(brand(company)),

@@ -65,6 +65,7 @@ func TestEveryAnswerCarriesTheHeaders(t *testing.T) {
 	for _, status := range []int{404, 409, 410, 500} {
 		docs[strconv.Itoa(status)] = ErrorPage(status, "Demo Movers")
 	}
+	docs["410 booked"] = BookedLinkExpiredPage("Demo Movers")
 	for name, doc := range docs {
 		t.Run(name, func(t *testing.T) {
 			checkHeaders(t, doc)
@@ -72,6 +73,28 @@ func TestEveryAnswerCarriesTheHeaders(t *testing.T) {
 				t.Errorf("CSP %q; want Headers()'s %q", got, want)
 			}
 		})
+	}
+}
+
+func TestBookedLinkExpiredPage(t *testing.T) {
+	for company, want := range map[string][]string{
+		"Demo Movers": {"Your move is booked", "your move with Demo Movers is booked. Demo Movers has your booking details"},
+		"":            {"Your move is booked", "your move with the moving company is booked. The moving company has your booking details"},
+	} {
+		doc := BookedLinkExpiredPage(company)
+		if doc.Status != 410 {
+			t.Errorf("status %d; want 410", doc.Status)
+		}
+		checkHeaders(t, doc)
+		text := htmltest.VisibleText(t, doc.Body)
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("the page does not say %q:\n%s", w, text)
+			}
+		}
+		if strings.Contains(text, "new quote") {
+			t.Errorf("a booked customer is sent for a new quote:\n%s", text)
+		}
 	}
 }
 

@@ -136,6 +136,7 @@ func Render(p Page) Document {
 		"%%PRICE_LABEL%%", htmlpage.Escape(priceLabel(p.EstimateType)),
 		"%%PRICE%%", htmlpage.Escape(formatMoney(p.PriceCents, p.Currency)),
 		"%%ESTIMATE_WORDS%%", htmlpage.Escape(estimateWords(p.EstimateType)),
+		"%%DEPOSIT_LABEL%%", htmlpage.Escape(depositLabel(p.DepositStatus)),
 		"%%DEPOSIT_TEXT%%", htmlpage.Escape(depositText),
 		"%%EXPIRY%%", expiryRow(p),
 		"%%NEXT%%", htmlpage.Escape(next),
@@ -162,6 +163,20 @@ func Render(p Page) Document {
 		"%%CLOSED_TEXT%%", htmlpage.Escape(closed.text),
 	).Replace(a.layouts[layout])
 	return Document{Status: 200, Header: Headers(), Body: []byte(body)}
+}
+
+// depositLabel names the deposit in the quote's facts: what it is for
+// until it was collected, then what became of it.
+func depositLabel(status string) string {
+	switch status {
+	case DepositPaid:
+		return "Deposit paid"
+	case DepositRefunded:
+		return "Deposit refunded"
+	case DepositDisputed:
+		return "Deposit (disputed)"
+	}
+	return "Deposit to book"
 }
 
 // layoutOf picks the page's sections from the quote's stage.

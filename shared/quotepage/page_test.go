@@ -368,7 +368,7 @@ func TestRenderAcceptedStates(t *testing.T) {
 		{"checkout open", func(p *Page) {
 			p.DepositStatus = DepositPending
 			p.CheckoutURL = "https://checkout.stripe.com/c/pay/cs_test_1?a=1&b=2"
-		}, []string{"Pay deposit of $250.00"}, []string{"Payment processing"}, "link"},
+		}, []string{"Pay deposit of $250.00", "Deposit to book $250.00"}, []string{"Payment processing"}, "link"},
 		{"failed", func(p *Page) { p.DepositStatus = DepositFailed },
 			[]string{"Your last payment did not go through. You can try again.", "Pay deposit of $250.00"}, nil, "button"},
 		{"processing", func(p *Page) { p.DepositStatus = DepositPending },
@@ -377,11 +377,11 @@ func TestRenderAcceptedStates(t *testing.T) {
 			p.DepositStatus = DepositPaid
 			p.CheckoutURL = "https://checkout.stripe.com/c/pay/stale"
 		},
-			[]string{"Deposit received — your move is booked", "Demo Movers has your deposit of $250.00."}, []string{"Pay deposit"}, ""},
+			[]string{"Deposit received — your move is booked", "Demo Movers has your deposit of $250.00.", "Deposit paid $250.00"}, []string{"Pay deposit", "Deposit to book"}, ""},
 		{"refunded", func(p *Page) { p.DepositStatus = DepositRefunded },
-			[]string{"Deposit refunded"}, []string{"Pay deposit", "booked"}, ""},
+			[]string{"Deposit refunded", "Deposit refunded $250.00"}, []string{"Pay deposit", "booked", "Deposit to book"}, ""},
 		{"disputed", func(p *Page) { p.DepositStatus = DepositDisputed },
-			[]string{"Deposit payment disputed", "Please contact Demo Movers"}, []string{"Pay deposit"}, ""},
+			[]string{"Deposit payment disputed", "Please contact Demo Movers", "Deposit (disputed) $250.00"}, []string{"Pay deposit", "Deposit to book"}, ""},
 		{"a checkout address that is no web address", func(p *Page) { p.CheckoutURL = "javascript:alert(1)" },
 			[]string{"Pay deposit of $250.00"}, nil, "button"},
 		{"a checkout the partner opened without a deposit on the quote", func(p *Page) {

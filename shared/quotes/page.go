@@ -11,6 +11,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/quote"
+	"github.com/moveleads/partnerapi/shared/quote/sigpng"
 	"github.com/moveleads/partnerapi/shared/quotepage"
 	"github.com/moveleads/partnerapi/shared/survey"
 )
@@ -81,7 +82,7 @@ func (s *Service) quotePage() api.Endpoint {
 			}
 			return api.Work{Run: func(ctx context.Context, _ string) (any, error) {
 				if ss.expired {
-					return quotepage.ErrorPage(410, partner.Name), nil
+					return s.expiredPage(ctx, ss, partner)
 				}
 				p, err := s.page(ctx, c.PathParam, partner, ss, c.Now)
 				if err != nil {
@@ -91,6 +92,20 @@ func (s *Service) quotePage() api.Endpoint {
 			}}, nil
 		},
 	}
+}
+
+// expiredPage is the 410 page of an expired link: one that says the move
+// is booked when this quote's deposit was paid (a booked customer needs no
+// new quote), else the one that asks for a new quote.
+func (s *Service) expiredPage(ctx context.Context, ss *pageSession, partner auth.Partner) (any, error) {
+	ql, err := s.store.GetQuoteLead(ctx, ss.tenant, ss.leadID)
+	if err != nil {
+		return nil, err
+	}
+	if ql.Quote != nil && ql.Quote.QuoteID == ss.quoteID && ql.Deposit != nil && ql.Deposit.Status == deposit.Paid {
+		return quotepage.BookedLinkExpiredPage(partner.Name), nil
+	}
+	return quotepage.ErrorPage(410, partner.Name), nil
 }
 
 // page reads what the quote page shows: the token's quote (superseded
@@ -148,7 +163,7 @@ func (s *Service) quoteAccept() api.Endpoint {
 			if ss.expired {
 				return api.Work{}, errExpiredLink
 			}
-			req, err := quote.ParseAccept(c.Body)
+			req, err := quote.ParseAccept(c.Body, sigpng.Check)
 			if err != nil {
 				return api.Work{}, err
 			}

@@ -27,6 +27,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/quote"
+	"github.com/moveleads/partnerapi/shared/quote/sigpng"
 	"github.com/moveleads/partnerapi/shared/quotelink"
 	"github.com/moveleads/partnerapi/shared/quoterec"
 	"github.com/moveleads/partnerapi/shared/surveyrec"
@@ -250,7 +251,7 @@ func (s *Service) AcceptQuote() api.Endpoint {
 		if err != nil {
 			return api.Work{}, err
 		}
-		req, err := quote.ParseAccept(c.Body)
+		req, err := quote.ParseAccept(c.Body, sigpng.Check)
 		if err != nil {
 			return api.Work{}, err
 		}

@@ -1,10 +1,8 @@
 package survey
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"image/jpeg"
 	"strconv"
 	"strings"
 	"time"
@@ -160,26 +158,4 @@ func ParseFrameKey(key string) (partnerID, mode, surveyID, clipID string, slot i
 		return "", "", "", "", 0, ErrFrameKey
 	}
 	return partnerID, mode, surveyID, clipID, slot, nil
-}
-
-// CheckFrame validates an uploaded frame's bytes against f as announced:
-// the size, a JPEG (its header parses and it ends with the end-of-image
-// marker, so a cut-off upload is refused) whose dimensions are those
-// announced. It returns the reason to record when the frame is rejected,
-// "" when it is valid.
-func CheckFrame(f Frame, data []byte) string {
-	if int64(len(data)) != f.AnnouncedSize {
-		return fmt.Sprintf("size %d bytes, announced %d", len(data), f.AnnouncedSize)
-	}
-	cfg, err := jpeg.DecodeConfig(bytes.NewReader(data))
-	if err != nil {
-		return "not a JPEG image"
-	}
-	if !bytes.HasSuffix(data, []byte{0xff, 0xd9}) {
-		return "JPEG image cut short (no end-of-image marker)"
-	}
-	if cfg.Width != f.Width || cfg.Height != f.Height {
-		return fmt.Sprintf("%d×%d pixels, announced %d×%d", cfg.Width, cfg.Height, f.Width, f.Height)
-	}
-	return ""
 }

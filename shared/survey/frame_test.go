@@ -1,30 +1,12 @@
 package survey
 
 import (
-	"bytes"
 	"errors"
-	"image"
-	"image/color"
-	"image/jpeg"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/errcode"
 )
-
-func jpegOf(t testing.TB, w, h int) []byte {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	for x := range w {
-		img.Set(x, x%h, color.RGBA{R: 200, A: 255})
-	}
-	var b bytes.Buffer
-	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 80}); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
 
 func TestNewFrame(t *testing.T) {
 	now := time.Now()
@@ -86,38 +68,6 @@ func TestFrameKey(t *testing.T) {
 	}
 }
 
-func TestCheckFrame(t *testing.T) {
-	data := jpegOf(t, 320, 240)
-	f, err := NewFrame("c1", 0, int64(len(data)), 320, 240, 0, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if reason := CheckFrame(f, data); reason != "" {
-		t.Errorf("valid frame rejected: %s", reason)
-	}
-	other := f
-	other.Width = 640
-	cut := f
-	cut.AnnouncedSize = int64(len(data) - 2)
-	png := f
-	png.AnnouncedSize = 8
-	for _, tt := range []struct {
-		name string
-		f    Frame
-		data []byte
-		want string
-	}{
-		{"size differs", f, data[:len(data)-1], "size"},
-		{"dimensions differ", other, data, "320×240 pixels, announced 640×240"},
-		{"cut short", cut, data[:len(data)-2], "cut short"},
-		{"not a JPEG", png, []byte("\x89PNG\r\n\x1a\n"), "not a JPEG"},
-	} {
-		if reason := CheckFrame(tt.f, tt.data); !strings.Contains(reason, tt.want) {
-			t.Errorf("%s: reason %q; want %q", tt.name, reason, tt.want)
-		}
-	}
-}
-
 // FuzzParseFrameKey: object keys come from S3 events (outside input): any
 // key either parses to one FrameKey gives back, or fails with ErrFrameKey.
 func FuzzParseFrameKey(f *testing.F) {
@@ -134,26 +84,6 @@ func FuzzParseFrameKey(f *testing.F) {
 		}
 		if got := FrameKey(p, m, s, c, slot); got != key {
 			t.Fatalf("ParseFrameKey(%q) → FrameKey %q", key, got)
-		}
-	})
-}
-
-// FuzzCheckFrame: uploaded bytes are outside input: any bytes give a
-// verdict without panicking, and only a decodable JPEG as announced
-// passes.
-func FuzzCheckFrame(f *testing.F) {
-	valid := jpegOf(f, 64, 64)
-	f.Add(valid)
-	f.Add(valid[:len(valid)/2])
-	f.Add([]byte{0xff, 0xd8, 0xff, 0xd9})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		fr := Frame{AnnouncedSize: int64(len(data)), Width: 64, Height: 64}
-		if CheckFrame(fr, data) != "" {
-			return
-		}
-		cfg, err := jpeg.DecodeConfig(bytes.NewReader(data))
-		if err != nil || cfg.Width != 64 || cfg.Height != 64 {
-			t.Fatalf("accepted a frame that is not a 64×64 JPEG: %v %+v", err, cfg)
 		}
 	})
 }

@@ -22,8 +22,10 @@ type DepositData struct {
 	AmountCents int64   `json:"amount_cents"`
 	Currency    string  `json:"currency"`
 	PaidAt      *string `json:"paid_at"`
-	// LeadStatus is the lead's status after the change: booked once the
-	// deposit is paid.
+	// LeadStatus is the lead's status after the change, in deposit.paid
+	// and lead.booked: booked, or lost or completed for a lead closed
+	// before its customer paid (which the payment does not reopen; no
+	// lead.booked is sent then).
 	LeadStatus string `json:"lead_status,omitempty"`
 }
 
@@ -54,4 +56,21 @@ func DepositEvents(mode string, d deposit.Deposit, tr deposit.Transition, leadSt
 		out = append(out, Event{ID: "evt_" + d.ID + "_" + ty, Type: Type(ty), Mode: mode, At: at, Data: data})
 	}
 	return out, nil
+}
+
+// WithLeadStatus returns e, a deposit event of DepositEvents, with its
+// data's lead_status set to status: the store's, when the lead turned out
+// not to be booked by the change (it was lost or completed).
+func (e Event) WithLeadStatus(status string) (Event, error) {
+	var dd DepositData
+	if err := json.Unmarshal(e.Data, &dd); err != nil {
+		return Event{}, fmt.Errorf("webhook: event %s is not a deposit event: %w", e.ID, err)
+	}
+	dd.LeadStatus = status
+	data, err := json.Marshal(dd)
+	if err != nil {
+		return Event{}, fmt.Errorf("webhook: deposit event data: %w", err)
+	}
+	e.Data = data
+	return e, nil
 }

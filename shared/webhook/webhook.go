@@ -50,7 +50,7 @@ var Catalogue = []Kind{
 	{SurveyCompleted, "The survey reached inventory_ready: its inventory is built from the customer's clips and checklist."},
 	{SurveyFailed, "The survey reached failed: no clip was playable (the reason is kept for the operator)."},
 	{EstimateReady, "The recommended estimate was computed (right after survey.completed, when the lead's addresses and home size allow an estimate)."},
-	{DepositPaid, "A deposit was paid (beta): Stripe settled the customer's payment to the partner's connected account. lead.booked follows."},
+	{DepositPaid, "A deposit was paid (beta): Stripe settled the customer's payment to the partner's connected account. lead.booked follows, unless the lead was lost or completed before the customer paid (lead_status says which)."},
 	{LeadBooked, "The lead was booked (beta): its deposit was paid. Acceptance alone never books."},
 	{DepositFailed, "A deposit failed (beta): its checkout expired unpaid, or an asynchronous payment failed. A new deposit can be created."},
 	{DepositRefunded, "A paid deposit was refunded, fully or partly (beta)."},

@@ -22,20 +22,14 @@ const (
 	// NoRPCTag leaves out aws-lambda-go's net/rpc server, which only the
 	// retired go1.x runtime used. Every function gets it.
 	NoRPCTag = "lambda.norpc"
-	// SecretsTag links the Secrets Manager client into a function. Only
-	// functions whose manifest entry lists Secrets get it, so the others
-	// do not carry that client (size and cold start: the 8 MiB budget).
-	SecretsTag = "awssecrets"
 )
 
-// BuildTags returns the build tags f is compiled with: NoRPCTag always,
-// and SecretsTag exactly when f lists Secrets.
-func BuildTags(f manifest.Function) []string {
-	tags := []string{NoRPCTag}
-	if len(f.Secrets) > 0 {
-		tags = append(tags, SecretsTag)
-	}
-	return tags
+// BuildTags returns the build tags f is compiled with: NoRPCTag. (Until
+// issue 12 the functions that read secrets also got an awssecrets tag,
+// which linked the SDK's Secrets Manager client into them alone;
+// shared/secretsmgr replaced that client, and with it the tag.)
+func BuildTags(manifest.Function) []string {
+	return []string{NoRPCTag}
 }
 
 // BuildFlags returns the go build flags (everything before -o) of f's

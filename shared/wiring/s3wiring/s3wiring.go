@@ -13,7 +13,6 @@ import (
 	"github.com/moveleads/partnerapi/shared/api"
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/inventory"
-	"github.com/moveleads/partnerapi/shared/quotes"
 	"github.com/moveleads/partnerapi/shared/rekognition"
 	"github.com/moveleads/partnerapi/shared/s3event"
 	"github.com/moveleads/partnerapi/shared/s3store"
@@ -130,14 +129,4 @@ type clipProcessor struct{ s *surveys.Service }
 
 func (p clipProcessor) Process(ctx context.Context, obj s3event.Object) error {
 	return p.s.ProcessClip(ctx, surveys.Object{Key: obj.Key, Size: obj.Size}, time.Now())
-}
-
-// Accept builds the v1-accept function's endpoint: acceptQuote, which
-// stores a binding quote's signature image in the bucket.
-func Accept(e *awsenv.Env) ([]api.Endpoint, error) {
-	st, err := bucket.Open(e)
-	if err != nil {
-		return nil, err
-	}
-	return []api.Endpoint{quotes.New(quotes.Deps{Store: e.Store, Signatures: bucket.Signatures{Store: st}, Log: e.Log}).AcceptQuote()}, nil
 }
