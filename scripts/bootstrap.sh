@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what `make dev` and `make test` need and is missing: a JDK (for
-# DynamoDB Local), npm (to fetch it and the detector), chromium and ffmpeg
-# (for the browser tests of the capture page), and DynamoDB Local, MinIO,
-# the inventory's detector sidecar and stripe-mock themselves, into the
-# git-ignored .cache/. Safe to run again; a no-op when all is there.
+# DynamoDB Local), npm (to fetch it, the detector and the MCP inspector's
+# CLI), chromium and ffmpeg (for the browser tests of the capture page),
+# and DynamoDB Local, MinIO, the inventory's detector sidecar, the MCP
+# inspector's CLI and stripe-mock themselves, into the git-ignored .cache/.
+# Safe to run again; a no-op when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,6 +38,10 @@ scripts/install-minio.sh >/dev/null
 # The inventory's local detector: pinned npm packages (the CenterNet COCO
 # model ships inside @vladmandic/human), from the npm registry, once.
 scripts/install-detector.sh >/dev/null
+# The MCP inspector's CLI, an MCP client independent of ours that the agent
+# tool server's tests drive (shared/agenttools/inspector_test.go): a pinned
+# npm package, from the npm registry, once.
+scripts/install-inspector.sh >/dev/null
 # stripe-mock, the Stripe API's stand-in for deposits (shared/stripelocal),
 # built from source at a pinned version with go install (seconds).
 scripts/install-stripe-mock.sh >/dev/null

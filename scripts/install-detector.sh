@@ -50,10 +50,7 @@ installed() {
     [[ "$(cat "$install_dir/$MARKER" 2>/dev/null || true)" == "$want" ]]
 }
 
-command -v node >/dev/null 2>&1 ||
-  die "node not found on PATH; the detector needs Node.js 18+ (apt-get install -y nodejs npm)"
-node_major="$(node -p 'process.versions.node.split(".")[0]')"
-((node_major >= 18)) || die "node $(node --version) is too old; the detector needs Node.js 18+"
+require_node 18 "the detector"
 
 # Fast path: no lock, no npm.
 if installed; then
@@ -61,25 +58,12 @@ if installed; then
   exit 0
 fi
 
-for tool in npm flock timeout; do
-  command -v "$tool" >/dev/null 2>&1 ||
-    die "$tool not found on PATH (npm comes with Node.js: apt-get install -y nodejs npm; flock with util-linux, timeout with coreutils)"
-done
+require_npm_tools
 
 begin_install 900 "$install_dir"
 
-mkdir "$tmp/ready"
-cp "$src/package.json" "$src/package-lock.json" "$tmp/ready/"
 log "installing the packages of scripts/detector/package-lock.json with npm ci into $tmp"
-for ((attempt = 1; ; attempt++)); do
-  # --prefer-offline: tarballs already in npm's cache are not fetched again
-  # (the lockfile's integrity still checks them).
-  (cd "$tmp/ready" && timeout "$NPM_TIMEOUT" npm ci --ignore-scripts --omit=dev --prefer-offline \
-    --no-audit --no-fund --update-notifier=false --loglevel=error) >&2 && break
-  ((attempt < NPM_ATTEMPTS)) || die "npm ci failed $NPM_ATTEMPTS times"
-  log "npm ci failed or timed out after ${NPM_TIMEOUT}s; retrying ($((attempt + 1))/$NPM_ATTEMPTS)"
-  rm -rf "$tmp/ready/node_modules"
-done
+npm_ci_into "$src" "$NPM_ATTEMPTS" "$NPM_TIMEOUT"
 printf '%s\n' "$want" >"$tmp/ready/$MARKER"
 
 finish_install

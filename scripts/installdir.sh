@@ -1,5 +1,6 @@
 # Sourced, not run, by the install-*.sh scripts (DynamoDB Local, MinIO, the
-# detector, stripe-mock): the install directory they share the handling of.
+# detector, the inspector CLI, stripe-mock): the install directory they
+# share the handling of, and the npm install of a committed lockfile.
 # The sourcing script defines log, die and installed (true when $install_dir
 # holds a complete install of the pinned version) before calling these
 # functions.
@@ -129,4 +130,44 @@ install_go_binary() {
   finish_install
   log "installed $module into $install_dir"
   printf '%s\n' "$binary"
+}
+
+# require_node MIN WHAT dies unless node MIN or newer is on PATH; WHAT
+# names what needs it in the message.
+require_node() {
+  local min="$1" what="$2" major
+  command -v node >/dev/null 2>&1 ||
+    die "node not found on PATH; $what needs Node.js $min+ (apt-get install -y nodejs npm)"
+  major="$(node -p 'process.versions.node.split(".")[0]')"
+  ((major >= min)) || die "node $(node --version) is too old; $what needs Node.js $min+"
+}
+
+# require_npm_tools dies unless npm, flock and timeout are on PATH.
+require_npm_tools() {
+  local tool
+  for tool in npm flock timeout; do
+    command -v "$tool" >/dev/null 2>&1 ||
+      die "$tool not found on PATH (npm comes with Node.js: apt-get install -y nodejs npm; flock with util-linux, timeout with coreutils)"
+  done
+}
+
+# npm_ci_into SRC ATTEMPTS TIMEOUT copies SRC's package.json and
+# package-lock.json into $tmp/ready (begin_install's temporary directory)
+# and runs `npm ci --ignore-scripts` there: every package pinned with its
+# integrity by the lockfile, none running code as it installs. Up to
+# ATTEMPTS tries of at most TIMEOUT seconds each: a registry connection
+# that stalls would otherwise hang npm for good, and what it fetched stays
+# in npm's cache for the retry (--prefer-offline: cached tarballs are not
+# fetched again; the lockfile's integrity still checks them).
+npm_ci_into() {
+  local src="$1" attempts="$2" timeout_s="$3" attempt
+  mkdir "$tmp/ready"
+  cp "$src/package.json" "$src/package-lock.json" "$tmp/ready/"
+  for ((attempt = 1; ; attempt++)); do
+    (cd "$tmp/ready" && timeout "$timeout_s" npm ci --ignore-scripts --omit=dev --prefer-offline \
+      --no-audit --no-fund --update-notifier=false --loglevel=error) >&2 && break
+    ((attempt < attempts)) || die "npm ci failed $attempts times"
+    log "npm ci failed or timed out after ${timeout_s}s; retrying ($((attempt + 1))/$attempts)"
+    rm -rf "$tmp/ready/node_modules"
+  done
 }

@@ -35,7 +35,9 @@ type Case struct {
 	Method, Path string
 	// Query is the raw query string, without "?".
 	Query string
-	// Key is sent as "Authorization: Bearer <Key>"; none when empty.
+	// Key is sent as the route's auth kind asks: "Authorization: Bearer
+	// <Key>", or "X-Partner-Key: <Key>" (manifest.AgentKeyHeader) for the
+	// agent tool server's route; none when empty.
 	Key string
 	// Headers are further request headers.
 	Headers map[string]string
@@ -70,6 +72,23 @@ func depositBody(leadID, shareLinkID string) string {
 	return `{"lead_id":"` + leadID + `","quote_share_link_id":"` + shareLinkID + `"}`
 }
 
+// The agent tool server's JSON-RPC messages (POST /v1-mcp, /v1/mcp): its
+// transport is stateless, so each stands alone (tools/list and tools/call
+// need no initialize before them).
+const (
+	mcpInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},` +
+		`"clientInfo":{"name":"sample-client","version":"1.0"}}}`
+	mcpToolsList = `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`
+	mcpGetLead   = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_lead","arguments":{"lead_id":"` + LeadID + `"}}}`
+)
+
+// mcpClient returns the headers of an MCP client's POST: a JSON body, and
+// JSON or an event stream accepted (the transport answers JSON). The key
+// is the case's Key (X-Partner-Key).
+func mcpClient() map[string]string {
+	return map[string]string{"content-type": "application/json", "accept": "application/json, text/event-stream"}
+}
+
 // ignoredEvent is a Stripe Connect event of a type the receiver does not
 // subscribe to: verified, it is acknowledged (200) and changes nothing.
 var ignoredEvent = stripeEvent("evt_sample_ignored_local_only", "customer.created",
@@ -96,6 +115,12 @@ func desktopBrowser() map[string]string {
 		"accept":          "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
 		"accept-language": "en-US,en;q=0.9",
 	}
+}
+
+// with returns h with the header k set to v.
+func with(h map[string]string, k, v string) map[string]string {
+	h[k] = v
+	return h
 }
 
 // Cases returns every sample API Gateway event. Each route and path form
@@ -219,6 +244,15 @@ func Cases() []Case {
 		{Slug: "stripe-webhook", Name: "unknown-mode", Status: 404, Param: "staging",
 			Headers: fromStripe(StripeWebhookSecret, ignoredEvent), Body: ignoredEvent},
 
+		{Slug: "v1-mcp", Name: "tools-list", Status: 200, Key: APIKey, Headers: mcpClient(), Body: mcpToolsList},
+		{Slug: "v1-mcp", Name: "logical-path", Status: 200, Logical: true, Key: APIKey, Headers: mcpClient(), Body: mcpInitialize},
+		{Slug: "v1-mcp", Name: "get-lead", Status: 200, Key: APIKey, Headers: mcpClient(), Body: mcpGetLead},
+		{Slug: "v1-mcp", Name: "missing-key", Status: 401, Headers: mcpClient(), Body: mcpToolsList},
+		// The key where the API takes it, not where the agent tool
+		// server does: refused, Authorization is the MCP client's own.
+		{Slug: "v1-mcp", Name: "key-in-authorization", Status: 401, Logical: true,
+			Headers: with(mcpClient(), "authorization", "Bearer "+APIKey), Body: mcpToolsList},
+
 		{Slug: "route-not-found", Name: "unknown-path", Status: 404, Method: "GET", Path: "/v1/quotes", Key: APIKey},
 		{Slug: "route-not-found", Name: "wrong-method", Status: 405, Method: "DELETE", Path: "/v1/leads/" + LeadID, Key: APIKey},
 	}
@@ -318,7 +352,11 @@ func (c Case) Event() (events.APIGatewayV2HTTPRequest, error) {
 	r.Host = eventHost
 	r.RemoteAddr = "127.0.0.1:54321"
 	r.Header = http.Header{"User-Agent": {eventAgent}, "Accept": {"*/*"}}
-	if c.Key != "" {
+	switch {
+	case c.Key == "":
+	case rt.Auth == manifest.AuthAgentKey:
+		r.Header.Set(manifest.AgentKeyHeader, c.Key)
+	default:
 		r.Header.Set("Authorization", "Bearer "+c.Key)
 	}
 	for k, v := range c.Headers {

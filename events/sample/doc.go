@@ -6,9 +6,12 @@
 // Gateway HTTP API (payload 2.0) events: each route for each of its path
 // forms, valid ones and invalid ones, and the $default route
 // (route-not-found) for an unknown path (404) and a known path with the
-// wrong method (405). Each is named <slug>.<case>.<status>.json after the
-// function that serves it and the status it answers with against a table
-// that holds the fixtures (Seed). The other functions' events are named
+// wrong method (405); the agent tool server's (v1-mcp) are MCP JSON-RPC
+// messages (initialize, tools/list, a tools/call) with the key in
+// X-Partner-Key, and without it or with it in Authorization (401). Each
+// is named <slug>.<case>.<status>.json after the function that serves it
+// and the status it answers with against a table that holds the fixtures
+// (Seed). The other functions' events are named
 // <slug>.<case>.json (no status: the function succeeds or fails): an
 // S3-triggered function has Amazon S3 event notifications (the clip
 // processor's names the fixture clip, whose object PutClipObject stores);
@@ -25,6 +28,7 @@
 //	go run ./scripts/invoke -function clip-processor -event events/clip-processor.object-created.json
 //	go run ./scripts/invoke -function webhook-dispatcher -event events/webhook-dispatcher.event-inserted.json
 //	go run ./scripts/invoke -function webhook-retrier -event events/webhook-retrier.tick.json
+//	go run ./scripts/invoke -function v1-mcp -event events/v1-mcp.tools-list.200.json
 //	sam local invoke V1LeadsFunction -e events/v1-leads.valid.200.json
 //	sam local invoke ClipProcessorFunction -e events/clip-processor.object-created.json
 //

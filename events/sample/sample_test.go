@@ -213,6 +213,10 @@ func answersAsNamed(t *testing.T, env *apitest.Env, spec *openapitest.Validator,
 		// The API description documents operations only; an unmatched
 		// request gets the spec's error body.
 		checkDefaultAnswer(t, ev, resp.StatusCode, header, []byte(resp.Body))
+	case rt.Auth == manifest.AuthAgentKey:
+		// The agent tool server (docs/AGENT-TOOLS.md): MCP, not in the
+		// API description.
+		checkAgentToolsAnswer(t, ev, resp.StatusCode, header, []byte(resp.Body))
 	case rt.Auth.TokenInPath() || rt.Auth == manifest.AuthProcessorSignature:
 		// Not partner API (docs/CAPTURE.md; the Stripe webhook receiver,
 		// docs/DEPOSITS.md): no OpenAPI operation.
@@ -251,6 +255,44 @@ func checkTokenRouteAnswer(t *testing.T, rt manifest.Route, status int, header h
 		if code := errorCode(t, body); errcode.Status(code) != status {
 			t.Errorf("status %d with code %s (%d)", status, code, errcode.Status(code))
 		}
+	}
+}
+
+// checkAgentToolsAnswer checks an answer of the agent tool server's
+// route: JSON; for a 2xx the JSON-RPC 2.0 response to ev's message (its
+// id, a result object, no error, and for a tools/call a result that is
+// not a tool error); otherwise the API's error body, with the code of
+// that status, given before any MCP handling.
+func checkAgentToolsAnswer(t *testing.T, ev events.APIGatewayV2HTTPRequest, status int, header http.Header, body []byte) {
+	t.Helper()
+	if got, _, err := mime.ParseMediaType(header.Get("Content-Type")); err != nil || got != "application/json" {
+		t.Errorf("Content-Type %q; want application/json", header.Get("Content-Type"))
+	}
+	if status/100 != 2 {
+		if code := errorCode(t, body); errcode.Status(code) != status {
+			t.Errorf("status %d with code %s (%d)", status, code, errcode.Status(code))
+		}
+		return
+	}
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if err := json.Unmarshal([]byte(ev.Body), &req); err != nil {
+		t.Fatalf("request body %s is not a JSON-RPC message: %v", ev.Body, err)
+	}
+	var resp struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  map[string]any  `json:"result"`
+		Error   json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(body, &resp); err != nil || resp.JSONRPC != "2.0" || string(resp.ID) != string(req.ID) ||
+		resp.Result == nil || resp.Error != nil {
+		t.Fatalf("body %s (%v); want the JSON-RPC 2.0 result of %s %s", body, err, req.Method, req.ID)
+	}
+	if isError, _ := resp.Result["isError"].(bool); req.Method == "tools/call" && isError {
+		t.Errorf("tools/call answered a tool error: %s", body)
 	}
 }
 

@@ -123,6 +123,12 @@ func suppressAuth(route awsapigatewayv2.HttpRoute, r manifest.Route) {
 		reason = "The function authenticates the partner's bearer API key against DynamoDB, in the same " +
 			"conditional update that counts the request; a gateway authorizer would add a second lookup per " +
 			"request and a cache that delays revocation."
+	case manifest.AuthAgentKey:
+		reason = "The agent tool server's function authenticates the partner's API key, sent in the " +
+			manifest.AgentKeyHeader + " header (the MCP client keeps Authorization for itself), against DynamoDB, in " +
+			"the same conditional update that counts the request against the key's rate limit, before any MCP " +
+			"handling; each tool then checks its own operation's scope and beta gate. A gateway authorizer would add " +
+			"a second lookup per request and a cache that delays revocation."
 	case manifest.AuthCaptureToken:
 		reason = "The capture page and its calls are authenticated by the capture token in the path (256 random bits; " +
 			"only its SHA-256 is stored), which the function looks up in DynamoDB with its expiry, in the same " +

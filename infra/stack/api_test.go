@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
 
+	"github.com/moveleads/partnerapi/shared/idempotency"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/webhook"
 )
@@ -301,6 +302,13 @@ func TestTimeoutCoversIdempotencyWait(t *testing.T) {
 			idempotent := false
 			for _, r := range f.HTTP {
 				idempotent = idempotent || r.Idempotent
+				// The agent tool server runs idempotent operations
+				// with the idempotency_key its tools take.
+				if r.Operation == manifest.AgentTools {
+					for _, op := range manifest.AgentToolOperations {
+						idempotent = idempotent || manifest.ByOperation(op).Idempotent
+					}
+				}
 			}
 			if idempotent && d <= 10 {
 				t.Errorf("timeout %vs; want above the 10 s duplicate wait", d)
@@ -309,6 +317,12 @@ func TestTimeoutCoversIdempotencyWait(t *testing.T) {
 				t.Errorf("timeout %vs; want 10 s", d)
 			}
 		})
+	}
+	// Pinned: the agent tool server's route honours no Idempotency-Key
+	// header, yet a duplicate tools/call (createLead with the same
+	// idempotency_key) waits for the first as the API's route does.
+	if f, ok := manifest.BySlug(manifest.AgentToolsSlug); !ok || timeout(f) != 10*time.Second+idempotency.DefaultWait {
+		t.Errorf("%s: timeout %v (found %v); want 10 s plus idempotency.DefaultWait", manifest.AgentToolsSlug, timeout(f), ok)
 	}
 }
 

@@ -234,6 +234,7 @@ func TestBucketGrantsFollowManifest(t *testing.T) {
 		"v1-survey-video-access": {},
 		"v1-accept":              {"s3:PutObject": {"signatures/*"}},
 		"v1-quote":               {"s3:PutObject": {"signatures/*"}},
+		"v1-mcp":                 {"s3:PutObject": {"signatures/*"}}, // its acceptQuote tool
 		"v1-lead-quote":          {},
 		"v1-deposits":            {},
 		"v1-deposit-status":      {},
@@ -278,10 +279,12 @@ func TestFunctionEnvironment(t *testing.T) {
 			}
 		})
 	}
-	if want := []string{"v1-lead-survey", "v1-capture", "v1-survey-video-access", "v1-video", "v1-lead-quote", "v1-deposits", "v1-quote"}; !slices.Equal(withBaseURL, want) {
+	// The agent tool server runs getSurveyLink, createSurveyVideoAccess,
+	// createQuote and createDeposit (links) and acceptQuote (signatures).
+	if want := []string{"v1-lead-survey", "v1-capture", "v1-survey-video-access", "v1-video", "v1-lead-quote", "v1-deposits", "v1-quote", "v1-mcp"}; !slices.Equal(withBaseURL, want) {
 		t.Errorf("functions with %s: %v; want %v", settings.PublicBaseURL, withBaseURL, want)
 	}
-	if want := []string{"v1-capture", "v1-video", "v1-accept", "v1-quote", "clip-processor"}; !slices.Equal(withBucket, want) {
+	if want := []string{"v1-capture", "v1-video", "v1-accept", "v1-quote", "clip-processor", "v1-mcp"}; !slices.Equal(withBucket, want) {
 		t.Errorf("functions with %s: %v; want %v", settings.ClipBucket, withBucket, want)
 	}
 	assert(t, "BaseUrl output is the same endpoint", func() {

@@ -44,7 +44,10 @@ const memoryMB = 256
 // idempotency.DefaultWait (10 s) and then do its own work, so it gets that
 // wait on top. Its timeout also bounds how long a crashed request's claim
 // blocks its Idempotency-Key (the claim expires at the invocation's
-// deadline), so it is not longer than needed.
+// deadline), so it is not longer than needed. The agent tool server
+// (manifest.AgentTools) is such a function too: its route honours no
+// Idempotency-Key header, but its tools pass their idempotency_key
+// argument to the idempotent operations they run (see waitsForDuplicates).
 //
 // A stream-triggered function gets streamRecordBudget per record of a full
 // batch (10 records: 5 minutes), because it handles the records one after
@@ -67,12 +70,31 @@ func timeout(f manifest.Function) time.Duration {
 		return s3Timeout
 	}
 	d := 10 * time.Second
-	for _, r := range f.HTTP {
-		if r.Idempotent {
-			return d + idempotency.DefaultWait
-		}
+	if waitsForDuplicates(f) {
+		return d + idempotency.DefaultWait
 	}
 	return d
+}
+
+// waitsForDuplicates reports whether a request to f may wait for a
+// concurrent duplicate with the same idempotency key: one of its routes is
+// idempotent, or it serves the agent tool server (manifest.AgentTools),
+// whose tools run the operations of manifest.AgentToolOperations with the
+// idempotency key the agent gives, and some of those are idempotent.
+func waitsForDuplicates(f manifest.Function) bool {
+	for _, r := range f.HTTP {
+		if r.Idempotent {
+			return true
+		}
+		if r.Operation == manifest.AgentTools {
+			for _, op := range manifest.AgentToolOperations {
+				if manifest.ByOperation(op).Idempotent {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // function is a deployed function of the manifest: its entry, its Lambda
@@ -300,10 +322,12 @@ func tableGrants(f manifest.Function) []grant {
 var writeItemActions = []string{"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"}
 
 // servesPartnerKeys reports whether any of f's routes authenticates a
-// partner API key.
+// partner API key (and counts it): a Bearer key (AuthPartnerKey) or the
+// agent tool server's X-Partner-Key (AuthAgentKey), see
+// manifest.AuthKind.PartnerKey.
 func servesPartnerKeys(f manifest.Function) bool {
 	for _, r := range f.HTTP {
-		if r.Auth == manifest.AuthPartnerKey {
+		if r.Auth.PartnerKey() {
 			return true
 		}
 	}

@@ -267,6 +267,18 @@ func TestDynamoGrantsFollowManifest(t *testing.T) {
 	for _, f := range manifest.Functions {
 		t.Run(f.Slug, func(t *testing.T) { checkDynamo(t, s, f) })
 	}
+	// Pinned: the agent tool server authenticates and counts the partner
+	// key of X-Partner-Key on its key record, as the API's functions do.
+	var keyUpdate bool
+	for _, st := range s.functionStatements(t, manifest.AgentToolsSlug) {
+		if st.effect == "Allow" && slices.Contains(st.actions, "dynamodb:UpdateItem") &&
+			s.grantOn(t, st) == "table:keys="+table.AuthKeys {
+			keyUpdate = true
+		}
+	}
+	if !keyUpdate {
+		t.Errorf("%s: no dynamodb:UpdateItem on key records (%s); want it to authenticate and count X-Partner-Key", manifest.AgentToolsSlug, table.AuthKeys)
+	}
 	// Pinned: only the dispatcher reads the stream.
 	for _, f := range manifest.Functions {
 		if reads := wantDynamo(f)["dynamodb:GetRecords"] != nil; reads != (f.Slug == "webhook-dispatcher") {
@@ -430,9 +442,11 @@ func TestSecretsReadOnlyByTheirFunctions(t *testing.T) {
 		t.Errorf("secret readers = %v; functions listing each = %v", readers, fromManifest)
 	}
 	for name, want := range map[string][]string{
-		manifest.SecretCursor:         {"v1-leads-list"},
+		// v1-mcp: the agent tool server runs listLeads, createDeposit
+		// and getDeposit as tools.
+		manifest.SecretCursor:         {"v1-leads-list", "v1-mcp"},
 		manifest.SecretWebhookSealing: {"webhook-dispatcher", "webhook-retrier"},
-		manifest.SecretStripeKeys:     {"v1-deposits", "v1-deposit-status", "v1-quote"},
+		manifest.SecretStripeKeys:     {"v1-deposits", "v1-deposit-status", "v1-quote", "v1-mcp"},
 		manifest.SecretStripeWebhook:  {"stripe-webhook"},
 	} {
 		if got := readers[name]; !slices.Equal(got, want) {
@@ -465,6 +479,7 @@ func TestSecretsReadOnlyByTheirFunctions(t *testing.T) {
 
 func TestTableGrantsDeriveFromManifest(t *testing.T) {
 	partnerRoute := []manifest.Route{{Operation: "x", Auth: manifest.AuthPartnerKey}}
+	agentRoute := []manifest.Route{{Operation: "z", Auth: manifest.AuthAgentKey}}
 	publicRoute := []manifest.Route{{Operation: "y", Auth: manifest.AuthNone}}
 	for _, tc := range []struct {
 		name string
@@ -474,6 +489,8 @@ func TestTableGrantsDeriveFromManifest(t *testing.T) {
 		{"public, no table", manifest.Function{HTTP: publicRoute}, nil},
 		{"not HTTP, no table", manifest.Function{Schedule: &manifest.ScheduleTrigger{Expression: "rate(1 day)"}}, nil},
 		{"partner key only", manifest.Function{HTTP: partnerRoute}, []string{"AuthenticateAndCount"}},
+		{"agent key (X-Partner-Key) only", manifest.Function{HTTP: agentRoute}, []string{"AuthenticateAndCount"}},
+		{"agent key and get", manifest.Function{HTTP: agentRoute, Table: manifest.TableAccess{Get: true}}, []string{"AuthenticateAndCount", "ReadItems"}},
 		{"get", manifest.Function{HTTP: partnerRoute, Table: manifest.TableAccess{Get: true}}, []string{"AuthenticateAndCount", "ReadItems"}},
 		{"query", manifest.Function{HTTP: partnerRoute, Table: manifest.TableAccess{Query: true}}, []string{"AuthenticateAndCount", "QueryIndex"}},
 		{"query items", manifest.Function{S3: &manifest.S3Trigger{Prefix: "clips/"}, Table: manifest.TableAccess{QueryItems: true}}, []string{"QueryItems"}},
@@ -530,6 +547,9 @@ func TestQueryItemsIsOnTheTable(t *testing.T) {
 		"v1-video":               {"table"},
 		"v1-leads-list":          {"index"},
 		"v1-lead-get":            nil,
+		// The agent tool server: listLeads (the index) and the
+		// video-access tools (a survey's partition).
+		manifest.AgentToolsSlug: {"index", "table"},
 	} {
 		var got []string
 		for _, st := range s.functionStatements(t, slug) {
@@ -606,28 +626,35 @@ func (s *synthed) secretReads(t *testing.T, slug string) []string {
 }
 
 // TestStripeSecretsOnlyForDepositFunctions: the Stripe secrets are read
-// by the four functions that take or follow deposits and by no other;
+// by the functions that take or follow deposits (the agent tool server
+// among them: its createDeposit and getDeposit tools) and by no other;
 // the webhook receiver reads the webhook signing secrets and nothing
 // else (not the API keys: it never calls Stripe), and the functions that
 // call Stripe read the API keys and not the webhook secrets.
 func TestStripeSecretsOnlyForDepositFunctions(t *testing.T) {
 	s := devStack(t)
+	// Every secret each of these functions reads, sorted.
 	want := map[string][]string{
 		"v1-deposits":       {manifest.SecretStripeKeys},
 		"v1-deposit-status": {manifest.SecretStripeKeys},
 		"v1-quote":          {manifest.SecretStripeKeys},
 		"stripe-webhook":    {manifest.SecretStripeWebhook},
+		// Its listLeads tool signs cursors too.
+		manifest.AgentToolsSlug: {manifest.SecretCursor, manifest.SecretStripeKeys},
 	}
 	stripe := []string{manifest.SecretStripeKeys, manifest.SecretStripeWebhook}
-	for _, f := range manifest.Functions {
-		got := s.secretReads(t, f.Slug)
-		var gotStripe []string
-		for _, name := range got {
+	onlyStripe := func(names []string) []string {
+		var out []string
+		for _, name := range names {
 			if slices.Contains(stripe, name) {
-				gotStripe = append(gotStripe, name)
+				out = append(out, name)
 			}
 		}
-		if w := want[f.Slug]; !slices.Equal(gotStripe, w) {
+		return out
+	}
+	for _, f := range manifest.Functions {
+		got := s.secretReads(t, f.Slug)
+		if gotStripe, w := onlyStripe(got), onlyStripe(want[f.Slug]); !slices.Equal(gotStripe, w) {
 			t.Errorf("%s reads Stripe secrets %q; want %q", f.Slug, gotStripe, w)
 		}
 		if w, ok := want[f.Slug]; ok && !slices.Equal(got, w) {
@@ -658,9 +685,11 @@ func TestDepositWritesArePinned(t *testing.T) {
 		}
 	}
 	for pattern, want := range map[string][]string{
-		table.DepositKeys:    {"v1-deposits", "v1-deposit-status", "v1-quote", "stripe-webhook"},
-		table.StripeKeys:     {"v1-deposit-status", "stripe-webhook"},
-		table.QuoteTokenKeys: {"v1-lead-quote", "v1-deposits", "v1-quote"},
+		// v1-mcp: the agent tool server runs createQuote, createDeposit
+		// and getDeposit (which reconciles) as tools.
+		table.DepositKeys:    {"v1-deposits", "v1-deposit-status", "v1-quote", "stripe-webhook", "v1-mcp"},
+		table.StripeKeys:     {"v1-deposit-status", "stripe-webhook", "v1-mcp"},
+		table.QuoteTokenKeys: {"v1-lead-quote", "v1-deposits", "v1-quote", "v1-mcp"},
 	} {
 		if got := writers[pattern]; !slices.Equal(got, want) {
 			t.Errorf("PutItem on %s granted to %q; want %q", pattern, got, want)

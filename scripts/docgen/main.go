@@ -12,8 +12,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
+	"github.com/moveleads/partnerapi/shared/agenttools"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/manifest"
@@ -60,7 +62,7 @@ func Blocks() (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]string{"routes": routes(), "functions": functions(), "errors": errorCodes(), "table": patterns(), "webhooks": hooks}, nil
+	return map[string]string{"routes": routes(), "functions": functions(), "errors": errorCodes(), "table": patterns(), "webhooks": hooks, "agenttools": agentTools()}, nil
 }
 
 // Render replaces every <!-- BEGIN name --> ... <!-- END name --> block of
@@ -85,6 +87,33 @@ func renderBlocks(doc string, blocks map[string]string, file string) (string, er
 		doc = doc[:i+len(begin)] + "\n" + content + doc[j:]
 	}
 	return doc, nil
+}
+
+// agentTools is the agent tool server's tools table: one row per tool of
+// shared/agenttools, with the operation it runs, the scope and beta
+// feature that decide who sees it, and the first sentence of the
+// description a model reads.
+func agentTools() string {
+	var b strings.Builder
+	b.WriteString("| Tool | Runs | Scope | Beta | Arguments | What it does |\n|---|---|---|---|---|---|\n")
+	for _, t := range agenttools.Tools {
+		rt := t.Route()
+		beta := ""
+		if rt.Beta != "" {
+			beta = code(string(rt.Beta))
+		}
+		var args []string
+		for _, name := range t.InputSchema().PropertyOrder {
+			a := code(name)
+			if !slices.Contains(t.InputSchema().Required, name) {
+				a += "?"
+			}
+			args = append(args, a)
+		}
+		desc, _, _ := strings.Cut(strings.TrimPrefix(t.Description, "Beta. "), ". ")
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s. |\n", t.Name, rt.Operation, code(string(rt.Scope)), orDash(beta), strings.Join(args, ", "), strings.TrimSuffix(desc, "."))
+	}
+	return b.String()
 }
 
 // routes is the routes table: one row per HTTP route of the manifest, the
@@ -116,6 +145,7 @@ func routes() string {
 // not listed shows as its name.
 var authNames = map[manifest.AuthKind]string{
 	manifest.AuthPartnerKey:         "API key (Bearer)",
+	manifest.AuthAgentKey:           "API key (`X-Partner-Key`)",
 	manifest.AuthCaptureToken:       "capture token (in the path)",
 	manifest.AuthViewToken:          "view token (in the path)",
 	manifest.AuthQuoteToken:         "quote token (in the path)",
@@ -189,7 +219,7 @@ func suffix(s string) string {
 func tableAccess(f manifest.Function) string {
 	var parts []string
 	for _, r := range f.HTTP {
-		if r.Auth == manifest.AuthPartnerKey {
+		if r.Auth.PartnerKey() {
 			parts = append(parts, "UpdateItem "+code(table.AuthKeys)+" (authenticate and count)")
 			break
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/s3event"
 	"github.com/moveleads/partnerapi/shared/streamevent"
 	"github.com/moveleads/partnerapi/shared/tick"
+	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
 )
 
 // notFoundSlug is the $default function's slug (functions/route-not-found).
@@ -22,6 +23,8 @@ const notFoundSlug = "route-not-found"
 // builds it, with the builder package catalog lists for it:
 // apigw.Build(awsenv.Load, catalog.Builders()[slug]) for a partner
 // route's function, apigw.NotFound for route-not-found,
+// mcpwiring.Build(awsenv.Load) for the agent tool server
+// (manifest.AgentToolsSlug),
 // s3event.Build(awsenv.Load, slug, catalog.S3Processors()[slug]) for an
 // S3-triggered function, streamevent.Build(awsenv.Load, slug,
 // catalog.StreamProcessors()[slug]) for a stream-triggered one and
@@ -48,6 +51,8 @@ func buildHandler(slug string) (any, error) {
 	switch {
 	case slug == notFoundSlug:
 		return apigw.NotFound(awsenv.JSONLog()), nil
+	case slug == manifest.AgentToolsSlug:
+		return orNil(mcpwiring.Build(awsenv.Load))
 	case f.S3 != nil:
 		p, ok := catalog.S3Processors()[slug]
 		if !ok {
@@ -85,7 +90,7 @@ func orNil[H any](h H, err error) (any, error) {
 
 // runnable lists the functions invoke can run, sorted.
 func runnable() []string {
-	out := []string{notFoundSlug}
+	out := []string{notFoundSlug, manifest.AgentToolsSlug}
 	for slug := range catalog.Builders() {
 		out = append(out, slug)
 	}

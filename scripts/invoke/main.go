@@ -13,13 +13,15 @@
 //	go run ./scripts/invoke -function clip-processor -event events/clip-processor.object-created.json
 //	go run ./scripts/invoke -function webhook-dispatcher -event events/webhook-dispatcher.event-inserted.json
 //	go run ./scripts/invoke -function webhook-retrier -event events/webhook-retrier.tick.json
+//	go run ./scripts/invoke -function v1-mcp -event events/v1-mcp.tools-list.200.json -key dev
 //
 // It works from any directory inside the repository: -event is relative to
 // the working directory. The event is sent as it is, so every sample in
 // events/ answers with the status its name ends in, and the other samples
 // succeed (make dev seeds the fixtures they use); -key KEY puts another key
-// in an API Gateway event's Authorization header (-key dev: make dev's
-// demo key). One exception: a Stripe webhook sample signed to verify
+// in an API Gateway event's Authorization header, or in its X-Partner-Key
+// header for the agent tool server (v1-mcp), which reads the key there
+// (-key dev: make dev's demo key). One exception: a Stripe webhook sample signed to verify
 // (sample.Resign) is signed again now with the secret of its mode in
 // STRIPE_WEBHOOK_SECRETS, since the receiver refuses a signature more than
 // five minutes old; the bad-signature sample is sent as it is.
@@ -55,6 +57,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
@@ -93,7 +96,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 	fs.SetOutput(stderr)
 	slug := fs.String("function", "", "function slug, e.g. v1-leads (required)")
 	eventPath := fs.String("event", "", "path of the event JSON file, relative to the working directory (required)")
-	key := fs.String("key", "", `put "Bearer KEY" in an API Gateway event's Authorization header ("dev": make dev's demo key); default: send the event as it is`)
+	key := fs.String("key", "", `put "Bearer KEY" in an API Gateway event's Authorization header (v1-mcp: KEY in X-Partner-Key) ("dev": make dev's demo key); default: send the event as it is`)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -138,7 +141,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 			}
 			k = env.File.APIKey
 		}
-		if payload, err = withKey(payload, k); err != nil {
+		if payload, err = withKey(payload, f, k); err != nil {
 			fmt.Fprintln(stderr, "invoke:", err)
 			return exitFailure
 		}
@@ -228,22 +231,28 @@ func indent(b []byte) []byte {
 	return pretty.Bytes()
 }
 
-// withKey returns the event payload with its Authorization header set to
-// "Bearer key" (replacing any spelling of that header).
-func withKey(payload []byte, key string) ([]byte, error) {
+// withKey returns the event payload with the key where f reads it: its
+// Authorization header set to "Bearer key", or, for a function whose
+// routes take the key in manifest.AgentKeyHeader (the agent tool server),
+// that header set to key; either replaces any spelling of that header.
+func withKey(payload []byte, f manifest.Function, key string) ([]byte, error) {
 	var ev events.APIGatewayV2HTTPRequest
 	if err := json.Unmarshal(payload, &ev); err != nil {
 		return nil, fmt.Errorf("event is not an API Gateway payload 2.0 event: %w", err)
 	}
+	name, value := "authorization", "Bearer "+key
+	if slices.ContainsFunc(f.HTTP, func(r manifest.Route) bool { return r.Auth == manifest.AuthAgentKey }) {
+		name, value = strings.ToLower(manifest.AgentKeyHeader), key
+	}
 	for h := range ev.Headers {
-		if strings.EqualFold(h, "authorization") {
+		if strings.EqualFold(h, name) {
 			delete(ev.Headers, h)
 		}
 	}
 	if ev.Headers == nil {
 		ev.Headers = map[string]string{}
 	}
-	ev.Headers["authorization"] = "Bearer " + key
+	ev.Headers[name] = value
 	b, err := json.Marshal(ev)
 	if err != nil {
 		return nil, fmt.Errorf("encode event: %w", err)

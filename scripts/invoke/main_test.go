@@ -260,7 +260,7 @@ func TestWithKey(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in, _ := json.Marshal(events.APIGatewayV2HTTPRequest{Headers: tt.headers})
-			out, err := withKey(in, "mk_test_new")
+			out, err := withKey(in, manifest.Function{}, "mk_test_new")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -282,8 +282,49 @@ func TestWithKey(t *testing.T) {
 			}
 		})
 	}
-	if _, err := withKey([]byte("[1]"), "k"); err == nil {
+	if _, err := withKey([]byte("[1]"), manifest.Function{}, "k"); err == nil {
 		t.Error("withKey of a non-object succeeded; want an error")
+	}
+}
+
+// TestWithKeyForTheAgentToolServer: the agent tool server reads the key
+// in X-Partner-Key, so -key puts it there (replacing any spelling of it)
+// and leaves Authorization, the MCP client's own, as it is.
+func TestWithKeyForTheAgentToolServer(t *testing.T) {
+	f, ok := manifest.BySlug(manifest.AgentToolsSlug)
+	if !ok {
+		t.Fatalf("no function %s", manifest.AgentToolsSlug)
+	}
+	in, _ := json.Marshal(events.APIGatewayV2HTTPRequest{Headers: map[string]string{"X-Partner-Key": "old", "authorization": "Bearer client-own"}})
+	out, err := withKey(in, f, "mk_test_new")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev events.APIGatewayV2HTTPRequest
+	if err := json.Unmarshal(out, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"x-partner-key": "mk_test_new", "authorization": "Bearer client-own"}; !maps.Equal(ev.Headers, want) {
+		t.Errorf("headers %v; want %v", ev.Headers, want)
+	}
+}
+
+// TestKeyFlagForTheAgentToolServer: -key with the agent tool server's
+// sample answers as the key does, an unknown one 401, the fixture's 200,
+// whatever key the sample carried.
+func TestKeyFlagForTheAgentToolServer(t *testing.T) {
+	for _, tt := range []struct {
+		event, key string
+		status     int
+	}{
+		{"v1-mcp.tools-list.200.json", sample.UnknownAPIKey, 401},
+		{"v1-mcp.missing-key.401.json", sample.APIKey, 200},
+	} {
+		event := filepath.Join("..", "..", "events", tt.event)
+		inv := invoke(t, fromEnvironment, buildHandler, "-function", manifest.AgentToolsSlug, "-event", event, "-key", tt.key)
+		if inv.resp.StatusCode != tt.status || inv.code != exitOK {
+			t.Errorf("%s with -key: status %d, exit %d (body %s, stderr %q); want %d and exit 0", tt.event, inv.resp.StatusCode, inv.code, inv.resp.Body, inv.stderr, tt.status)
+		}
 	}
 }
 

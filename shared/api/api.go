@@ -14,6 +14,7 @@ package api
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/auth"
@@ -52,6 +53,13 @@ type Request struct {
 	// (Stripe-Signature) of a manifest.AuthProcessorSignature route, which
 	// its endpoint's Verify checks over Body; "" when none was sent.
 	Signature string
+	// Admitted, when set, is the key an in-process edge already admitted
+	// (Pipeline.Admit) for the request that carries this call: the agent
+	// tool server admits each of its HTTP requests once, and the tool
+	// calls in it run as that key without being counted again. The route's
+	// scope and beta gate still apply. Edges that decode outside requests
+	// never set it.
+	Admitted *auth.Principal
 }
 
 // Call is an admitted request as an operation sees it.
@@ -171,4 +179,34 @@ type Result struct {
 	// ContentType is the body's media type: the route's (manifest.JSON
 	// unless the route answers HTML and rendered a page).
 	ContentType manifest.ContentType
+}
+
+// Headers returns the headers every answer of res carries: its content
+// type, no caching, the request id, the key's rate-limit count (and
+// Retry-After when it was refused), Idempotent-Replayed, then res.Header.
+func (res Result) Headers(requestID string, now time.Time) map[string]string {
+	ct := res.ContentType
+	if ct == "" {
+		ct = manifest.JSON
+	}
+	h := map[string]string{
+		"Content-Type":  string(ct),
+		"Cache-Control": "no-store",
+		"X-Request-Id":  requestID,
+	}
+	if u := res.Usage; u != nil {
+		h["X-RateLimit-Limit"] = strconv.Itoa(u.Limit)
+		h["X-RateLimit-Remaining"] = strconv.Itoa(u.Remaining)
+		h["X-RateLimit-Reset"] = strconv.FormatInt(u.Reset, 10)
+		if !u.Admitted {
+			h["Retry-After"] = strconv.FormatInt(u.RetryAfter(now), 10)
+		}
+	}
+	if res.Replayed {
+		h["Idempotent-Replayed"] = "true"
+	}
+	for k, v := range res.Header {
+		h[k] = v
+	}
+	return h
 }

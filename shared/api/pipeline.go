@@ -160,7 +160,7 @@ func (p *Pipeline) admit(ctx context.Context, ep Endpoint, c *Call, res *Result)
 	switch c.Route.Auth {
 	case manifest.AuthNone:
 		return nil
-	case manifest.AuthPartnerKey:
+	case manifest.AuthPartnerKey, manifest.AuthAgentKey:
 	case manifest.AuthCaptureToken, manifest.AuthViewToken, manifest.AuthQuoteToken:
 		return p.admitToken(ctx, ep, c, res)
 	case manifest.AuthProcessorSignature:
@@ -177,6 +177,10 @@ func (p *Pipeline) admit(ctx context.Context, ep Endpoint, c *Call, res *Result)
 		// Signature routes bring their verifier with their feature; a
 		// route of a kind nothing verifies is refused.
 		return fmt.Errorf("route %s: auth kind %q has no verifier", c.Route.Operation, c.Route.Auth)
+	}
+	if c.Admitted != nil {
+		c.Principal, res.Principal = *c.Admitted, c.Admitted
+		return checkScope(c)
 	}
 	if c.KeyErr != nil {
 		return c.KeyErr
@@ -201,11 +205,38 @@ func (p *Pipeline) admit(ctx context.Context, ep Endpoint, c *Call, res *Result)
 			"Rate limit of %d requests per minute exceeded for this API key; retry after %d seconds.", u.Limit, u.RetryAfter(c.Now)).
 			WithDetail("limit", u.Limit).WithDetail("retry_after", u.RetryAfter(c.Now))
 	}
-	if !pr.Has(c.Route.Scope) {
+	return checkScope(c)
+}
+
+// checkScope refuses a key without the route's scope (a route without one,
+// the agent tool server's, admits any key).
+func checkScope(c *Call) error {
+	if c.Route.Scope != "" && !c.Principal.Has(c.Route.Scope) {
 		return errcode.New(errcode.InsufficientScope, "This API key lacks the %s scope this endpoint requires.", c.Route.Scope).
 			WithDetail("required_scope", string(c.Route.Scope))
 	}
 	return nil
+}
+
+// Admit authenticates req's key by req.Route's auth kind and counts it
+// against the key's rate limit, as Run does before an operation, for an
+// edge that serves the request itself (the agent tool server). The error
+// is the one Run would render; the Result carries the principal and usage
+// for the edge's headers and log.
+func (p *Pipeline) Admit(ctx context.Context, req *Request) (auth.Principal, Result, error) {
+	c := &Call{Request: req, Now: p.d.Now(), p: p}
+	res := Result{ContentType: manifest.JSON}
+	if !req.Route.Auth.PartnerKey() {
+		return auth.Principal{}, res, fmt.Errorf("route %s: Admit serves partner-key routes, not %q", req.Route.Operation, req.Route.Auth)
+	}
+	err := p.admit(ctx, Endpoint{Operation: req.Route.Operation}, c, &res)
+	return c.Principal, res, err
+}
+
+// Partner returns the settings of partner id (beta features, rate card),
+// from the same instance cache as Call.Partner.
+func (p *Pipeline) Partner(ctx context.Context, id string) (auth.Partner, error) {
+	return p.settings.get(ctx, id, p.d.Now())
 }
 
 // admitToken authenticates a token route by its endpoint's Verify, which

@@ -13,7 +13,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"strings"
 	"time"
 
@@ -157,32 +156,10 @@ func requestID(ev *events.APIGatewayV2HTTPRequest) string {
 	return uuid.NewString()
 }
 
-// encode renders res with the headers every response carries.
+// encode renders res with the headers every response carries
+// (api.Result.Headers).
 func encode(requestID string, res api.Result, now time.Time) events.APIGatewayV2HTTPResponse {
-	ct := res.ContentType
-	if ct == "" {
-		ct = manifest.JSON
-	}
-	h := map[string]string{
-		"Content-Type":  string(ct),
-		"Cache-Control": "no-store",
-		"X-Request-Id":  requestID,
-	}
-	if u := res.Usage; u != nil {
-		h["X-RateLimit-Limit"] = strconv.Itoa(u.Limit)
-		h["X-RateLimit-Remaining"] = strconv.Itoa(u.Remaining)
-		h["X-RateLimit-Reset"] = strconv.FormatInt(u.Reset, 10)
-		if !u.Admitted {
-			h["Retry-After"] = strconv.FormatInt(u.RetryAfter(now), 10)
-		}
-	}
-	if res.Replayed {
-		h["Idempotent-Replayed"] = "true"
-	}
-	for k, v := range res.Header {
-		h[k] = v
-	}
-	return events.APIGatewayV2HTTPResponse{StatusCode: res.Status, Headers: h, Body: string(res.Body)}
+	return events.APIGatewayV2HTTPResponse{StatusCode: res.Status, Headers: res.Headers(requestID, now), Body: string(res.Body)}
 }
 
 // logLine writes the request's one log line. It never logs a header (keys,

@@ -90,6 +90,10 @@ type Env struct {
 	Logs  *SyncBuffer
 	// Client talks to Server.
 	Client *http.Client
+	// Secret is the value of every secret of the stack but Stripe's (the
+	// cursor secret, the webhook sealing key), for a process that must
+	// share them (the agent tool server's stdio transport).
+	Secret []byte
 	spec   *openapitest.Validator
 }
 
@@ -145,7 +149,7 @@ func New(t testing.TB, opts ...Options) *Env {
 
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
-	e := &Env{DB: db, Store: dynamo.New(db, name), Clock: &Clock{}, Logs: &SyncBuffer{}}
+	e := &Env{DB: db, Store: dynamo.New(db, name), Clock: &Clock{}, Logs: &SyncBuffer{}, Secret: secret}
 	e.Server = httptest.NewUnstartedServer(nil)
 	if o.S3 {
 		e.Bucket = e.newBucket(t, cfg)

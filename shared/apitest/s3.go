@@ -19,6 +19,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/s3event"
 	"github.com/moveleads/partnerapi/shared/s3local"
+	"github.com/moveleads/partnerapi/shared/stripelocal"
 )
 
 // buckets maps each live Env's clip bucket to its stack's clip processor:
@@ -34,6 +35,14 @@ var webhook s3local.Webhook
 // allows every loopback origin (each Env serves on its own port). Call it
 // from TestMain.
 func MainS3(m *testing.M) { os.Exit(RunS3(m)) }
+
+// MainS3Stripe is MainS3 with stripe-mock too (STRIPE_API_URL), for the
+// tests of the deposit features.
+func MainS3Stripe(m *testing.M) { stripelocal.RunTests(runS3{m}) }
+
+type runS3 struct{ m *testing.M }
+
+func (r runS3) Run() int { return RunS3(r.m) }
 
 // RunS3 is MainS3 that returns the tests' exit code instead of exiting,
 // for a TestMain that wraps it in other servers (stripelocal.RunTests).

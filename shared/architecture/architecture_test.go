@@ -121,7 +121,8 @@ func TestMainsOnlyWire(t *testing.T) {
 			switch imp {
 			case module + "shared/apigw", module + "shared/s3event", module + "shared/streamevent", module + "shared/tick",
 				module + "shared/wiring", module + "shared/wiring/s3wiring", module + "shared/wiring/hookwiring",
-				module + "shared/wiring/quotewiring", module + "shared/wiring/paywiring", module + "shared/wiring/quotepagewiring":
+				module + "shared/wiring/quotewiring", module + "shared/wiring/paywiring", module + "shared/wiring/quotepagewiring",
+				module + "shared/wiring/acceptwiring", module + "shared/wiring/mcpwiring":
 			default:
 				t.Errorf("%s imports %s; a main imports only an edge (shared/apigw, shared/s3event, shared/streamevent, shared/tick) and its builder's package (shared/wiring/...)", name, imp)
 			}

@@ -43,6 +43,10 @@ type Env struct {
 // AWS settings Lambda provides (see lambdaConfig).
 func Load() (*Env, error) { return load(os.Getenv) }
 
+// LoadFrom is Load with the variables getenv gives (a local tool's choice
+// of make dev's dev.json over the process environment).
+func LoadFrom(getenv func(string) string) (*Env, error) { return load(getenv) }
+
 func load(getenv func(string) string) (*Env, error) {
 	tableName := getenv(settings.Table)
 	if tableName == "" {

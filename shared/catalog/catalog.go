@@ -12,8 +12,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	"os"
 	"time"
 
+	"github.com/moveleads/partnerapi/shared/agenttools"
 	"github.com/moveleads/partnerapi/shared/inventory"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -27,7 +30,9 @@ import (
 	"github.com/moveleads/partnerapi/shared/streamevent"
 	"github.com/moveleads/partnerapi/shared/tick"
 	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/acceptwiring"
 	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
+	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
 	"github.com/moveleads/partnerapi/shared/wiring/paywiring"
 	"github.com/moveleads/partnerapi/shared/wiring/quotepagewiring"
 	"github.com/moveleads/partnerapi/shared/wiring/quotewiring"
@@ -69,7 +74,7 @@ func Builders() map[string]wiring.Builder {
 		"v1-survey-video-access": wiring.VideoAccess,
 		"v1-video":               s3wiring.Video,
 		"v1-lead-quote":          quotewiring.CreateQuote,
-		"v1-accept":              quotewiring.Accept,
+		"v1-accept":              acceptwiring.Accept,
 		"v1-deposits":            paywiring.CreateDeposit,
 		"v1-deposit-status":      paywiring.GetDeposit,
 		"v1-quote":               quotepagewiring.QuotePage,
@@ -125,6 +130,9 @@ type Stack struct {
 	streams  map[string]streamevent.Handler
 	jobs     map[string]tick.Handler
 	log      *slog.Logger
+	// agentTools serves the agent tool server's HTTP transport over the
+	// same pipeline and endpoints.
+	agentTools apigw.LambdaFunc
 }
 
 // New returns the Stack over d. A function whose settings are missing
@@ -151,6 +159,7 @@ func New(d Deps) *Stack {
 			s.eps[ep.Operation] = ep
 		}
 	}
+	s.agentTools = s.agentToolsHandler(d.Log)
 	proc, err := s3wiring.ClipProcessorWith(env, d.Detector)
 	if err != nil {
 		proc = failingProcessor{err}
@@ -214,6 +223,32 @@ func (p failingProcessor) Process(context.Context, s3event.Object) error { retur
 // Clips returns the clip processor's S3 event handler.
 func (s *Stack) Clips() s3event.Handler { return s.clips }
 
+// agentToolsHandler is the agent tool server's HTTP transport over the
+// stack's pipeline and endpoints (those of unconfigured functions fail as
+// their routes do).
+func (s *Stack) agentToolsHandler(log *slog.Logger) apigw.LambdaFunc {
+	var eps []api.Endpoint
+	for _, op := range manifest.AgentToolOperations {
+		eps = append(eps, s.eps[op])
+	}
+	b, err := agenttools.NewBackend(s.Pipeline, eps, log)
+	rt := manifest.ByOperation(manifest.AgentTools)
+	if err != nil {
+		return unconfiguredHTTP(rt, err)
+	}
+	return apigw.ServeHTTP(rt, b.HTTPHandler(mcpwiring.HTTPOptions(os.Getenv)), log)
+}
+
+// unconfiguredHTTP answers every request with 500, err in the log.
+func unconfiguredHTTP(rt manifest.Route, err error) apigw.LambdaFunc {
+	return apigw.ServeHTTP(rt, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		status, body := api.Render(err)
+		w.Header().Set("Content-Type", string(manifest.JSON))
+		w.WriteHeader(status)
+		_, _ = w.Write(body)
+	}), nil)
+}
+
 // Endpoint returns the endpoint of op, and false when op has none.
 func (s *Stack) Endpoint(op manifest.Operation) (api.Endpoint, bool) {
 	ep, ok := s.eps[op]
@@ -226,6 +261,9 @@ func (s *Stack) Endpoint(op manifest.Operation) (api.Endpoint, bool) {
 func (s *Stack) Route(op manifest.Operation) apigw.LambdaFunc {
 	if op == manifest.RouteNotFound {
 		return apigw.NotFound(s.log)
+	}
+	if op == manifest.AgentTools {
+		return s.agentTools
 	}
 	ep, ok := s.eps[op]
 	if !ok {

@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"context"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
 	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
@@ -37,8 +40,8 @@ func TestEveryRouteHasOneEndpoint(t *testing.T) {
 		seen[ep.Operation]++
 	}
 	for _, r := range manifest.Routes() {
-		if r.IsDefault() {
-			continue
+		if r.IsDefault() || r.Operation == manifest.AgentTools {
+			continue // served by handlers of their own (Route)
 		}
 		if n := seen[r.Operation]; n != 1 {
 			t.Errorf("route %s has %d endpoints; want 1", r.Operation, n)
@@ -57,7 +60,7 @@ func TestEveryRouteHasOneEndpoint(t *testing.T) {
 func TestBuildersMatchTheManifest(t *testing.T) {
 	functions := 0
 	for _, f := range manifest.Functions {
-		if len(f.HTTP) == 0 || f.HTTP[0].IsDefault() {
+		if len(f.HTTP) == 0 || f.HTTP[0].IsDefault() || f.Slug == manifest.AgentToolsSlug {
 			continue
 		}
 		functions++
@@ -83,6 +86,36 @@ func TestBuildersMatchTheManifest(t *testing.T) {
 	}
 	if len(Builders()) != functions {
 		t.Errorf("%d builders for %d HTTP functions", len(Builders()), functions)
+	}
+}
+
+// TestAgentToolsBuild: the agent tool function builds from an environment
+// with its settings and secrets, reading exactly the secrets the manifest
+// lists for it (mcpwiring.Build checks), with the same builders as the
+// functions it runs the operations of.
+func TestAgentToolsBuild(t *testing.T) {
+	env := toolEnv(t)
+	h, err := mcpwiring.Build(func() (*awsenv.Env, error) { return env, nil })
+	if err != nil || h == nil {
+		t.Fatalf("build v1-mcp: %v", err)
+	}
+	for slug, b := range mcpwiring.Builders {
+		if reflect.ValueOf(b).Pointer() != reflect.ValueOf(Builders()[slug]).Pointer() {
+			t.Errorf("mcpwiring builds %s with another builder than the function's", slug)
+		}
+	}
+	eps, err := mcpwiring.Endpoints(toolEnv(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []manifest.Operation
+	for _, ep := range eps {
+		ops = append(ops, ep.Operation)
+	}
+	for _, op := range manifest.AgentToolOperations {
+		if !slices.Contains(ops, op) {
+			t.Errorf("no endpoint for tool operation %s", op)
+		}
 	}
 }
 

@@ -25,17 +25,12 @@ import (
 	"github.com/moveleads/partnerapi/shared/deposit"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/stripelocal"
 	"github.com/moveleads/partnerapi/shared/stripepay"
 )
 
 // TestMain runs the tests against DynamoDB Local, MinIO (signature
 // images) and stripe-mock (Stripe's API).
-func TestMain(m *testing.M) { stripelocal.RunTests(runS3{m}) }
-
-type runS3 struct{ m *testing.M }
-
-func (r runS3) Run() int { return apitest.RunS3(r.m) }
+func TestMain(m *testing.M) { apitest.MainS3Stripe(m) }
 
 // stripeProxy is a reverse proxy in front of stripe-mock that records
 // every request and can rewrite what stripe-mock (stateless) answers: the

@@ -7,18 +7,14 @@ import (
 	"encoding/hex"
 	"image/png"
 	"io"
-	"math"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/moveleads/partnerapi/shared/apitest"
@@ -26,6 +22,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/deposit"
 	"github.com/moveleads/partnerapi/shared/deposits"
 	"github.com/moveleads/partnerapi/shared/htmlpage/htmltest"
+	"github.com/moveleads/partnerapi/shared/quotepage/quotepagetest"
 	"github.com/moveleads/partnerapi/shared/quotes"
 )
 
@@ -78,18 +75,10 @@ func openPhone(t *testing.T, url string, allow ...string) context.Context {
 	return ctx
 }
 
-// within derives a context of ctx that ends after d.
-func within(t *testing.T, ctx context.Context, d time.Duration) context.Context {
-	t.Helper()
-	c, cancel := context.WithTimeout(ctx, d)
-	t.Cleanup(cancel)
-	return c
-}
-
 // navigate opens url in the tab and waits for its load.
 func navigate(t *testing.T, ctx context.Context, url string) {
 	t.Helper()
-	if err := chromedp.Do(within(t, ctx, 15*time.Second), chromedp.Navigate(url)); err != nil {
+	if err := chromedp.Do(htmltest.Within(t, ctx, 15*time.Second), chromedp.Navigate(url)); err != nil {
 		t.Fatalf("open %s: %v", url, err)
 	}
 }
@@ -97,7 +86,7 @@ func navigate(t *testing.T, ctx context.Context, url string) {
 // waitText waits up to 10 s for the page to show text.
 func waitText(t *testing.T, ctx context.Context, text string) {
 	t.Helper()
-	if err := browser.WaitText(within(t, ctx, 10*time.Second), text); err != nil {
+	if err := browser.WaitText(htmltest.Within(t, ctx, 10*time.Second), text); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -105,7 +94,7 @@ func waitText(t *testing.T, ctx context.Context, text string) {
 // waitHeading waits up to 10 s for the heading named name.
 func waitHeading(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
-	if _, err := browser.WaitFor(within(t, ctx, 10*time.Second), browser.RoleHeading, name); err != nil {
+	if _, err := browser.WaitFor(htmltest.Within(t, ctx, 10*time.Second), browser.RoleHeading, name); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -113,98 +102,8 @@ func waitHeading(t *testing.T, ctx context.Context, name string) {
 // click clicks the control with the role and name, with the mouse.
 func click(t *testing.T, ctx context.Context, role, name string) {
 	t.Helper()
-	if err := browser.Click(within(t, ctx, 10*time.Second), role, name); err != nil {
+	if err := browser.Click(htmltest.Within(t, ctx, 10*time.Second), role, name); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// waitLocationPrefix waits until the tab's address starts with prefix,
-// and returns it.
-func waitLocationPrefix(t *testing.T, ctx context.Context, prefix string) string {
-	t.Helper()
-	ctx = within(t, ctx, 10*time.Second)
-	var last string
-	for {
-		if loc, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`)); err == nil {
-			last = loc
-			if strings.HasPrefix(loc, prefix) {
-				return loc
-			}
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("the browser is at %q; want an address starting %q", last, prefix)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-// documentStatus is the HTTP status the tab's current document was
-// answered with.
-func documentStatus(t *testing.T, ctx context.Context) int {
-	t.Helper()
-	s, err := chromedp.Run(ctx, chromedp.Evaluate[int](`performance.getEntriesByType("navigation")[0].responseStatus`))
-	if err != nil {
-		t.Fatalf("read the document's status: %v", err)
-	}
-	return s
-}
-
-// shot saves a screenshot of the whole page, at the phone's 390 px width,
-// as name.png into $SCREENSHOT_DIR, and does nothing when it is not set.
-func shot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	dir := os.Getenv("SCREENSHOT_DIR")
-	if dir == "" {
-		return
-	}
-	if err := htmltest.ScreenshotPage(ctx, filepath.Join(dir, name+".png")); err != nil {
-		t.Error(err)
-	}
-}
-
-// pressMouse says the left button is held, as a mouse move while drawing
-// reports it.
-func pressMouse(p *input.DispatchMouseEventParams) { p.Buttons = 1 }
-
-// drawSignature draws on the signature pad with the mouse, as a person
-// would: press, move along a wave in many steps, release; then a second
-// stroke under it.
-func drawSignature(t *testing.T, ctx context.Context) {
-	t.Helper()
-	box, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ X, Y, W, H float64 }](`(() => {
-		const c = document.getElementById("signature");
-		c.scrollIntoView({block: "center"});
-		const r = c.getBoundingClientRect();
-		return {X: r.left, Y: r.top, W: r.width, H: r.height};
-	})()`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if box.W < 100 || box.H < 100 {
-		t.Fatalf("the signature pad is %.0f × %.0f CSS px; want room to sign", box.W, box.H)
-	}
-	var wave [][2]float64
-	for i := 0; i <= 40; i++ {
-		wave = append(wave, [2]float64{box.X + box.W*(0.1+0.7*float64(i)/40), box.Y + box.H*(0.5+0.25*math.Sin(float64(i)/3))})
-	}
-	line := [][2]float64{{box.X + box.W*0.15, box.Y + box.H*0.8}, {box.X + box.W*0.5, box.Y + box.H*0.78}, {box.X + box.W*0.85, box.Y + box.H*0.8}}
-	for _, s := range [][][2]float64{wave, line} {
-		actions := []chromedp.Action[chromedp.Void]{
-			chromedp.MouseEvent(chromedp.MouseMoved, s[0][0], s[0][1]),
-			chromedp.MouseEvent(chromedp.MousePressed, s[0][0], s[0][1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
-		}
-		for _, p := range s[1:] {
-			actions = append(actions, chromedp.MouseEvent(chromedp.MouseMoved, p[0], p[1], chromedp.ButtonLeft, pressMouse))
-		}
-		end := s[len(s)-1]
-		actions = append(actions, chromedp.MouseEvent(chromedp.MouseReleased, end[0], end[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatalf("draw: %v", err)
-		}
-	}
-	if ink, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("pad").classList.contains("has-ink")`)); err != nil || !ink {
-		t.Fatalf("the mouse left no ink on the pad (%v)", err)
 	}
 }
 
@@ -232,25 +131,25 @@ func TestPageSignPayAndPaidInChromium(t *testing.T) {
 	for _, s := range []string{"Acme Movers", "Acme Moving LLC", "USDOT 1234567", "$2,450.00", "$250.00", "Valid until"} {
 		waitText(t, ctx, s)
 	}
-	shot(t, ctx, "binding-open")
+	htmltest.Shot(t, ctx, "binding-open")
 
-	step := within(t, ctx, 10*time.Second)
+	step := htmltest.Within(t, ctx, 10*time.Second)
 	if err := browser.Fill(step, browser.RoleTextbox, "Full name", "Ada Lovelace"); err != nil {
 		t.Fatal(err)
 	}
 	if err := browser.Fill(step, browser.RoleTextbox, "Email address", "ada@example.com"); err != nil {
 		t.Fatal(err)
 	}
-	drawSignature(t, ctx)
+	quotepagetest.DrawSignature(t, ctx)
 	click(t, ctx, browser.RoleCheckbox, "I agree to sign electronically")
 	click(t, ctx, "radio", "Full value protection")
 	click(t, ctx, browser.RoleButton, "Sign and accept quote")
 	waitHeading(t, ctx, "Quote signed")
 	waitText(t, ctx, "Thank you. Acme Movers has your signed quote.")
-	if _, err := browser.WaitFor(within(t, ctx, 5*time.Second), browser.RoleButton, "Pay deposit of $250.00"); err != nil {
+	if _, err := browser.WaitFor(htmltest.Within(t, ctx, 5*time.Second), browser.RoleButton, "Pay deposit of $250.00"); err != nil {
 		t.Fatal(err)
 	}
-	shot(t, ctx, "binding-signed-deposit-due")
+	htmltest.Shot(t, ctx, "binding-signed-deposit-due")
 
 	// The acceptance, through the API.
 	l := w.leadDetail(t, leadID)
@@ -306,7 +205,7 @@ func TestPageSignPayAndPaidInChromium(t *testing.T) {
 	// Pay: the page asks for a deposit, and the browser goes to its
 	// checkout.
 	click(t, ctx, browser.RoleButton, "Pay deposit of $250.00")
-	loc := waitLocationPrefix(t, ctx, checkout.srv.URL+"/")
+	loc := htmltest.WaitLocation(t, ctx, checkout.srv.URL+"/")
 	waitHeading(t, ctx, "Fake checkout")
 	ql, err := w.env.Store.GetQuoteLead(bg, w.tenant, leadID)
 	if err != nil || ql.Deposit == nil {
@@ -340,9 +239,9 @@ func TestPageSignPayAndPaidInChromium(t *testing.T) {
 	if err != nil || href != d.CheckoutURL {
 		t.Errorf("the Pay link goes to %q (%v); want the open checkout %s", href, err, d.CheckoutURL)
 	}
-	shot(t, ctx, "binding-signed-checkout-open")
+	htmltest.Shot(t, ctx, "binding-signed-checkout-open")
 	click(t, ctx, browser.RoleLink, "Pay deposit of $250.00")
-	if loc := waitLocationPrefix(t, ctx, checkout.srv.URL+"/"); loc != d.CheckoutURL {
+	if loc := htmltest.WaitLocation(t, ctx, checkout.srv.URL+"/"); loc != d.CheckoutURL {
 		t.Errorf("the Pay link went to %s; want %s", loc, d.CheckoutURL)
 	}
 	if n := w.stripe.count("POST"); n != 1 {
@@ -367,7 +266,7 @@ func TestPageSignPayAndPaidInChromium(t *testing.T) {
 	if _, err := browser.Find(ctx, browser.RoleLink, "Pay deposit of $250.00"); err == nil {
 		t.Error("a paid deposit's page links to the checkout")
 	}
-	shot(t, ctx, "binding-paid")
+	htmltest.Shot(t, ctx, "binding-paid")
 	var success string
 	for _, r := range w.stripe.recorded() {
 		if r.Method == "POST" {
@@ -379,7 +278,7 @@ func TestPageSignPayAndPaidInChromium(t *testing.T) {
 	}
 	navigate(t, ctx, success)
 	waitText(t, ctx, "Deposit received — your move is booked")
-	if s := documentStatus(t, ctx); s != 200 {
+	if s := htmltest.DocumentStatus(t, ctx); s != 200 {
 		t.Errorf("return page status %d; want 200", s)
 	}
 
@@ -398,11 +297,11 @@ func TestPageSignPayAndPaidInChromium(t *testing.T) {
 		navigate(t, ctx, u)
 		waitHeading(t, ctx, "Your move is booked")
 		waitText(t, ctx, "your move with Acme Movers is booked")
-		if s := documentStatus(t, ctx); s != 410 {
+		if s := htmltest.DocumentStatus(t, ctx); s != 410 {
 			t.Errorf("expired link of a booked move: status %d; want 410", s)
 		}
 	}
-	shot(t, ctx, "booked-link-expired")
+	htmltest.Shot(t, ctx, "booked-link-expired")
 }
 
 // TestPageAcceptNonBindingInChromium accepts a non-binding quote with an
@@ -417,14 +316,14 @@ func TestPageAcceptNonBindingInChromium(t *testing.T) {
 	ctx := openPhone(t, q["quote_url"].(string))
 	waitHeading(t, ctx, "Accept this quote")
 	waitText(t, ctx, "$1,800.00")
-	shot(t, ctx, "nonbinding-open")
-	if err := browser.Fill(within(t, ctx, 10*time.Second), browser.RoleTextbox, "Email address", "ada@example.com"); err != nil {
+	htmltest.Shot(t, ctx, "nonbinding-open")
+	if err := browser.Fill(htmltest.Within(t, ctx, 10*time.Second), browser.RoleTextbox, "Email address", "ada@example.com"); err != nil {
 		t.Fatal(err)
 	}
 	click(t, ctx, browser.RoleButton, "Accept quote")
 	waitHeading(t, ctx, "Quote accepted")
 	waitText(t, ctx, "No deposit is needed. Acme Movers will be in touch to confirm your moving date.")
-	shot(t, ctx, "nonbinding-accepted")
+	htmltest.Shot(t, ctx, "nonbinding-accepted")
 	l := w.leadDetail(t, leadID)
 	lq := l["quote"].(map[string]any)
 	if l["status"] != "accepted" || lq["stage"] != "accepted" || lq["accepted_at"] == nil || lq["signed_at"] != nil {
@@ -452,10 +351,10 @@ func TestPageErrorsInChromium(t *testing.T) {
 	ctx := openPhone(t, unknown, "the server responded with a status of 404", "the server responded with a status of 410")
 	waitHeading(t, ctx, "We can’t find this quote")
 	waitText(t, ctx, "Check that you opened the whole link")
-	if s := documentStatus(t, ctx); s != 404 {
+	if s := htmltest.DocumentStatus(t, ctx); s != 404 {
 		t.Errorf("unknown link status %d; want 404", s)
 	}
-	shot(t, ctx, "error-404")
+	htmltest.Shot(t, ctx, "error-404")
 
 	leadID := w.lead(t)
 	q := w.quote(t, leadID, `{"estimate_type":"binding","price_cents":245000,"deposit_cents":25000,"expires_in_days":7}`)
@@ -466,20 +365,20 @@ func TestPageErrorsInChromium(t *testing.T) {
 	w.env.Clock.Set(exp.Add(time.Hour))
 	navigate(t, ctx, q["quote_url"].(string))
 	waitHeading(t, ctx, "This quote has expired")
-	if s := documentStatus(t, ctx); s != 200 {
+	if s := htmltest.DocumentStatus(t, ctx); s != 200 {
 		t.Errorf("expired quote's page status %d; want 200", s)
 	}
 	if _, err := browser.Find(ctx, browser.RoleButton, "Sign and accept quote"); err == nil {
 		t.Error("an expired quote's page offers to sign")
 	}
-	shot(t, ctx, "binding-expired")
+	htmltest.Shot(t, ctx, "binding-expired")
 
 	w.env.Clock.Set(exp.Add(quotes.TokenAfterExpiry + time.Hour))
 	navigate(t, ctx, q["quote_url"].(string))
 	waitHeading(t, ctx, "This quote link has expired")
 	waitText(t, ctx, "please ask Acme Movers for a new quote")
-	if s := documentStatus(t, ctx); s != 410 {
+	if s := htmltest.DocumentStatus(t, ctx); s != 410 {
 		t.Errorf("expired link status %d; want 410", s)
 	}
-	shot(t, ctx, "error-410")
+	htmltest.Shot(t, ctx, "error-410")
 }

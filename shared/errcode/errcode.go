@@ -18,6 +18,7 @@ const (
 	InvalidAPIKey        Code = "invalid_api_key"
 	InsufficientScope    Code = "insufficient_scope"
 	BetaNotEnabled       Code = "beta_not_enabled"
+	OriginNotAllowed     Code = "origin_not_allowed"
 	NotFound             Code = "not_found"
 	RouteNotFound        Code = "route_not_found"
 	MethodNotAllowed     Code = "method_not_allowed"
@@ -59,9 +60,10 @@ type Entry struct {
 // Table maps every code to its HTTP status and meaning. README's error table
 // is generated from it.
 var Table = []Entry{
-	{InvalidAPIKey, 401, "The Authorization header is missing, malformed, or names an unknown or revoked API key."},
+	{InvalidAPIKey, 401, "The Authorization header (the agent tool server's X-Partner-Key header) is missing, malformed, or names an unknown or revoked API key."},
 	{InsufficientScope, 403, "The API key is valid but lacks the scope this endpoint requires (details.required_scope)."},
 	{BetaNotEnabled, 403, "The endpoint is in private beta and not enabled for this partner (details.feature); ask the operator to enable it."},
+	{OriginNotAllowed, 403, "The agent tool server refused a request from a web page's origin (the Origin header) it does not allow: call it from a program."},
 	{NotFound, 404, "The resource does not exist, belongs to another partner, or belongs to the other mode (test/live)."},
 	{RouteNotFound, 404, "No route matches the path."},
 	{MethodNotAllowed, 405, "The path exists but not with this method; the Allow header lists the methods it has."},

@@ -15,14 +15,16 @@ import (
 // The JSON shapes of the spec ("Resources and their fields"). Nullable
 // fields are pointers so that they render as null, never omitted.
 
-type createLeadView struct {
+// CreateLeadView is createLead's answer (the spec's Lead creation
+// response).
+type CreateLeadView struct {
 	LeadID   string             `json:"lead_id"`
 	Status   lead.Status        `json:"status"`
 	Estimate *estimate.Estimate `json:"estimate"`
 }
 
-func createView(l lead.Lead) createLeadView {
-	return createLeadView{LeadID: l.ID, Status: l.Status, Estimate: l.Estimate}
+func createView(l lead.Lead) CreateLeadView {
+	return CreateLeadView{LeadID: l.ID, Status: l.Status, Estimate: l.Estimate}
 }
 
 type summaryView struct {
@@ -44,15 +46,16 @@ func summary(l lead.Lead) summaryView {
 	}
 }
 
-func listOf(p Page) listView {
-	v := listView{Data: make([]summaryView, len(p.Leads)), NextCursor: p.NextCursor, HasMore: p.NextCursor != nil}
+func listOf(p Page) ListView {
+	v := ListView{Data: make([]summaryView, len(p.Leads)), NextCursor: p.NextCursor, HasMore: p.NextCursor != nil}
 	for i, l := range p.Leads {
 		v.Data[i] = summary(l)
 	}
 	return v
 }
 
-type listView struct {
+// ListView is listLeads' answer (the spec's Lead list response).
+type ListView struct {
 	Data       []summaryView `json:"data"`
 	NextCursor *string       `json:"next_cursor"`
 	HasMore    bool          `json:"has_more"`
@@ -77,7 +80,8 @@ type depositView struct {
 	Status string `json:"status"`
 }
 
-type detailView struct {
+// DetailView is getLead's answer (the spec's Lead detail).
+type DetailView struct {
 	LeadID              string             `json:"lead_id"`
 	Status              lead.Status        `json:"status"`
 	Survey              surveyView         `json:"survey"`
@@ -91,7 +95,7 @@ type detailView struct {
 // its current quote (null when none; its stage as of now, so an open quote
 // past its expiry is expired) and its latest deposit's public status
 // ("none" when none).
-func detail(l lead.Lead, ls surveyrec.LeadSurvey, now time.Time) detailView {
+func detail(l lead.Lead, ls surveyrec.LeadSurvey, now time.Time) DetailView {
 	sv := surveyView{Status: string(survey.None)}
 	if ls.SurveyID != "" {
 		sv = surveyView{SurveyID: &ls.SurveyID, Status: string(ls.Status)}
@@ -104,7 +108,7 @@ func detail(l lead.Lead, ls surveyrec.LeadSurvey, now time.Time) detailView {
 	if ls.Deposit != nil {
 		dv.Status = string(ls.Deposit.Status.PublicStatus())
 	}
-	return detailView{
+	return DetailView{
 		LeadID: l.ID, Status: l.Status,
 		Survey:              sv,
 		Quote:               quoteOf(ls.Quote, now),

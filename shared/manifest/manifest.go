@@ -484,12 +484,46 @@ var Functions = []Function{
 		Secrets: []string{SecretWebhookSealing},
 	},
 	{
+		Slug: AgentToolsSlug, Summary: "The agent tool server's remote transport (MCP over streamable HTTP, stateless, JSON): the partner operations as tools, with the key in X-Partner-Key on every request.",
+		HTTP: []Route{{
+			Operation: AgentTools, Method: "POST",
+			PilotPath: "/v1-mcp", LogicalPath: "/v1/mcp",
+			Auth: AuthAgentKey, BodyLimit: AgentToolsBodyLimit, Response: JSON, RateLimit: PerKey,
+		}},
+		// What the functions of AgentToolOperations do, since it runs
+		// their operations: no more, no less (TestAgentToolsGrants
+		// checks it is their union).
+		Table: TableAccess{Get: true, Query: true, QueryItems: true, Write: []string{
+			table.LeadKeys, table.IdempotencyKeys, table.SurveyKeys, table.CaptureTokenKeys, table.SurveyRefKeys,
+			table.ViewTokenKeys, table.QuoteTokenKeys, table.DepositKeys, table.EventKeys, table.StripeKeys,
+		}},
+		Bucket:  BucketAccess{Write: []string{SignaturePrefix}},
+		Secrets: []string{SecretCursor, SecretStripeKeys},
+	},
+	{
 		Slug: "route-not-found", Summary: "Answer every request no route matches with the API's error body (404, or 405 with Allow).",
 		HTTP: []Route{{
 			Operation: RouteNotFound, Method: AnyMethod, PilotPath: DefaultPath,
 			Auth: AuthNone, Response: JSON, RateLimit: NoRateLimit,
 		}},
 	},
+}
+
+// AgentToolsSlug is the agent tool server's function.
+const AgentToolsSlug = "v1-mcp"
+
+// AgentToolsBodyLimit bounds one request to the agent tool server: one
+// JSON-RPC message whose arguments are at most one operation's body
+// (DefaultBodyLimit, an acceptQuote with its signature image), with room
+// for the envelope and JSON escaping.
+const AgentToolsBodyLimit = 2 * DefaultBodyLimit
+
+// AgentToolOperations are the partner operations the agent tool server
+// offers as tools, in its tools/list order.
+var AgentToolOperations = []Operation{
+	CreateLead, ListLeads, GetLead, GetSurveyLink,
+	CreateSurveyVideoAccess, RevokeSurveyVideoAccess,
+	CreateQuote, AcceptQuote, CreateDeposit, GetDeposit,
 }
 
 // BySlug returns the function named slug.

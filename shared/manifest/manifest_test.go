@@ -79,6 +79,50 @@ func TestFunctionsInvariants(t *testing.T) {
 	}
 }
 
+// TestAgentToolsGrants: the agent tool server may do what the functions
+// of its operations do, and no more.
+func TestAgentToolsGrants(t *testing.T) {
+	f, ok := BySlug(AgentToolsSlug)
+	if !ok {
+		t.Fatal("no agent tool function")
+	}
+	want := Function{}
+	for _, op := range AgentToolOperations {
+		src := FunctionOf(op)
+		want.Table.Get = want.Table.Get || src.Table.Get
+		want.Table.Query = want.Table.Query || src.Table.Query
+		want.Table.QueryItems = want.Table.QueryItems || src.Table.QueryItems
+		want.Table.Write = union(want.Table.Write, src.Table.Write)
+		want.Bucket.Write = union(want.Bucket.Write, src.Bucket.Write)
+		want.Secrets = union(want.Secrets, src.Secrets)
+	}
+	for _, w := range []string{table.LeadKeys, table.DepositKeys, table.IdempotencyKeys} {
+		if !slices.Contains(f.Table.Write, w) {
+			t.Errorf("agent tools cannot write %s", w)
+		}
+	}
+	sorted := func(v []string) []string { v = slices.Clone(v); slices.Sort(v); return v }
+	if !slices.Equal(sorted(f.Table.Write), sorted(want.Table.Write)) || !slices.Equal(f.Bucket.Write, want.Bucket.Write) ||
+		!slices.Equal(sorted(f.Secrets), sorted(want.Secrets)) || f.Table.Get != want.Table.Get || f.Table.Query != want.Table.Query ||
+		f.Table.QueryItems != want.Table.QueryItems ||
+		f.S3 != nil || f.Stream != nil || f.Schedule != nil || f.Detect || len(f.Bucket.Read) != 0 {
+		t.Errorf("agent tools %+v; want the union of its operations' functions %+v", f, want)
+	}
+	if !slices.Contains(f.Secrets, SecretStripeKeys) || !slices.Contains(f.Secrets, SecretCursor) {
+		t.Errorf("agent tools secrets %q; want the cursor and Stripe keys", f.Secrets)
+	}
+}
+
+// union returns a with the elements of b it lacks appended, in order.
+func union(a, b []string) []string {
+	for _, v := range b {
+		if !slices.Contains(a, v) {
+			a = append(a, v)
+		}
+	}
+	return a
+}
+
 func checkRoute(t *testing.T, f Function, r Route, ops map[Operation]bool, methodPaths map[string]Operation) {
 	t.Helper()
 	if r.Operation == "" || ops[r.Operation] {
@@ -104,6 +148,10 @@ func checkRoute(t *testing.T, f Function, r Route, ops map[Operation]bool, metho
 		}
 		if r.RateLimit != PerKey {
 			t.Errorf("%s: a partner-key route is counted per key, not %q", r.Operation, r.RateLimit)
+		}
+	case AuthAgentKey:
+		if r.Scope != "" || r.Beta != "" || r.Idempotent || r.RateLimit != PerKey {
+			t.Errorf("%s: the agent tool route has no scope, beta or Idempotency-Key of its own (each tool has its operation's) and is counted per key; got %+v", r.Operation, r)
 		}
 	case AuthCaptureToken, AuthViewToken, AuthQuoteToken:
 		if !r.Auth.TokenInPath() {

@@ -105,6 +105,10 @@ const (
 	// StripeWebhook receives Stripe's Connect webhook events, verified by
 	// their Stripe-Signature: not partner API.
 	StripeWebhook Operation = "stripeWebhook"
+	// AgentTools is the agent tool server's HTTP transport (MCP,
+	// streamable HTTP, stateless): every operation of AgentToolOperations
+	// as a tool (docs/AGENT-TOOLS.md).
+	AgentTools Operation = "agentTools"
 	// RouteNotFound answers requests no other route matches ($default).
 	RouteNotFound Operation = "routeNotFound"
 )
@@ -118,6 +122,11 @@ const (
 	// AuthPartnerKey: a partner API key (Authorization: Bearer), with the
 	// route's Scope; the key's partner and mode own everything it touches.
 	AuthPartnerKey AuthKind = "partner_key"
+	// AuthAgentKey: a partner API key in the X-Partner-Key header (the
+	// agent tool server's HTTP transport, which leaves Authorization to
+	// the MCP client), counted as AuthPartnerKey; each tool then checks
+	// its own operation's scope and beta gate.
+	AuthAgentKey AuthKind = "agent_key"
 	// AuthCaptureToken: the survey capture token in the URL path.
 	AuthCaptureToken AuthKind = "capture_token"
 	// AuthViewToken: a forwardable video link's token in the URL path.
@@ -130,6 +139,14 @@ const (
 	// AuthNone: public.
 	AuthNone AuthKind = "none"
 )
+
+// PartnerKey reports whether routes of kind a authenticate a partner API
+// key (and count it against the key's rate limit).
+func (a AuthKind) PartnerKey() bool { return a == AuthPartnerKey || a == AuthAgentKey }
+
+// AgentKeyHeader is the header that carries the partner API key to the
+// agent tool server's HTTP transport (AuthAgentKey).
+const AgentKeyHeader = "X-Partner-Key"
 
 // TokenInPath reports whether routes of kind a carry a secret in their path
 // parameter, which logs must never show.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,11 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/moveleads/partnerapi/shared/browser"
 	"github.com/moveleads/partnerapi/shared/htmlpage/htmltest"
+	"github.com/moveleads/partnerapi/shared/quotepage/quotepagetest"
 )
 
 // fakeService serves quote pages, as the v1-quote function does, and
@@ -160,83 +159,11 @@ func openPhone(t *testing.T, f *fakeService, path string) context.Context {
 	return ctx
 }
 
-// within derives a context of ctx that ends after d.
-func within(t *testing.T, ctx context.Context, d time.Duration) context.Context {
-	t.Helper()
-	c, cancel := context.WithTimeout(ctx, d)
-	t.Cleanup(cancel)
-	return c
-}
-
-// waitLocation waits until the tab's address is want.
-func waitLocation(t *testing.T, ctx context.Context, want string) {
-	t.Helper()
-	var last string
-	for {
-		if loc, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`)); err == nil {
-			last = loc
-			if loc == want {
-				return
-			}
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("the browser is at %q; want %q", last, want)
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-// pressMouse is a MouseOption that says the left button is held, as a
-// mouse move while drawing reports it.
-func pressMouse(p *input.DispatchMouseEventParams) { p.Buttons = 1 }
-
-// drawSignature draws on the signature pad with the mouse, as a person
-// would: press, move along a path in many steps, release; twice.
-func drawSignature(t *testing.T, ctx context.Context) {
-	t.Helper()
-	box, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ X, Y, W, H float64 }](`(() => {
-		const c = document.getElementById("signature");
-		c.scrollIntoView({block: "center"});
-		const r = c.getBoundingClientRect();
-		return {X: r.left, Y: r.top, W: r.width, H: r.height};
-	})()`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if box.W < 100 || box.H < 100 {
-		t.Fatalf("the signature pad is %.0f × %.0f CSS px; want room to sign", box.W, box.H)
-	}
-	strokes := [][][2]float64{}
-	var wave [][2]float64
-	for i := 0; i <= 40; i++ {
-		x := box.X + box.W*(0.1+0.7*float64(i)/40)
-		y := box.Y + box.H*(0.5+0.25*math.Sin(float64(i)/3))
-		wave = append(wave, [2]float64{x, y})
-	}
-	strokes = append(strokes, wave)
-	strokes = append(strokes, [][2]float64{{box.X + box.W*0.15, box.Y + box.H*0.8}, {box.X + box.W*0.5, box.Y + box.H*0.78}, {box.X + box.W*0.85, box.Y + box.H*0.8}})
-	for _, s := range strokes {
-		actions := []chromedp.Action[chromedp.Void]{
-			chromedp.MouseEvent(chromedp.MouseMoved, s[0][0], s[0][1]),
-			chromedp.MouseEvent(chromedp.MousePressed, s[0][0], s[0][1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
-		}
-		for _, p := range s[1:] {
-			actions = append(actions, chromedp.MouseEvent(chromedp.MouseMoved, p[0], p[1], chromedp.ButtonLeft, pressMouse))
-		}
-		last := s[len(s)-1]
-		actions = append(actions, chromedp.MouseEvent(chromedp.MouseReleased, last[0], last[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatalf("draw: %v", err)
-		}
-	}
-}
-
 // fillSigningForm fills in every field of the signing form and draws a
 // signature.
 func fillSigningForm(t *testing.T, ctx context.Context) {
 	t.Helper()
-	step := within(t, ctx, 10*time.Second)
+	step := htmltest.Within(t, ctx, 10*time.Second)
 	if err := browser.Fill(step, browser.RoleTextbox, "Full name", "Ada Lovelace"); err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +176,7 @@ func fillSigningForm(t *testing.T, ctx context.Context) {
 	if err := browser.Click(step, browser.RoleCheckbox, "I agree to sign electronically"); err != nil {
 		t.Fatal(err)
 	}
-	drawSignature(t, step)
+	quotepagetest.DrawSignature(t, step)
 }
 
 // roleRadio is the accessible role of a radio button.
@@ -302,7 +229,7 @@ func TestPagesFitAPhoneAndADesktop(t *testing.T) {
 				if err := chromedp.Do(ctx, size.emulate, chromedp.Navigate(f.base+pg.path)); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := browser.WaitFor(within(t, ctx, 10*time.Second), browser.RoleHeading, pg.heading); err != nil {
+				if _, err := browser.WaitFor(htmltest.Within(t, ctx, 10*time.Second), browser.RoleHeading, pg.heading); err != nil {
 					t.Fatal(err)
 				}
 				m, err := chromedp.Run(ctx, chromedp.Evaluate[struct {

@@ -95,19 +95,19 @@ func TestSignAndPayOnAPhone(t *testing.T) {
 	f := newFakeService(t)
 	f.add("bind", bindingPage())
 	ctx := openPhone(t, f, "/v1-quote/bind")
-	if _, err := browser.WaitFor(within(t, ctx, 10*time.Second), browser.RoleHeading, "Sign this quote"); err != nil {
+	if _, err := browser.WaitFor(htmltest.Within(t, ctx, 10*time.Second), browser.RoleHeading, "Sign this quote"); err != nil {
 		t.Fatal(err)
 	}
 	htmltest.Shot(t, ctx, "binding-open-phone")
 
 	// Nothing filled in: every problem is named, next to its field and in
 	// the summary, which takes the focus; nothing is sent.
-	if err := browser.Click(within(t, ctx, 5*time.Second), browser.RoleButton, "Sign and accept quote"); err != nil {
+	if err := browser.Click(htmltest.Within(t, ctx, 5*time.Second), browser.RoleButton, "Sign and accept quote"); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range []string{"There is a problem", "Enter your full name.", "Enter your email address.",
 		"Choose how your belongings should be protected.", "Tick the box to agree to sign electronically.", "Draw your signature in the box."} {
-		if err := browser.WaitText(within(t, ctx, 5*time.Second), w); err != nil {
+		if err := browser.WaitText(htmltest.Within(t, ctx, 5*time.Second), w); err != nil {
 			t.Error(err)
 		}
 	}
@@ -127,13 +127,13 @@ func TestSignAndPayOnAPhone(t *testing.T) {
 		t.Errorf("the signature's error %q stays after drawing", got)
 	}
 	htmltest.Shot(t, ctx, "binding-filled-phone")
-	if err := browser.Click(within(t, ctx, 5*time.Second), browser.RoleButton, "Sign and accept quote"); err != nil {
+	if err := browser.Click(htmltest.Within(t, ctx, 5*time.Second), browser.RoleButton, "Sign and accept quote"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := browser.WaitFor(within(t, ctx, 10*time.Second), browser.RoleHeading, "Quote signed"); err != nil {
+	if _, err := browser.WaitFor(htmltest.Within(t, ctx, 10*time.Second), browser.RoleHeading, "Quote signed"); err != nil {
 		t.Fatal(err)
 	}
-	if err := browser.WaitText(within(t, ctx, 5*time.Second), "Thank you. Demo Movers has your signed quote."); err != nil {
+	if err := browser.WaitText(htmltest.Within(t, ctx, 5*time.Second), "Thank you. Demo Movers has your signed quote."); err != nil {
 		t.Error(err)
 	}
 	if id := activeID(t, ctx); id != "done-title" {
@@ -165,10 +165,12 @@ func TestSignAndPayOnAPhone(t *testing.T) {
 		t.Errorf("signature %d × %d px on a 390 px wide phone; want it exported at 1×", w, h)
 	}
 
-	if err := browser.Click(within(t, ctx, 5*time.Second), browser.RoleButton, "Pay deposit of $250.00"); err != nil {
+	if err := browser.Click(htmltest.Within(t, ctx, 5*time.Second), browser.RoleButton, "Pay deposit of $250.00"); err != nil {
 		t.Fatal(err)
 	}
-	waitLocation(t, within(t, ctx, 10*time.Second), f.base+"/fake-checkout?session=cs_test_bind")
+	if want, got := f.base+"/fake-checkout?session=cs_test_bind", htmltest.WaitLocation(t, ctx, f.base+"/fake-checkout?session=cs_test_bind"); got != want {
+		t.Errorf("the browser went to %s; want %s", got, want)
+	}
 	deposits := f.callsTo("/v1-quote/bind/deposit")
 	if len(deposits) != 1 || strings.TrimSpace(string(deposits[0].Body)) != "{}" || deposits[0].ContentType != "application/json" {
 		t.Errorf("deposit calls %+v; want one POST of {}", deposits)
@@ -206,14 +208,14 @@ func TestAcceptNonBindingQuote(t *testing.T) {
 	f := newFakeService(t)
 	f.add("simple", nonBindingPage())
 	ctx := openPhone(t, f, "/v1-quote/simple")
-	if _, err := browser.WaitFor(within(t, ctx, 10*time.Second), browser.RoleHeading, "Accept this quote"); err != nil {
+	if _, err := browser.WaitFor(htmltest.Within(t, ctx, 10*time.Second), browser.RoleHeading, "Accept this quote"); err != nil {
 		t.Fatal(err)
 	}
 	htmltest.Shot(t, ctx, "nonbinding-open-phone")
-	if err := browser.Fill(within(t, ctx, 5*time.Second), browser.RoleTextbox, "Email address", "ada@example"); err != nil {
+	if err := browser.Fill(htmltest.Within(t, ctx, 5*time.Second), browser.RoleTextbox, "Email address", "ada@example"); err != nil {
 		t.Fatal(err)
 	}
-	if err := browser.Click(within(t, ctx, 5*time.Second), browser.RoleButton, "Accept quote"); err != nil {
+	if err := browser.Click(htmltest.Within(t, ctx, 5*time.Second), browser.RoleButton, "Accept quote"); err != nil {
 		t.Fatal(err)
 	}
 	if got := fieldError(t, ctx, "accepter-email-error"); got != "Enter an email address like name@example.com." {
@@ -222,17 +224,17 @@ func TestAcceptNonBindingQuote(t *testing.T) {
 	if invalid, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("accepter-email").getAttribute("aria-invalid") || ""`)); err != nil || invalid != "true" {
 		t.Errorf("aria-invalid %q, %v; want true", invalid, err)
 	}
-	if err := browser.Fill(within(t, ctx, 5*time.Second), browser.RoleTextbox, "Email address", " ada@example.com "); err != nil {
+	if err := browser.Fill(htmltest.Within(t, ctx, 5*time.Second), browser.RoleTextbox, "Email address", " ada@example.com "); err != nil {
 		t.Fatal(err)
 	}
-	if err := browser.Click(within(t, ctx, 5*time.Second), browser.RoleButton, "Accept quote"); err != nil {
+	if err := browser.Click(htmltest.Within(t, ctx, 5*time.Second), browser.RoleButton, "Accept quote"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := browser.WaitFor(within(t, ctx, 10*time.Second), browser.RoleHeading, "Quote accepted"); err != nil {
+	if _, err := browser.WaitFor(htmltest.Within(t, ctx, 10*time.Second), browser.RoleHeading, "Quote accepted"); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range []string{"Thank you. Demo Movers has your acceptance.", "No deposit is needed. Demo Movers will be in touch to confirm your moving date."} {
-		if err := browser.WaitText(within(t, ctx, 5*time.Second), w); err != nil {
+		if err := browser.WaitText(htmltest.Within(t, ctx, 5*time.Second), w); err != nil {
 			t.Error(err)
 		}
 	}
@@ -269,10 +271,10 @@ func TestServerRefusals(t *testing.T) {
 	})}
 	ctx := openPhone(t, f, "/v1-quote/tok")
 	fillSigningForm(t, ctx)
-	if err := browser.Click(within(t, ctx, 5*time.Second), browser.RoleButton, "Sign and accept quote"); err != nil {
+	if err := browser.Click(htmltest.Within(t, ctx, 5*time.Second), browser.RoleButton, "Sign and accept quote"); err != nil {
 		t.Fatal(err)
 	}
-	if err := browser.WaitText(within(t, ctx, 10*time.Second), "There is a problem"); err != nil {
+	if err := browser.WaitText(htmltest.Within(t, ctx, 10*time.Second), "There is a problem"); err != nil {
 		t.Fatal(err)
 	}
 	for id, want := range map[string]string{
@@ -285,11 +287,11 @@ func TestServerRefusals(t *testing.T) {
 		}
 	}
 	// A field the page has no place for is still in the summary.
-	if err := browser.WaitText(within(t, ctx, 5*time.Second), "May only be sent if it equals signer_email."); err != nil {
+	if err := browser.WaitText(htmltest.Within(t, ctx, 5*time.Second), "May only be sent if it equals signer_email."); err != nil {
 		t.Error(err)
 	}
 	// The summary's links take the focus to their fields.
-	if err := browser.Click(within(t, ctx, 5*time.Second), browser.RoleLink, "Email address must be a valid email address."); err != nil {
+	if err := browser.Click(htmltest.Within(t, ctx, 5*time.Second), browser.RoleLink, "Email address must be a valid email address."); err != nil {
 		t.Fatal(err)
 	}
 	if id := activeID(t, ctx); id != "signer-email" {
@@ -300,10 +302,10 @@ func TestServerRefusals(t *testing.T) {
 	f.mu.Lock()
 	f.accept["tok"] = answer{409, apiError("quote_expired", "This quote has expired and can no longer be accepted.", nil)}
 	f.mu.Unlock()
-	if err := browser.Click(within(t, ctx, 5*time.Second), browser.RoleButton, "Sign and accept quote"); err != nil {
+	if err := browser.Click(htmltest.Within(t, ctx, 5*time.Second), browser.RoleButton, "Sign and accept quote"); err != nil {
 		t.Fatal(err)
 	}
-	if err := browser.WaitText(within(t, ctx, 10*time.Second), "This quote has expired and can no longer be accepted. Reload the page to see the latest version of your quote."); err != nil {
+	if err := browser.WaitText(htmltest.Within(t, ctx, 10*time.Second), "This quote has expired and can no longer be accepted. Reload the page to see the latest version of your quote."); err != nil {
 		t.Fatal(err)
 	}
 	if got := fieldError(t, ctx, "signer-email-error"); got != "" {
@@ -316,10 +318,10 @@ func TestServerRefusals(t *testing.T) {
 	p := bindingPage()
 	p.Stage = StageExpired
 	f.add("tok", p)
-	if err := browser.Click(within(t, ctx, 5*time.Second), browser.RoleButton, "Reload the page"); err != nil {
+	if err := browser.Click(htmltest.Within(t, ctx, 5*time.Second), browser.RoleButton, "Reload the page"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := browser.WaitFor(within(t, ctx, 10*time.Second), browser.RoleHeading, "This quote has expired"); err != nil {
+	if _, err := browser.WaitFor(htmltest.Within(t, ctx, 10*time.Second), browser.RoleHeading, "This quote has expired"); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(f.callsTo("/v1-quote/tok/accept")); n != 2 {
@@ -347,31 +349,33 @@ func TestAcceptedQuoteOnLoad(t *testing.T) {
 	f.add("paid", paid)
 
 	ctx := openPhone(t, f, "/v1-quote/signed")
-	if _, err := browser.WaitFor(within(t, ctx, 10*time.Second), browser.RoleHeading, "Quote signed"); err != nil {
+	if _, err := browser.WaitFor(htmltest.Within(t, ctx, 10*time.Second), browser.RoleHeading, "Quote signed"); err != nil {
 		t.Fatal(err)
 	}
-	if err := browser.WaitText(within(t, ctx, 5*time.Second), "You signed this quote on"); err != nil {
+	if err := browser.WaitText(htmltest.Within(t, ctx, 5*time.Second), "You signed this quote on"); err != nil {
 		t.Error(err)
 	}
 	htmltest.Shot(t, ctx, "signed-deposit-due-phone")
-	if err := browser.Click(within(t, ctx, 5*time.Second), browser.RoleButton, "Pay deposit of $250.00"); err != nil {
+	if err := browser.Click(htmltest.Within(t, ctx, 5*time.Second), browser.RoleButton, "Pay deposit of $250.00"); err != nil {
 		t.Fatal(err)
 	}
-	if err := browser.WaitText(within(t, ctx, 10*time.Second), "A deposit is already being paid for this quote. Reload the page to see the latest."); err != nil {
+	if err := browser.WaitText(htmltest.Within(t, ctx, 10*time.Second), "A deposit is already being paid for this quote. Reload the page to see the latest."); err != nil {
 		t.Error(err)
 	}
 	// The button is back for another try.
-	if _, err := browser.WaitFor(within(t, ctx, 5*time.Second), browser.RoleButton, "Pay deposit of $250.00"); err != nil {
+	if _, err := browser.WaitFor(htmltest.Within(t, ctx, 5*time.Second), browser.RoleButton, "Pay deposit of $250.00"); err != nil {
 		t.Error(err)
 	}
 
 	if err := chromedp.Do(ctx, chromedp.Navigate(f.base+"/v1-quote/linked")); err != nil {
 		t.Fatal(err)
 	}
-	if err := browser.Click(within(t, ctx, 10*time.Second), browser.RoleLink, "Pay deposit of $250.00"); err != nil {
+	if err := browser.Click(htmltest.Within(t, ctx, 10*time.Second), browser.RoleLink, "Pay deposit of $250.00"); err != nil {
 		t.Fatal(err)
 	}
-	waitLocation(t, within(t, ctx, 10*time.Second), f.base+"/fake-checkout?session=direct")
+	if want, got := f.base+"/fake-checkout?session=direct", htmltest.WaitLocation(t, ctx, f.base+"/fake-checkout?session=direct"); got != want {
+		t.Errorf("the browser went to %s; want %s", got, want)
+	}
 	if n := len(f.callsTo("/v1-quote/linked/deposit")); n != 0 {
 		t.Errorf("%d deposit calls; the link goes straight to the open checkout", n)
 	}
@@ -379,7 +383,7 @@ func TestAcceptedQuoteOnLoad(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(f.base+"/v1-quote/paid")); err != nil {
 		t.Fatal(err)
 	}
-	if err := browser.WaitText(within(t, ctx, 10*time.Second), "Deposit received — your move is booked"); err != nil {
+	if err := browser.WaitText(htmltest.Within(t, ctx, 10*time.Second), "Deposit received — your move is booked"); err != nil {
 		t.Error(err)
 	}
 	if _, err := browser.Find(ctx, browser.RoleButton, "Pay deposit of $250.00"); err == nil {
@@ -401,7 +405,7 @@ func TestSignatureExportIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Let the page use the whole width, as a zoomed-out desktop might.
-	pad, err := chromedp.Run(within(t, ctx, 5*time.Second), chromedp.Evaluate[[]float64](`(async () => {
+	pad, err := chromedp.Run(htmltest.Within(t, ctx, 5*time.Second), chromedp.Evaluate[[]float64](`(async () => {
 		document.querySelector(".page").style.maxWidth = "none";
 		await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
 		const r = document.getElementById("signature").getBoundingClientRect();
@@ -415,10 +419,10 @@ func TestSignatureExportIsBounded(t *testing.T) {
 		t.Fatalf("the pad is %.0f px wide; the test needs one over 1000", padW)
 	}
 	fillSigningForm(t, ctx)
-	if err := browser.Click(within(t, ctx, 5*time.Second), browser.RoleButton, "Sign and accept quote"); err != nil {
+	if err := browser.Click(htmltest.Within(t, ctx, 5*time.Second), browser.RoleButton, "Sign and accept quote"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := browser.WaitFor(within(t, ctx, 10*time.Second), browser.RoleHeading, "Quote signed"); err != nil {
+	if _, err := browser.WaitFor(htmltest.Within(t, ctx, 10*time.Second), browser.RoleHeading, "Quote signed"); err != nil {
 		t.Fatal(err)
 	}
 	calls := f.callsTo("/v1-quote/wide/accept")
@@ -446,7 +450,7 @@ func TestPadDrawsWithAFinger(t *testing.T) {
 	f := newFakeService(t)
 	f.add("bind", bindingPage())
 	ctx := openPhone(t, f, "/v1-quote/bind")
-	if _, err := browser.WaitFor(within(t, ctx, 10*time.Second), browser.RoleHeading, "Sign this quote"); err != nil {
+	if _, err := browser.WaitFor(htmltest.Within(t, ctx, 10*time.Second), browser.RoleHeading, "Sign this quote"); err != nil {
 		t.Fatal(err)
 	}
 	box, err := chromedp.Run(ctx, chromedp.Evaluate[struct{ X, Y, W, H, Scroll float64 }](`(() => {
@@ -488,10 +492,10 @@ func TestPadDrawsWithAFinger(t *testing.T) {
 	if state.Scroll != box.Scroll {
 		t.Errorf("the page scrolled from %.0f to %.0f under the finger", box.Scroll, state.Scroll)
 	}
-	if err := browser.Click(within(t, ctx, 5*time.Second), browser.RoleButton, "Clear signature"); err != nil {
+	if err := browser.Click(htmltest.Within(t, ctx, 5*time.Second), browser.RoleButton, "Clear signature"); err != nil {
 		t.Fatal(err)
 	}
-	if err := browser.WaitText(within(t, ctx, 5*time.Second), "Sign here"); err != nil {
+	if err := browser.WaitText(htmltest.Within(t, ctx, 5*time.Second), "Sign here"); err != nil {
 		t.Error(err)
 	}
 	if ink, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("pad").classList.contains("has-ink")`)); err != nil || ink {

@@ -4,20 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"net/http"
-	"net/url"
-	"strings"
 	"sync"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 
+	"github.com/moveleads/partnerapi/shared/awsjson"
 	"github.com/moveleads/partnerapi/shared/inventory"
 )
 
-// The defaults of Options and Retry, and Rekognition's own bounds.
+// The defaults of Options, and Rekognition's own bounds.
 const (
 	// DefaultMinConfidence is Rekognition's own default for DetectLabels
 	// (55 percent, per the API reference).
@@ -54,68 +49,21 @@ type Options struct {
 	// Concurrency bounds the calls in flight across every Detect and
 	// DetectAll of the Detector. Default DefaultConcurrency.
 	Concurrency int
-	// Retry is how throttling and server failures are retried.
-	Retry Retry
-}
-
-// Retry bounds the attempts at one frame. Waits between attempts are
-// "full jitter" exponential backoff: a random duration from 0 to
-// min(MaxDelay, BaseDelay·2^(n-1)) before attempt n+1.
-type Retry struct {
-	// MaxAttempts counts the first attempt. Default 5.
-	MaxAttempts int
-	// BaseDelay is the cap of the first wait. Default 250 ms.
-	BaseDelay time.Duration
-	// MaxDelay caps every wait. Default 5 s.
-	MaxDelay time.Duration
-	// MaxElapsed is the time budget of one frame, attempts and waits
-	// together: no wait starts that would end past it. Default 30 s.
-	MaxElapsed time.Duration
-	// AttemptTimeout bounds one request and its answer; an attempt that
-	// runs out of it is retried like a network failure. Default 10 s.
-	AttemptTimeout time.Duration
-}
-
-func (r Retry) withDefaults() Retry {
-	if r.MaxAttempts <= 0 {
-		r.MaxAttempts = 5
-	}
-	if r.BaseDelay <= 0 {
-		r.BaseDelay = 250 * time.Millisecond
-	}
-	if r.MaxDelay <= 0 {
-		r.MaxDelay = 5 * time.Second
-	}
-	if r.MaxElapsed <= 0 {
-		r.MaxElapsed = 30 * time.Second
-	}
-	if r.AttemptTimeout <= 0 {
-		r.AttemptTimeout = 10 * time.Second
-	}
-	return r
+	// Retry is how throttling and server failures are retried: at most
+	// Retry.MaxAttempts attempts at one frame within Retry.MaxElapsed
+	// (awsjson's defaults: 5 attempts within 30 s, each within 10 s).
+	Retry awsjson.Retry
 }
 
 // Detector is an inventory.Detector backed by Amazon Rekognition's
 // DetectLabels. It is safe for concurrent use; build it once, outside the
 // Lambda handler.
 type Detector struct {
-	url           string
-	region        string
-	creds         aws.CredentialsProvider
-	http          aws.HTTPClient
-	signer        *v4.Signer
+	client        *awsjson.Client
 	minConfidence float64
 	maxLabels     int
-	retry         Retry
 	// slots holds one token per call in flight (Options.Concurrency).
 	slots chan struct{}
-
-	// Seams for the package's tests: the clock requests are signed and
-	// budgeted by, the wait between attempts, and the jitter (a random
-	// int64 in [0, n)).
-	now    func() time.Time
-	sleep  func(ctx context.Context, d time.Duration) error
-	jitter func(n int64) int64
 }
 
 var _ inventory.Detector = (*Detector)(nil)
@@ -127,12 +75,12 @@ var _ inventory.Detector = (*Detector)(nil)
 // o.Endpoint is not an http(s) URL, or when an option is out of its
 // documented range.
 func New(cfg aws.Config, o Options) (*Detector, error) {
-	if cfg.Region == "" {
-		return nil, errors.New("rekognition: the AWS configuration has no region")
-	}
-	if cfg.Credentials == nil {
-		return nil, errors.New("rekognition: the AWS configuration has no credentials")
-	}
+	return build(cfg, o, awsjson.Clock{})
+}
+
+// build is New with the clock of the retries, which the package's tests
+// replace.
+func build(cfg aws.Config, o Options, clock awsjson.Clock) (*Detector, error) {
 	if o.MinConfidence == 0 {
 		o.MinConfidence = DefaultMinConfidence
 	}
@@ -151,32 +99,24 @@ func New(cfg aws.Config, o Options) (*Detector, error) {
 	if o.Concurrency < 0 {
 		return nil, fmt.Errorf("rekognition: Concurrency %d is negative", o.Concurrency)
 	}
-	endpoint := "https://rekognition." + cfg.Region + ".amazonaws.com/"
-	if o.Endpoint != "" {
-		u, err := url.Parse(o.Endpoint)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" {
-			return nil, fmt.Errorf("rekognition: endpoint %q: want http(s)://HOST[:PORT][/PATH]", o.Endpoint)
-		}
-		endpoint = u.Scheme + "://" + u.Host + strings.TrimSuffix(u.EscapedPath(), "/") + "/"
+	client, err := awsjson.New(cfg, awsjson.Options{
+		Service:     "Rekognition",
+		SigningName: signingName,
+		Endpoint:    o.Endpoint,
+		Retry:       o.Retry,
+		NoRetry:     final,
+		MaxAnswer:   maxAnswer,
+		Clock:       clock,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rekognition: %w", err)
 	}
-	d := &Detector{
-		url:           endpoint,
-		region:        cfg.Region,
-		creds:         cfg.Credentials,
-		http:          cfg.HTTPClient,
-		signer:        v4.NewSigner(),
+	return &Detector{
+		client:        client,
 		minConfidence: o.MinConfidence,
 		maxLabels:     o.MaxLabels,
-		retry:         o.Retry.withDefaults(),
 		slots:         make(chan struct{}, o.Concurrency),
-		now:           time.Now,
-		sleep:         sleep,
-		jitter:        rand.Int64N,
-	}
-	if d.http == nil {
-		d.http = http.DefaultClient
-	}
-	return d, nil
+	}, nil
 }
 
 // Name is the detector's name in the inventory's report.
@@ -192,35 +132,45 @@ func (d *Detector) Name() string { return "rekognition" }
 // (InvalidImageFormatException, ImageTooLargeException,
 // InvalidParameterException) fails with an error wrapping
 // inventory.ErrBadFrame, without retries. Throttling, server errors and
-// network failures are retried (see Retry); what is left is returned with
-// the last attempt's error, a *ResponseError when Rekognition answered.
+// network failures are retried (see Options.Retry); what is left is
+// returned with the last attempt's error, an *awsjson.ResponseError when
+// Rekognition answered.
 // A done ctx ends the wait for a slot, a request or a backoff with ctx's
 // error.
 func (d *Detector) Detect(ctx context.Context, jpeg []byte) ([]inventory.Detection, error) {
-	if err := checkFrame(jpeg); err != nil {
+	found, err := d.detect(ctx, jpeg)
+	if err != nil {
 		return nil, fmt.Errorf("rekognition DetectLabels: %w", err)
+	}
+	return found, nil
+}
+
+// detect is Detect, its errors without the operation's name.
+func (d *Detector) detect(ctx context.Context, jpeg []byte) ([]inventory.Detection, error) {
+	if err := checkFrame(jpeg); err != nil {
+		return nil, err
 	}
 	select {
 	case d.slots <- struct{}{}:
 	case <-ctx.Done():
-		return nil, fmt.Errorf("rekognition DetectLabels: waiting for a free slot: %w", ctx.Err())
+		return nil, fmt.Errorf("waiting for a free slot: %w", ctx.Err())
 	}
 	defer func() { <-d.slots }()
 
 	// Encoded only once a slot is held, so waiting frames hold no copy.
 	body, err := requestBody(jpeg, d.maxLabels, d.minConfidence)
 	if err != nil {
-		return nil, fmt.Errorf("rekognition DetectLabels: %w", err)
+		return nil, err
 	}
-	answer, err := d.send(ctx, body)
+	answer, err := d.client.Call(ctx, target, body)
 	if err != nil {
-		return nil, fmt.Errorf("rekognition DetectLabels: %w", err)
+		var re *awsjson.ResponseError
+		if errors.As(err, &re) && badFrame(re.Code) {
+			err = fmt.Errorf("%w: %w", inventory.ErrBadFrame, err)
+		}
+		return nil, err
 	}
-	found, err := parseLabels(answer, d.minConfidence)
-	if err != nil {
-		return nil, fmt.Errorf("rekognition DetectLabels: %w", err)
-	}
-	return found, nil
+	return parseLabels(answer, d.minConfidence)
 }
 
 // DetectAll runs Detect on every frame, at most Options.Concurrency at a
@@ -253,16 +203,4 @@ func checkFrame(jpeg []byte) error {
 		return fmt.Errorf("%w: frame of %d bytes, over Rekognition's %d", inventory.ErrBadFrame, len(jpeg), MaxFrameBytes)
 	}
 	return nil
-}
-
-// sleep waits d or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
+	"github.com/moveleads/partnerapi/shared/awsjson"
 	"github.com/moveleads/partnerapi/shared/inventory"
 )
 
@@ -185,7 +186,7 @@ func TestBadSignatureIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = d.Detect(context.Background(), jpegOf("x"))
-	var re *ResponseError
+	var re *awsjson.ResponseError
 	if !errors.As(err, &re) || re.Code != "InvalidSignatureException" {
 		t.Errorf("error %v; want InvalidSignatureException", err)
 	}
@@ -211,12 +212,12 @@ func TestContextCancellation(t *testing.T) {
 	})
 	t.Run("during a backoff", func(t *testing.T) {
 		f := newFake(t, func(int, received) reply { return awsError(400, "ThrottlingException", "") })
-		d := newDetector(t, f, Options{Retry: Retry{BaseDelay: time.Hour, MaxDelay: time.Hour, MaxElapsed: 2 * time.Hour}}, nil)
-		d.jitter = func(n int64) int64 { return n - 1 }
+		o := Options{Retry: awsjson.Retry{BaseDelay: time.Hour, MaxDelay: time.Hour, MaxElapsed: 2 * time.Hour}}
+		d := newDetectorClock(t, f, o, nil, awsjson.Clock{Jitter: func(n int64) int64 { return n - 1 }})
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
 		_, err := d.Detect(ctx, jpegOf("x"))
-		var re *ResponseError
+		var re *awsjson.ResponseError
 		if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &re) || f.count() != 1 {
 			t.Errorf("error %v after %d requests; want the deadline and the throttling, after 1", err, f.count())
 		}
@@ -280,8 +281,8 @@ func TestNew(t *testing.T) {
 			if err != nil {
 				t.Fatalf("New: %v", err)
 			}
-			if d.url != tc.wantURL {
-				t.Errorf("url %q; want %q", d.url, tc.wantURL)
+			if d.client.URL() != tc.wantURL {
+				t.Errorf("url %q; want %q", d.client.URL(), tc.wantURL)
 			}
 		})
 	}

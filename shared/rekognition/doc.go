@@ -33,8 +33,10 @@
 //
 // # Why no SDK client
 //
-// The call is Rekognition's JSON protocol (awsJson1_1), written here:
-// POST / to https://rekognition.REGION.amazonaws.com with X-Amz-Target
+// The call is Rekognition's JSON protocol (awsJson1_1), spoken by
+// shared/awsjson, the one client of that protocol the functions share
+// (with shared/secretsmgr): POST / to
+// https://rekognition.REGION.amazonaws.com with X-Amz-Target
 // RekognitionService.DetectLabels, signed by the SDK's own SigV4 signer
 // (aws/signer/v4), as shared/s3store does for S3. Measured on
 // linux/arm64 with the release flags (-trimpath -tags lambda.norpc
@@ -59,10 +61,11 @@
 // InternalServerError, any other 5xx or 429, and requests that got no
 // answer (or none within Retry.AttemptTimeout) are retried with full-jitter
 // exponential backoff, at most Retry.MaxAttempts times within
-// Retry.MaxElapsed, and never past ctx. AccessDeniedException and every
-// other answer fail at once. An answer is a [*ResponseError] (status,
-// code, message, request id), wrapped with what was done; its text is for
-// logs, never for a client.
+// Retry.MaxElapsed, and never past ctx (awsjson's retries, with
+// Options.Retry). The bad-image codes and AccessDeniedException are final
+// whatever their status; every other answer fails at once. An answer is
+// an *awsjson.ResponseError (service, status, code, message, request id),
+// wrapped with what was done; its text is for logs, never for a client.
 //
 // # Concurrency
 //

@@ -1,11 +1,8 @@
 package rekognition
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,14 +10,15 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	"github.com/moveleads/partnerapi/shared/awsjson"
+	"github.com/moveleads/partnerapi/shared/awsjson/awsjsontest"
 )
 
 // The fake Rekognition: an httptest server that checks each request as
@@ -30,9 +28,10 @@ import (
 // in an image comes from the fixtures, never from the image.
 
 const (
-	testRegion = "us-east-1"
-	testKey    = "AKIDEXAMPLE"
-	testSecret = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
+	contentType = "application/x-amz-json-1.1"
+	testRegion  = "us-east-1"
+	testKey     = "AKIDEXAMPLE"
+	testSecret  = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
 )
 
 var testCreds = aws.Credentials{AccessKeyID: testKey, SecretAccessKey: testSecret}
@@ -180,7 +179,10 @@ func (f *fakeRekognition) write(w http.ResponseWriter, rep reply) {
 }
 
 // check verifies the request line, headers and signature as Rekognition
-// does; a failure is answered as Rekognition answers it.
+// does (the signature: a credential scope of the test key, region and the
+// service "rekognition", the headers Rekognition needs signed, and a
+// signature the SDK's signer computes again from what the server
+// received); a failure is answered as Rekognition answers it.
 func (f *fakeRekognition) check(r *http.Request, body []byte) (reply, bool) {
 	switch {
 	case r.Method != http.MethodPost:
@@ -196,60 +198,10 @@ func (f *fakeRekognition) check(r *http.Request, body []byte) (reply, bool) {
 		f.t.Errorf("Content-Type %q; want %q", r.Header.Get("Content-Type"), contentType)
 		return awsError(http.StatusBadRequest, "SerializationException", "Start of structure or map found where not expected."), false
 	}
-	if err := verifySignature(r, body, testCreds.SecretAccessKey); err != nil {
+	if err := awsjsontest.VerifySignature(r, body, testCreds, "rekognition", testRegion); err != nil {
 		return awsError(http.StatusBadRequest, "InvalidSignatureException", err.Error()), false
 	}
 	return reply{}, true
-}
-
-// verifySignature checks r's SigV4 Authorization header: a credential
-// scope of the test key, region and the service "rekognition", the
-// headers Rekognition needs signed, and a signature that the signer
-// computes again, from the host, headers and body the server received.
-func verifySignature(r *http.Request, body []byte, secret string) error {
-	auth := r.Header.Get("Authorization")
-	const algorithm = "AWS4-HMAC-SHA256 "
-	if !strings.HasPrefix(auth, algorithm) {
-		return fmt.Errorf("Authorization %q is not SigV4", auth)
-	}
-	fields := map[string]string{}
-	for part := range strings.SplitSeq(strings.TrimPrefix(auth, algorithm), ",") {
-		k, v, _ := strings.Cut(strings.TrimSpace(part), "=")
-		fields[k] = v
-	}
-	date := r.Header.Get("X-Amz-Date")
-	signedAt, err := time.Parse("20060102T150405Z", date)
-	if err != nil {
-		return fmt.Errorf("X-Amz-Date %q: %v", date, err)
-	}
-	wantScope := fmt.Sprintf("%s/%s/%s/rekognition/aws4_request", testKey, date[:8], testRegion)
-	if fields["Credential"] != wantScope {
-		return fmt.Errorf("credential %q; want %q", fields["Credential"], wantScope)
-	}
-	signed := strings.Split(fields["SignedHeaders"], ";")
-	for _, h := range []string{"content-type", "host", "x-amz-date", "x-amz-target"} {
-		if !slices.Contains(signed, h) {
-			return fmt.Errorf("SignedHeaders %q lacks %s", fields["SignedHeaders"], h)
-		}
-	}
-	again, err := http.NewRequest(r.Method, "http://"+r.Host+r.URL.RequestURI(), bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	for _, h := range signed {
-		if h != "host" && h != "content-length" {
-			again.Header[http.CanonicalHeaderKey(h)] = r.Header.Values(h)
-		}
-	}
-	sum := sha256.Sum256(body)
-	creds := aws.Credentials{AccessKeyID: testKey, SecretAccessKey: secret}
-	if err := v4.NewSigner().SignHTTP(context.Background(), creds, again, hex.EncodeToString(sum[:]), "rekognition", testRegion, signedAt); err != nil {
-		return err
-	}
-	if again.Header.Get("Authorization") != auth {
-		return fmt.Errorf("The request signature we calculated does not match the signature you provided.")
-	}
-	return nil
 }
 
 // decodeInput decodes a DetectLabels request body strictly: exactly the
@@ -313,24 +265,31 @@ func fixture(t *testing.T, name string) reply {
 // really slept).
 func newDetector(t *testing.T, f *fakeRekognition, o Options, waits *[]time.Duration) *Detector {
 	t.Helper()
+	return newDetectorClock(t, f, o, waits, awsjson.Clock{})
+}
+
+// newDetectorClock is newDetector with clock's Now and Jitter, and its
+// Sleep when waits is nil.
+func newDetectorClock(t *testing.T, f *fakeRekognition, o Options, waits *[]time.Duration, clock awsjson.Clock) *Detector {
+	t.Helper()
 	cfg := aws.Config{
 		Region:      testRegion,
 		Credentials: credentials.NewStaticCredentialsProvider(testKey, testSecret, ""),
 		HTTPClient:  f.srv.Client(),
 	}
 	o.Endpoint = f.srv.URL
-	d, err := New(cfg, o)
-	if err != nil {
-		t.Fatalf("New: %v", err)
-	}
 	if waits != nil {
 		var mu sync.Mutex
-		d.sleep = func(ctx context.Context, wait time.Duration) error {
+		clock.Sleep = func(ctx context.Context, wait time.Duration) error {
 			mu.Lock()
 			defer mu.Unlock()
 			*waits = append(*waits, wait)
 			return ctx.Err()
 		}
+	}
+	d, err := build(cfg, o, clock)
+	if err != nil {
+		t.Fatalf("New: %v", err)
 	}
 	return d
 }

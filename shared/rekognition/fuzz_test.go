@@ -2,10 +2,8 @@ package rekognition
 
 import (
 	"errors"
-	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -49,28 +47,6 @@ func FuzzParseLabels(f *testing.F) {
 					t.Fatalf("empty parent in %+v", d)
 				}
 			}
-		}
-	})
-}
-
-// FuzzReadError: any error answer gives a code without namespace or
-// suffix, never empty, and never panics.
-func FuzzReadError(f *testing.F) {
-	f.Add(400, "ThrottlingException:http://internal.amazon.com/", []byte(`{"__type":"a#b#ThrottlingException","message":"m"}`))
-	f.Add(500, "", []byte(`{"__type":"com.amazonaws.rekognition#InternalServerError","Message":"m","Code":7}`))
-	f.Add(503, "", []byte(`<html>`))
-	f.Fuzz(func(t *testing.T, status int, header string, body []byte) {
-		if status < 100 || status > 999 {
-			return
-		}
-		resp := &http.Response{StatusCode: status, Header: http.Header{}, Body: readCloser{strings.NewReader(string(body))}}
-		resp.Header.Set("X-Amzn-ErrorType", header)
-		e := readError(resp)
-		if strings.ContainsAny(e.Code, ":#") {
-			t.Fatalf("code %q keeps a namespace or suffix", e.Code)
-		}
-		if e.Code == "" && http.StatusText(status) != "" {
-			t.Fatalf("empty code for status %d", status)
 		}
 	})
 }

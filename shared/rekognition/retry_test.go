@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moveleads/partnerapi/shared/awsjson"
 	"github.com/moveleads/partnerapi/shared/inventory"
 )
 
@@ -20,8 +21,9 @@ func TestThrottlingIsRetriedWithBackoff(t *testing.T) {
 		return fixture(t, "composed-living-room.json")
 	})
 	var waits []time.Duration
-	d := newDetector(t, f, Options{Retry: Retry{BaseDelay: 100 * time.Millisecond, MaxDelay: 300 * time.Millisecond}}, &waits)
-	d.jitter = func(n int64) int64 { return n - 1 } // the top of each range
+	o := Options{Retry: awsjson.Retry{BaseDelay: 100 * time.Millisecond, MaxDelay: 300 * time.Millisecond}}
+	top := func(n int64) int64 { return n - 1 } // the top of each range
+	d := newDetectorClock(t, f, o, &waits, awsjson.Clock{Jitter: top})
 	found, err := d.Detect(context.Background(), jpegOf("living room"))
 	if err != nil {
 		t.Fatalf("Detect: %v", err)
@@ -35,37 +37,15 @@ func TestThrottlingIsRetriedWithBackoff(t *testing.T) {
 	}
 }
 
-func TestBackoffIsJitteredWithinItsCap(t *testing.T) {
-	d := &Detector{retry: Retry{BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second}.withDefaults()}
-	var draws []int64
-	d.jitter = func(n int64) int64 { draws = append(draws, n); return 0 }
-	for attempt := 1; attempt <= 40; attempt++ {
-		d.backoff(attempt)
-	}
-	for i, n := range draws {
-		want := min(int64(100*time.Millisecond)<<i, int64(time.Second)) + 1
-		if i >= 32 {
-			want = int64(time.Second) + 1
-		}
-		if n != want {
-			t.Fatalf("attempt %d drew from [0, %d); want [0, %d)", i+1, n, want)
-		}
-	}
-	d.jitter = func(n int64) int64 { return n / 2 }
-	if got := d.backoff(2); got != 100*time.Millisecond {
-		t.Errorf("backoff(2) with a middle draw = %v; want 100ms", got)
-	}
-}
-
 func TestRetriesEnd(t *testing.T) {
 	t.Run("after MaxAttempts", func(t *testing.T) {
 		f := newFake(t, func(int, received) reply {
 			return awsError(http.StatusInternalServerError, "ThrottlingException", "Rate exceeded")
 		})
 		var waits []time.Duration
-		d := newDetector(t, f, Options{Retry: Retry{MaxAttempts: 4}}, &waits)
+		d := newDetector(t, f, Options{Retry: awsjson.Retry{MaxAttempts: 4}}, &waits)
 		_, err := d.Detect(context.Background(), jpegOf("x"))
-		var re *ResponseError
+		var re *awsjson.ResponseError
 		if !errors.As(err, &re) || re.Code != "ThrottlingException" || re.Status != 500 {
 			t.Fatalf("error %v; want the last ThrottlingException", err)
 		}
@@ -83,11 +63,13 @@ func TestRetriesEnd(t *testing.T) {
 		f := newFake(t, func(int, received) reply {
 			return awsError(http.StatusInternalServerError, "InternalServerError", "")
 		})
-		d := newDetector(t, f, Options{Retry: Retry{MaxAttempts: 10, BaseDelay: 400 * time.Millisecond, MaxDelay: time.Hour, MaxElapsed: time.Second}}, nil)
+		o := Options{Retry: awsjson.Retry{MaxAttempts: 10, BaseDelay: 400 * time.Millisecond, MaxDelay: time.Hour, MaxElapsed: time.Second}}
 		clock := time.Now()
-		d.now = func() time.Time { return clock }
-		d.sleep = func(_ context.Context, w time.Duration) error { clock = clock.Add(w); return nil }
-		d.jitter = func(n int64) int64 { return n - 1 }
+		d := newDetectorClock(t, f, o, nil, awsjson.Clock{
+			Now:    func() time.Time { return clock },
+			Sleep:  func(_ context.Context, w time.Duration) error { clock = clock.Add(w); return nil },
+			Jitter: func(n int64) int64 { return n - 1 },
+		})
 		_, err := d.Detect(context.Background(), jpegOf("x"))
 		// Waits of 400 ms, then 800 ms would end at 1.2 s: two attempts.
 		if f.count() != 2 || err == nil || !strings.Contains(err.Error(), "budget") {
@@ -119,15 +101,19 @@ func TestErrorAnswers(t *testing.T) {
 		{"invalid parameter (an image under 80 px)", awsError(400, "InvalidParameterException", "Request has Invalid Parameters"), "InvalidParameterException", false, true},
 		{"access denied", awsError(400, "AccessDeniedException", "User is not authorized to perform: rekognition:DetectLabels"), "AccessDeniedException", false, false},
 		{"unknown credentials", awsError(400, "UnrecognizedClientException", "The security token included in the request is invalid."), "UnrecognizedClientException", false, false},
+		// The bad-image codes and AccessDeniedException are final
+		// whatever their status.
+		{"invalid image format as 500", awsError(500, "InvalidImageFormatException", ""), "InvalidImageFormatException", false, true},
+		{"access denied as 503", awsError(503, "AccessDeniedException", ""), "AccessDeniedException", false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, func(int, received) reply { return tc.rep })
 			var waits []time.Duration
-			d := newDetector(t, f, Options{Retry: Retry{MaxAttempts: 3}}, &waits)
+			d := newDetector(t, f, Options{Retry: awsjson.Retry{MaxAttempts: 3}}, &waits)
 			_, err := d.Detect(context.Background(), jpegOf("x"))
-			var re *ResponseError
-			if !errors.As(err, &re) || re.Code != tc.code || re.Status != tc.rep.status {
-				t.Fatalf("error %v; want a ResponseError %d %s", err, tc.rep.status, tc.code)
+			var re *awsjson.ResponseError
+			if !errors.As(err, &re) || re.Code != tc.code || re.Status != tc.rep.status || re.Service != "Rekognition" {
+				t.Fatalf("error %v; want a Rekognition ResponseError %d %s", err, tc.rep.status, tc.code)
 			}
 			wantRequests := 1
 			if tc.retried {
@@ -166,7 +152,7 @@ func TestNetworkFailuresAreRetried(t *testing.T) {
 			}
 			return fixture(t, "devguide-mobile-phone.json")
 		})
-		d := newDetector(t, f, Options{Retry: Retry{AttemptTimeout: 100 * time.Millisecond}}, new([]time.Duration))
+		d := newDetector(t, f, Options{Retry: awsjson.Retry{AttemptTimeout: 100 * time.Millisecond}}, new([]time.Duration))
 		found, err := d.Detect(context.Background(), jpegOf("x"))
 		if err != nil || len(found) != 1 || f.count() != 2 {
 			t.Errorf("%d detections, error %v after %d requests; want 1, nil, 2", len(found), err, f.count())

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/moveleads/partnerapi/shared/inventory"
 )
@@ -144,36 +143,4 @@ func clip(b boundingBox) (inventory.Box, bool) {
 		return inventory.Box{}, false
 	}
 	return inventory.Box{Left: left, Top: top, Width: right - left, Height: bottom - top}, true
-}
-
-// errorInfo is what an awsJson1_1 error answer's body says.
-type errorInfo struct {
-	Type, Code, Message string
-}
-
-// errorBody reads the body of an error answer: __type, and code and
-// message whatever their case (Rekognition sends "Code" and "Message").
-// Anything else (not a JSON object, cut short, fields not strings) gives
-// empty fields.
-func errorBody(data []byte) errorInfo {
-	var raw map[string]any
-	if json.Unmarshal(data, &raw) != nil {
-		return errorInfo{}
-	}
-	var info errorInfo
-	for k, v := range raw {
-		s, ok := v.(string)
-		if !ok {
-			continue
-		}
-		switch {
-		case k == "__type":
-			info.Type = s
-		case strings.EqualFold(k, "code"):
-			info.Code = s
-		case strings.EqualFold(k, "message"):
-			info.Message = s
-		}
-	}
-	return info
 }

@@ -2,10 +2,8 @@ package rekognition
 
 import (
 	"errors"
-	"net/http"
 	"os"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/moveleads/partnerapi/shared/inventory"
@@ -165,40 +163,6 @@ func TestParentsAreCopied(t *testing.T) {
 		t.Errorf("second chair's parents %q; want [Furniture]", found[1].Parents)
 	}
 }
-
-func TestReadError(t *testing.T) {
-	for _, tc := range []struct {
-		name, header, body string
-		code, message      string
-	}{
-		{"header and body", "ThrottlingException", `{"__type":"ThrottlingException","Code":"ThrottlingException","Message":"Rate exceeded"}`, "ThrottlingException", "Rate exceeded"},
-		{"the header wins", "AccessDeniedException", `{"__type":"InternalServerError"}`, "AccessDeniedException", ""},
-		{"__type with a namespace", "", `{"__type":"com.amazonaws.rekognition#InvalidImageFormatException","message":"Request has invalid image format"}`, "InvalidImageFormatException", "Request has invalid image format"},
-		{"code only", "", `{"code":"ImageTooLargeException"}`, "ImageTooLargeException", ""},
-		{"header with a suffix", "ThrottlingException:http://internal.amazon.com/coral/com.amazonaws.rekognition/", ``, "ThrottlingException", ""},
-		{"a message that is no string", "", `{"__type":"InternalServerError","message":{"text":"x"}}`, "InternalServerError", ""},
-		{"no JSON", "", `<html>503</html>`, "ServiceUnavailable", ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			resp := &http.Response{StatusCode: http.StatusServiceUnavailable, Header: http.Header{}, Body: http.NoBody}
-			if tc.body != "" {
-				resp.Body = readCloser{strings.NewReader(tc.body)}
-			}
-			if tc.header != "" {
-				resp.Header.Set("X-Amzn-ErrorType", tc.header)
-			}
-			resp.Header.Set("X-Amzn-RequestId", "r-1")
-			e := readError(resp)
-			if e.Code != tc.code || e.Message != tc.message || e.RequestID != "r-1" {
-				t.Errorf("readError = %q, %q, %q; want %q, %q, r-1", e.Code, e.Message, e.RequestID, tc.code, tc.message)
-			}
-		})
-	}
-}
-
-type readCloser struct{ *strings.Reader }
-
-func (readCloser) Close() error { return nil }
 
 func BenchmarkParseLabels(b *testing.B) {
 	body, err := os.ReadFile("testdata/aws-cli-street.json")

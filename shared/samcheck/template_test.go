@@ -287,9 +287,18 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
-// idempotent reports whether any of f's routes is idempotent.
+// idempotent reports whether a request to f may wait for a concurrent
+// duplicate: one of its routes is idempotent, or it serves the agent tool
+// server (manifest.AgentTools), whose tools pass their idempotency_key to
+// the idempotent operations of manifest.AgentToolOperations they run
+// (infra/stack's waitsForDuplicates, the same rule).
 func idempotent(f manifest.Function) bool {
-	return slices.ContainsFunc(f.HTTP, func(r manifest.Route) bool { return r.Idempotent })
+	return slices.ContainsFunc(f.HTTP, func(r manifest.Route) bool {
+		return r.Idempotent || (r.Operation == manifest.AgentTools &&
+			slices.ContainsFunc(manifest.AgentToolOperations, func(op manifest.Operation) bool {
+				return manifest.ByOperation(op).Idempotent
+			}))
+	})
 }
 
 func checkBuild(fn function, f manifest.Function) []string {
@@ -597,14 +606,16 @@ func checkEnvironment(fn function, f manifest.Function) []string {
 func TestSettingsPinned(t *testing.T) {
 	fns := functions(t, openTemplate(t))
 	for name, want := range map[string][]string{
-		settings.ClipBucket:   {"ClipProcessorFunction", "V1AcceptFunction", "V1CaptureFunction", "V1QuoteFunction", "V1VideoFunction"},
-		"AWS_ENDPOINT_URL_S3": {"ClipProcessorFunction", "V1AcceptFunction", "V1CaptureFunction", "V1QuoteFunction", "V1VideoFunction"},
-		settings.PublicBaseURL: {"V1CaptureFunction", "V1DepositsFunction", "V1LeadQuoteFunction", "V1LeadSurveyFunction", "V1QuoteFunction",
+		// V1McpFunction, the agent tool server, runs the operations of
+		// manifest.AgentToolOperations: it needs what their functions do.
+		settings.ClipBucket:   {"ClipProcessorFunction", "V1AcceptFunction", "V1CaptureFunction", "V1McpFunction", "V1QuoteFunction", "V1VideoFunction"},
+		"AWS_ENDPOINT_URL_S3": {"ClipProcessorFunction", "V1AcceptFunction", "V1CaptureFunction", "V1McpFunction", "V1QuoteFunction", "V1VideoFunction"},
+		settings.PublicBaseURL: {"V1CaptureFunction", "V1DepositsFunction", "V1LeadQuoteFunction", "V1LeadSurveyFunction", "V1McpFunction", "V1QuoteFunction",
 			"V1SurveyVideoAccessFunction", "V1VideoFunction"},
 		settings.WebhookSealingKey:    {"WebhookDispatcherFunction", "WebhookRetrierFunction"},
-		settings.CursorSecret:         {"V1LeadsListFunction"},
-		settings.StripeAPIKeys:        {"V1DepositStatusFunction", "V1DepositsFunction", "V1QuoteFunction"},
-		settings.StripeAPIURL:         {"V1DepositStatusFunction", "V1DepositsFunction", "V1QuoteFunction"},
+		settings.CursorSecret:         {"V1LeadsListFunction", "V1McpFunction"},
+		settings.StripeAPIKeys:        {"V1DepositStatusFunction", "V1DepositsFunction", "V1McpFunction", "V1QuoteFunction"},
+		settings.StripeAPIURL:         {"V1DepositStatusFunction", "V1DepositsFunction", "V1McpFunction", "V1QuoteFunction"},
 		settings.StripeWebhookSecrets: {"StripeWebhookFunction"},
 	} {
 		var got []string
@@ -756,6 +767,19 @@ func TestChecksCatchMistakes(t *testing.T) {
 		{"quote page route missing", "v1-quote",
 			func(fns map[string]function) { delete(fns["V1QuoteFunction"].events, "QuoteDeposit") },
 			"HttpApi POST /v1-quote/{token}/deposit"},
+		{"agent tool server without the duplicate wait", manifest.AgentToolsSlug,
+			func(fns map[string]function) {
+				f := fns["V1McpFunction"]
+				f.timeout = 10
+				fns["V1McpFunction"] = f
+			},
+			"Timeout 10s; an idempotent route needs more than idempotency.DefaultWait"},
+		{"agent tool server without the cursor secret", manifest.AgentToolsSlug,
+			func(fns map[string]function) { delete(fns["V1McpFunction"].env, settings.CursorSecret) },
+			"CURSOR_SECRET declared: false; want true"},
+		{"agent tool server route missing", manifest.AgentToolsSlug,
+			func(fns map[string]function) { delete(fns["V1McpFunction"].events, "LogicalPath") },
+			"HttpApi POST /v1/mcp"},
 		{"job with a request's timeout", "webhook-retrier",
 			func(fns map[string]function) {
 				f := fns["WebhookRetrierFunction"]

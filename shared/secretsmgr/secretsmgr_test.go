@@ -1,10 +1,7 @@
 package secretsmgr
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -13,12 +10,13 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+
+	"github.com/moveleads/partnerapi/shared/awsjson"
+	"github.com/moveleads/partnerapi/shared/awsjson/awsjsontest"
 )
 
 const (
@@ -35,9 +33,10 @@ const (
 // a signed POST to / with X-Amz-Target secretsmanager.GetSecretValue and a
 // JSON body {"SecretId": …}, answered with the secret's JSON or an error
 // document {"__type": …, "message": …}. It checks each request's SigV4
-// signature as AWS does, by signing the request again (the SDK's signer,
-// over the headers the request says it signed) with the secret key it
-// knows, so a request signed wrong is refused as AWS would refuse it.
+// signature as AWS does (awsjsontest.VerifySignature), by signing the
+// request again (the SDK's signer, over the headers the request says it
+// signed) with the secret key it knows, so a request signed wrong is
+// refused as AWS would refuse it.
 type standIn struct {
 	secrets  map[string]*string // nil value: a binary secret
 	requests atomic.Int32
@@ -55,8 +54,9 @@ func (s *standIn) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		answer(w, 404, "UnknownOperationException", "")
 		return
 	}
-	if reason := checkSignature(r, body); reason != "" {
-		answer(w, 403, "InvalidSignatureException", reason)
+	creds := aws.Credentials{AccessKeyID: accessKey, SecretAccessKey: secretKey}
+	if err := awsjsontest.VerifySignature(r, body, creds, "secretsmanager", region); err != nil {
+		answer(w, 403, "InvalidSignatureException", err.Error())
 		return
 	}
 	if r.Header.Get("X-Amz-Target") != "secretsmanager.GetSecretValue" {
@@ -89,43 +89,6 @@ func answer(w http.ResponseWriter, status int, code, msg string) {
 	w.Header().Set("X-Amzn-Requestid", "req-err")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]string{"__type": code, "message": msg})
-}
-
-// checkSignature signs r again over the headers it names and compares.
-func checkSignature(r *http.Request, body []byte) string {
-	auth := r.Header.Get("Authorization")
-	const algo = "AWS4-HMAC-SHA256 "
-	if !strings.HasPrefix(auth, algo) {
-		return "no SigV4 Authorization"
-	}
-	parts := map[string]string{}
-	for _, p := range strings.Split(strings.TrimPrefix(auth, algo), ", ") {
-		k, v, _ := strings.Cut(p, "=")
-		parts[k] = v
-	}
-	scope := strings.Split(parts["Credential"], "/")
-	if len(scope) != 5 || scope[0] != accessKey || scope[2] != region || scope[3] != "secretsmanager" || scope[4] != "aws4_request" {
-		return "credential scope " + parts["Credential"]
-	}
-	at, err := time.Parse("20060102T150405Z", r.Header.Get("X-Amz-Date"))
-	if err != nil {
-		return "no X-Amz-Date"
-	}
-	again, _ := http.NewRequest(r.Method, "http://"+r.Host+r.URL.RequestURI(), bytes.NewReader(body))
-	for _, h := range strings.Split(parts["SignedHeaders"], ";") {
-		if h != "host" {
-			again.Header[http.CanonicalHeaderKey(h)] = r.Header.Values(h)
-		}
-	}
-	sum := sha256.Sum256(body)
-	creds := aws.Credentials{AccessKeyID: accessKey, SecretAccessKey: secretKey}
-	if err := v4.NewSigner().SignHTTP(context.Background(), creds, again, hex.EncodeToString(sum[:]), "secretsmanager", region, at); err != nil {
-		return err.Error()
-	}
-	if again.Header.Get("Authorization") != auth {
-		return "The request signature we calculated does not match the signature you provided."
-	}
-	return ""
 }
 
 func serve(t *testing.T, s *standIn) string {
@@ -176,7 +139,7 @@ func TestSameWireAsSDK(t *testing.T) {
 		t.Errorf("the SDK's client with a wrong key: %v; want InvalidSignatureException", err)
 	}
 	_, err = client(t, url, "wrong").SecretString(context.Background(), arn)
-	var re *ResponseError
+	var re *awsjson.ResponseError
 	if !errors.As(err, &re) || re.Status != 403 || re.Code != "InvalidSignatureException" || re.RequestID != "req-err" {
 		t.Errorf("a wrong key: %v; want a 403 InvalidSignatureException ResponseError", err)
 	}
@@ -189,12 +152,12 @@ func TestErrors(t *testing.T) {
 	ctx := context.Background()
 
 	_, err := c.SecretString(ctx, arn+"-other")
-	var re *ResponseError
+	var re *awsjson.ResponseError
 	if !errors.As(err, &re) || re.Status != 400 || re.Code != "ResourceNotFoundException" || !strings.Contains(re.Message, "can't find") {
 		t.Errorf("missing secret: %v; want ResourceNotFoundException", err)
 	}
-	if !strings.Contains(err.Error(), arn+"-other") {
-		t.Errorf("error %q does not name the secret", err)
+	if !strings.Contains(err.Error(), arn+"-other") || !strings.Contains(err.Error(), "Secrets Manager answered 400 ResourceNotFoundException") {
+		t.Errorf("error %q does not name the secret and Secrets Manager's answer", err)
 	}
 	if n := s.requests.Load(); n != 1 {
 		t.Errorf("a 400 was sent %d times; want once (not retried)", n)
@@ -213,8 +176,8 @@ func TestErrors(t *testing.T) {
 	if _, err := New(aws.Config{Credentials: config(secretKey).Credentials}, ""); err == nil {
 		t.Error("New without a region: nil error")
 	}
-	if c, err := New(config(secretKey), ""); err != nil || c.endpoint != "https://secretsmanager.us-east-1.amazonaws.com/" {
-		t.Errorf("default endpoint %q, %v", c.endpoint, err)
+	if c, err := New(config(secretKey), ""); err != nil || c.api.URL() != "https://secretsmanager.us-east-1.amazonaws.com/" {
+		t.Errorf("default endpoint %v, %v", c, err)
 	}
 }
 
@@ -245,7 +208,7 @@ func TestRetries(t *testing.T) {
 			if tt.ok != (err == nil) || (tt.ok && got != value) {
 				t.Errorf("SecretString = %q, %v; want ok %v", got, err, tt.ok)
 			}
-			var re *ResponseError
+			var re *awsjson.ResponseError
 			if !tt.ok && (!errors.As(err, &re) || re.Code != tt.code) {
 				t.Errorf("error %v; want code %s (namespace dropped)", err, tt.code)
 			}
@@ -263,23 +226,4 @@ func TestContextEndsRetries(t *testing.T) {
 	if _, err := client(t, serve(t, s), secretKey).SecretString(ctx, arn); !errors.Is(err, context.Canceled) {
 		t.Errorf("SecretString with a done context: %v; want context.Canceled", err)
 	}
-}
-
-// FuzzReadError: error answers are outside input: any body gives an error
-// with a code, never a panic, and never the body's other fields.
-func FuzzReadError(f *testing.F) {
-	f.Add(400, "", []byte(`{"__type":"ResourceNotFoundException","message":"x"}`))
-	f.Add(400, "com.amazonaws#ThrottlingException:http://internal", []byte(`{"Message":"slow down"}`))
-	f.Add(500, "", []byte(`not json`))
-	f.Fuzz(func(t *testing.T, status int, header string, body []byte) {
-		if status < 100 || status > 999 {
-			return
-		}
-		resp := &http.Response{StatusCode: status, Header: http.Header{}}
-		resp.Header.Set("X-Amzn-Errortype", header)
-		e := readError(resp, body)
-		if e.Status != status || (e.Code == "" && http.StatusText(status) != "") || strings.ContainsAny(e.Code, "#:") {
-			t.Fatalf("readError(%d, %q, %q) = %+v", status, header, body, e)
-		}
-	})
 }

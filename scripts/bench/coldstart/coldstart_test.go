@@ -315,3 +315,81 @@ func TestOptionsDefaults(t *testing.T) {
 		t.Errorf("Warmup -1 → %d; want none", o.Warmup)
 	}
 }
+
+// TestAgentToolsEvent: the agent tool server's cold start is a tools/list
+// POST on its route, with the MCP Accept header and, when the fixture
+// makes keys, the key in X-Partner-Key, never in Authorization; its
+// answer must list the tools, not merely be a 200.
+func TestAgentToolsEvent(t *testing.T) {
+	fn, ok := manifest.BySlug(manifest.AgentToolsSlug)
+	if !ok {
+		t.Fatalf("no %s function in the manifest", manifest.AgentToolsSlug)
+	}
+	fx := &fixture{s3: &s3local.Server{}}
+	tg, err := fx.Target(fn, "/bin/true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg.Check == nil || tg.Verify != nil {
+		t.Fatalf("%s: want a response check (the tools) and no verification", fn.Slug)
+	}
+	req, err := fx.request(manifest.ByOperation(manifest.AgentTools))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !req.key || req.body != toolsListBody || req.method != "POST" {
+		t.Errorf("request %+v; want a keyed POST of tools/list", req)
+	}
+	req.key = false // Event would create the key in the table
+	b, err := fx.Event(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev events.APIGatewayV2HTTPRequest
+	if err := json.Unmarshal(b, &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.RouteKey != "POST /v1-mcp" || ev.RawPath != "/v1-mcp" || ev.Body != toolsListBody ||
+		ev.Headers["accept"] != "application/json, text/event-stream" || ev.Headers["content-type"] != "application/json" ||
+		ev.Headers["authorization"] != "" {
+		t.Errorf("event %s; want a tools/list POST /v1-mcp accepting JSON and event streams, no Authorization", b)
+	}
+	// With a key: the route's auth kind puts it in X-Partner-Key.
+	b, err = event(req.route, req.method, req.path, req.body, append(req.headers, manifest.AgentKeyHeader+": mk_test_x")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &ev); err != nil || ev.Headers["x-partner-key"] != "mk_test_x" {
+		t.Errorf("event %s; want the key in x-partner-key", b)
+	}
+}
+
+func TestCheckToolsList(t *testing.T) {
+	answer := func(status int, body string) []byte {
+		b, err := json.Marshal(events.APIGatewayV2HTTPResponse{StatusCode: status, Body: body})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	var tools []string
+	for range manifest.AgentToolOperations {
+		tools = append(tools, `{"name":"t"}`)
+	}
+	all := `{"jsonrpc":"2.0","id":1,"result":{"tools":[` + strings.Join(tools, ",") + `]}}`
+	for name, tc := range map[string]struct {
+		body []byte
+		ok   bool
+	}{
+		"every tool":     {answer(200, all), true},
+		"401":            {answer(401, `{"error":{"code":"invalid_api_key","message":"x"}}`), false},
+		"JSON-RPC error": {answer(200, `{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"x"}}`), false},
+		"fewer tools":    {answer(200, `{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t"}]}}`), false},
+		"not JSON-RPC":   {answer(200, `event: message`), false},
+		"not a response": {[]byte(`null`), false},
+	} {
+		if err := checkToolsList(tc.body); (err == nil) != tc.ok {
+			t.Errorf("%s: checkToolsList = %v; want ok %v", name, err, tc.ok)
+		}
+	}
+}

@@ -16,7 +16,9 @@
 //   - first response: until it posts the response to one real event,
 //     served against DynamoDB Local and MinIO. An HTTP request must answer
 //     200 (404 for route-not-found, which answers every request so); the
-//     capture page gets a fresh capture token per cold start. The clip
+//     capture page gets a fresh capture token per cold start. The agent
+//     tool server (v1-mcp) gets an MCP tools/list with a fresh key in
+//     X-Partner-Key, and its 200 must list every tool. The clip
 //     processor gets an object-created event for a real 14 KB MediaRecorder
 //     clip announced for a new survey, must answer null (success), and the
 //     clip must then be playable: its first response includes reading the
@@ -25,7 +27,9 @@
 // Every binary is cold-started Options.Runs times, round-robin with the
 // others. The report gives each function's init as a ratio to the
 // baseline's (ratio of medians within the same run; budget 1.5×), its
-// first response, and its arm64 release binary size (budget 8 MiB).
+// first response, and its arm64 release binary size (budget 8 MiB; 12 MiB
+// for the agent tool server, which links every tool's operation and the
+// MCP SDK: AgentToolsSizeBudget).
 //
 // What the numbers are not: Lambda's own Init also includes downloading
 // the code and starting the sandbox, identical for every function and

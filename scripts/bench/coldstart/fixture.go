@@ -36,8 +36,8 @@ const createBody = `{"customer_name":"Ada Lovelace","email":"ada@example.com","p
 	`"home_size":"2 bedroom","move_date":"2027-01-15","special_items":["piano"],"source":"web-form"}`
 
 // fixture is the data the cold starts' requests read: a fresh table on
-// DynamoDB Local with, per partner-key route, its own partner holding one
-// lead, so that each function's request finds the same data in every run;
+// DynamoDB Local with, per partner-key route (the agent tool server's
+// among them), its own partner holding one lead, so that each function's request finds the same data in every run;
 // a fresh clip bucket on MinIO; for the survey functions their own
 // partner (see surveys.go); for the webhook functions their own partner
 // with an endpoint at a local receiver (see webhooks.go); and for the
@@ -89,13 +89,20 @@ func newFixture(ctx context.Context, endpoint string, s3srv *s3local.Server, str
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
 	now := time.Now().UTC()
-	for _, r := range manifest.PartnerRoutes() {
+	for _, r := range manifest.Routes() {
+		if !r.Auth.PartnerKey() {
+			continue
+		}
 		p := auth.Partner{
 			ID: "ptn_coldstart_" + strings.ToLower(string(r.Operation)), Name: "Cold start " + string(r.Operation),
 			RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now,
 		}
-		if r.Beta != "" {
-			p.Beta, p.Deposits = []manifest.Feature{r.Beta}, depositSettings
+		beta := r.Beta
+		if r.Operation == manifest.AgentTools {
+			beta = manifest.Deposits // the agent tool server lists every tool (agentToolsRequest)
+		}
+		if beta != "" {
+			p.Beta, p.Deposits = []manifest.Feature{beta}, depositSettings
 		}
 		if err := f.store.CreatePartner(ctx, p); err != nil {
 			_ = f.Close(ctx)
@@ -221,7 +228,7 @@ func (f *fixture) Target(fn manifest.Function, bin string) (target, error) {
 		return target{}, err
 	}
 	return target{
-		Name: fn.Slug, Bin: bin, Env: f.Env(&fn), Status: req.status,
+		Name: fn.Slug, Bin: bin, Env: f.Env(&fn), Status: req.status, Check: req.check,
 		Event: func(ctx context.Context) ([]byte, error) { return f.Event(ctx, req) },
 	}, nil
 }
@@ -230,8 +237,12 @@ func (f *fixture) Target(fn manifest.Function, bin string) (target, error) {
 type request struct {
 	route              manifest.Route
 	method, path, body string
-	// key: the request carries a fresh test key of the route's partner.
+	// key: the request carries a fresh test key of the route's partner,
+	// in the header of the route's auth kind (Authorization: Bearer, or
+	// manifest.AgentKeyHeader for the agent tool server).
 	key bool
+	// headers are further headers ("Name: value").
+	headers []string
 	// token: the path's parameter is a fresh capture token of the
 	// fixture's survey.
 	token bool
@@ -245,6 +256,9 @@ type request struct {
 	// when it is sent (the receiver takes five-minute-old ones at most).
 	stripe bool
 	status int // 0: 200
+	// check, when set, replaces the status check (target.Check): the
+	// agent tool server's 200 must also carry the tools.
+	check func(body []byte) error
 }
 
 // request returns the request for rt: a valid one for a partner operation.
@@ -284,6 +298,8 @@ func (f *fixture) request(rt manifest.Route) (request, error) {
 	case manifest.StripeWebhook:
 		path := strings.Replace(rt.PilotPath, "{"+manifest.ParamName(rt.PilotPath)+"}", string(auth.Test), 1)
 		return request{route: rt, method: http.MethodPost, path: path, body: ignoredStripeEvent, stripe: true}, nil
+	case manifest.AgentTools:
+		return agentToolsRequest(rt), nil
 	case manifest.RouteNotFound:
 		return request{route: rt, method: http.MethodGet, path: "/v1-no-such-route", status: http.StatusNotFound}, nil
 	}
@@ -292,11 +308,11 @@ func (f *fixture) request(rt manifest.Route) (request, error) {
 
 // Event returns the JSON of an API Gateway (HTTP API, payload 2.0) event
 // for req, authenticated, when req asks for a key, with a test key made
-// for it, or, when it asks for a token, with a capture token issued for
+// for it (in X-Partner-Key for the agent tool server's route), or, when it asks for a token, with a capture token issued for
 // it. A key or token per request keeps any number of cold starts under
 // the rate limits.
 func (f *fixture) Event(ctx context.Context, req request) ([]byte, error) {
-	var headers []string
+	headers := slices.Clone(req.headers)
 	if req.token {
 		req.param = f.captureToken
 	}
@@ -329,7 +345,11 @@ func (f *fixture) Event(ctx context.Context, req request) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("create key: %w", err)
 		}
-		headers = append(headers, "Authorization: Bearer "+key)
+		if req.route.Auth == manifest.AuthAgentKey {
+			headers = append(headers, manifest.AgentKeyHeader+": "+key)
+		} else {
+			headers = append(headers, "Authorization: Bearer "+key)
+		}
 	}
 	return event(req.route, req.method, req.path, req.body, headers...)
 }

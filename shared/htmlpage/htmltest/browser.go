@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -132,4 +133,44 @@ func ScreenshotPage(ctx context.Context, path string) error {
 		return err
 	}
 	return os.WriteFile(path, res.Data, 0o644)
+}
+
+// Within derives a context of ctx that ends after d (or with the test).
+func Within(t testing.TB, ctx context.Context, d time.Duration) context.Context {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, d)
+	t.Cleanup(cancel)
+	return c
+}
+
+// WaitLocation waits up to 10 s until the tab's address starts with
+// prefix (the whole address, for an exact match), and returns it.
+func WaitLocation(t testing.TB, ctx context.Context, prefix string) string {
+	t.Helper()
+	ctx = Within(t, ctx, 10*time.Second)
+	var last string
+	for {
+		if loc, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`)); err == nil {
+			last = loc
+			if strings.HasPrefix(loc, prefix) {
+				return loc
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the browser is at %q; want an address starting %q", last, prefix)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// DocumentStatus is the HTTP status the tab's current document was
+// answered with.
+func DocumentStatus(t testing.TB, ctx context.Context) int {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[int](`performance.getEntriesByType("navigation")[0].responseStatus`))
+	if err != nil {
+		t.Fatalf("read the document's status: %v", err)
+	}
+	return s
 }

@@ -1,8 +1,6 @@
-// Package quotewiring holds the builders of the v1-lead-quote function
-// (createQuote) and the v1-accept function (acceptQuote): apart from
-// shared/wiring and shared/wiring/s3wiring, so that the other functions do
-// not link (nor initialise) the quote features' packages, whose signature
-// check links a PNG decoder (shared/quote/sigpng).
+// Package quotewiring holds the builder of the v1-lead-quote function
+// (createQuote): apart from shared/wiring, so that the other DynamoDB-only
+// functions do not link (nor initialise) the quote features' packages.
 package quotewiring
 
 import (
@@ -10,7 +8,6 @@ import (
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/quotes"
 	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/wiring/bucket"
 )
 
 // CreateQuote builds the v1-lead-quote function's endpoint.
@@ -20,14 +17,4 @@ func CreateQuote(e *awsenv.Env) ([]api.Endpoint, error) {
 		return nil, err
 	}
 	return []api.Endpoint{quotes.New(quotes.Deps{Store: e.Store, BaseURL: base, Log: e.Log}).CreateQuote()}, nil
-}
-
-// Accept builds the v1-accept function's endpoint: acceptQuote, which
-// stores a binding quote's signature image in the bucket.
-func Accept(e *awsenv.Env) ([]api.Endpoint, error) {
-	st, err := bucket.Open(e)
-	if err != nil {
-		return nil, err
-	}
-	return []api.Endpoint{quotes.New(quotes.Deps{Store: e.Store, Signatures: bucket.Signatures{Store: st}, Log: e.Log}).AcceptQuote()}, nil
 }

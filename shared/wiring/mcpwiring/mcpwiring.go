@@ -1,0 +1,104 @@
+// Package mcpwiring builds the agent tool server (shared/agenttools): its
+// backend runs the tools' operations with the same builders as the
+// functions that serve them over the HTTP API, and its Lambda function
+// (v1-mcp) serves the HTTP transport. It is apart from the other wiring
+// packages because it links every operation of the tools and the MCP SDK.
+package mcpwiring
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/moveleads/partnerapi/shared/agenttools"
+	"github.com/moveleads/partnerapi/shared/api"
+	"github.com/moveleads/partnerapi/shared/apigw"
+	"github.com/moveleads/partnerapi/shared/awsenv"
+	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/acceptwiring"
+	"github.com/moveleads/partnerapi/shared/wiring/paywiring"
+	"github.com/moveleads/partnerapi/shared/wiring/quotewiring"
+)
+
+// Builders maps the slug of each function whose operations are tools to
+// its builder (the same as catalog.Builders'; a test checks).
+var Builders = map[string]wiring.Builder{
+	"v1-leads":               wiring.CreateLead,
+	"v1-leads-list":          wiring.ListLeads,
+	"v1-lead-get":            wiring.GetLead,
+	"v1-lead-survey":         wiring.SurveyLink,
+	"v1-survey-video-access": wiring.VideoAccess,
+	"v1-lead-quote":          quotewiring.CreateQuote,
+	"v1-accept":              acceptwiring.Accept,
+	"v1-deposits":            paywiring.CreateDeposit,
+	"v1-deposit-status":      paywiring.GetDeposit,
+}
+
+// Endpoints builds the endpoint of every tool's operation over e.
+func Endpoints(e *awsenv.Env) ([]api.Endpoint, error) {
+	var out []api.Endpoint
+	seen := map[string]bool{}
+	for _, op := range manifest.AgentToolOperations {
+		slug := manifest.FunctionOf(op).Slug
+		if seen[slug] {
+			continue
+		}
+		seen[slug] = true
+		b, ok := Builders[slug]
+		if !ok {
+			return nil, fmt.Errorf("no builder for function %s (tool operation %s)", slug, op)
+		}
+		eps, err := b(e)
+		if err != nil {
+			return nil, fmt.Errorf("function %s: %w", slug, err)
+		}
+		out = append(out, eps...)
+	}
+	return out, nil
+}
+
+// Backend builds the tools' backend over e: the endpoints and a pipeline
+// of their own, as the functions have.
+func Backend(e *awsenv.Env) (*agenttools.Backend, error) {
+	eps, err := Endpoints(e)
+	if err != nil {
+		return nil, err
+	}
+	return agenttools.NewBackend(api.New(api.Deps{Store: e.Store, Log: e.Log}), eps, e.Log)
+}
+
+// HTTPOptions are the HTTP transport's options from the environment:
+// AGENT_TOOLS_ALLOWED_ORIGINS, a comma-separated list of web origins
+// allowed to call it from a browser (none by default).
+func HTTPOptions(getenv func(string) string) agenttools.HTTPOptions {
+	var o agenttools.HTTPOptions
+	for _, v := range strings.Split(getenv("AGENT_TOOLS_ALLOWED_ORIGINS"), ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			o.AllowedOrigins = append(o.AllowedOrigins, v)
+		}
+	}
+	return o
+}
+
+// Build is the v1-mcp function's Lambda handler over the environment
+// load gives, built as Start builds it (also for scripts/invoke and
+// tests): the secrets the tools read must be those the manifest lists.
+func Build(load func() (*awsenv.Env, error)) (apigw.LambdaFunc, error) {
+	e, err := load()
+	if err != nil {
+		return nil, err
+	}
+	b, err := Backend(e)
+	if err != nil {
+		return nil, err
+	}
+	f, _ := manifest.BySlug(manifest.AgentToolsSlug)
+	if err := e.Check(f); err != nil {
+		return nil, err
+	}
+	return apigw.ServeHTTP(manifest.ByOperation(manifest.AgentTools), b.HTTPHandler(HTTPOptions(os.Getenv)), e.Log), nil
+}
+
+// Start is the v1-mcp function's main.
+func Start() { awsenv.Run(Build(awsenv.Load)) }
