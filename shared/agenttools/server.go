@@ -118,7 +118,7 @@ func (b *Backend) run(ctx context.Context, c Caller, op manifest.Operation, cl c
 		body, err := json.Marshal(cl.Body)
 		if err != nil {
 			b.Log.ErrorContext(ctx, "agent tool: encode the body", "operation", string(op), "error", err.Error())
-			return 500, internalBody
+			return 500, internalBody()
 		}
 		req.Body = body
 	}
@@ -157,8 +157,9 @@ type Error struct {
 func (e *Error) Error() string { return string(e.Body) }
 func (e *Error) Unwrap() error { return e.cause }
 
-// internalBody is the API's answer to an internal error.
-var internalBody = func() []byte { _, b := api.Render(errors.New("internal")); return b }()
+// internalBody is the API's answer to an internal error (rendered when
+// first needed: init stays free of JSON work).
+func internalBody() []byte { _, b := api.Render(errors.New("internal")); return b }
 
 // inputSchema is the schema of In for a tool's arguments: inferred, with
 // idempotency_key described once and the enumerations the API checks.

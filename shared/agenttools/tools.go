@@ -176,7 +176,7 @@ func define[In, Out any](name string, op manifest.Operation, d tool, build func(
 				return nil, out, &Error{Status: status, Body: body}
 			}
 			if err := json.Unmarshal(body, &out); err != nil {
-				return nil, out, &Error{Status: 500, Body: internalBody, cause: fmt.Errorf("tool %s: read the answer: %w", t.Name, err)}
+				return nil, out, &Error{Status: 500, Body: internalBody(), cause: fmt.Errorf("tool %s: read the answer: %w", t.Name, err)}
 			}
 			return nil, out, nil
 		})

@@ -215,7 +215,7 @@ func TestErrorsAreTheAPIs(t *testing.T) {
 	})
 	res := st.call(t, "get_lead", map[string]any{"lead_id": "6f1c1b0e-8f59-4d7e-9a39-2f7f6c8b8f11"})
 	text := res.Content[0].(*mcp.TextContent).Text
-	if !res.IsError || text != string(internalBody) || strings.Contains(text, "secret") {
+	if !res.IsError || text != string(internalBody()) || strings.Contains(text, "secret") {
 		t.Errorf("internal error: isError %v, %q; want the API's internal_error body", res.IsError, text)
 	}
 	st.answer = func(manifest.Operation) (int, []byte) {
