@@ -181,6 +181,24 @@ func plainID(fs *flag.FlagSet, name, value string) (string, error) {
 }
 
 // modeFlag reads a --mode value: test or live.
+// tenantFlags declares the required --partner and --mode flags on fs and
+// returns what reads them into a tenant once fs is parsed.
+func tenantFlags(fs *flag.FlagSet) func() (auth.Tenant, error) {
+	id := fs.String("partner", "", "partner id (required)")
+	modeName := fs.String("mode", "", "test or live (required)")
+	return func() (auth.Tenant, error) {
+		partnerID, err := requiredID(fs, "partner", *id)
+		if err != nil {
+			return auth.Tenant{}, err
+		}
+		mode, err := modeFlag(fs, *modeName)
+		if err != nil {
+			return auth.Tenant{}, err
+		}
+		return auth.Tenant{PartnerID: partnerID, Mode: mode}, nil
+	}
+}
+
 func modeFlag(fs *flag.FlagSet, value string) (auth.Mode, error) {
 	if value == "" {
 		return "", usagef(fs, "--mode is required (test or live)")

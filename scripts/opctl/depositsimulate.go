@@ -58,8 +58,7 @@ type simulated struct {
 }
 
 func parseDepositSimulate(fs *flag.FlagSet, args []string) (action, error) {
-	id := fs.String("partner", "", "partner id (required)")
-	modeName := fs.String("mode", "", "test or live (required)")
+	readTenant := tenantFlags(fs)
 	depositFlag := fs.String("deposit", "", "deposit id (required)")
 	eventName := fs.String("event", "", "the outcome to simulate (required): "+eventNames())
 	rawURL := fs.String("url", "", "where to POST the event (default: $PUBLIC_BASE_URL/stripe-webhook/MODE)")
@@ -67,14 +66,11 @@ func parseDepositSimulate(fs *flag.FlagSet, args []string) (action, error) {
 	if err := parseNoArgs(fs, args); err != nil {
 		return nil, err
 	}
-	partnerID, err := requiredID(fs, "partner", *id)
+	tenant, err := readTenant()
 	if err != nil {
 		return nil, err
 	}
-	mode, err := modeFlag(fs, *modeName)
-	if err != nil {
-		return nil, err
-	}
+	partnerID, mode := tenant.PartnerID, tenant.Mode
 	depositID, err := plainID(fs, "deposit", *depositFlag)
 	if err != nil {
 		return nil, err
@@ -101,7 +97,6 @@ func parseDepositSimulate(fs *flag.FlagSet, args []string) (action, error) {
 	} else {
 		evtID = newSimEventID()
 	}
-	tenant := auth.Tenant{PartnerID: partnerID, Mode: mode}
 	return func(ctx context.Context, s target, now time.Time) (any, error) {
 		// The environment is checked before the table is read.
 		secret, err := stripeWebhookSecret(s.env, mode)

@@ -46,20 +46,16 @@ type keyView struct {
 }
 
 func parseKeyCreate(fs *flag.FlagSet, args []string) (action, error) {
-	id := fs.String("partner", "", "partner id (required)")
-	modeName := fs.String("mode", "", "test or live (required)")
+	readTenant := tenantFlags(fs)
 	scopeList := fs.String("scopes", "", "comma-separated scopes (default: all)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return nil, err
 	}
-	partnerID, err := requiredID(fs, "partner", *id)
+	tenant, err := readTenant()
 	if err != nil {
 		return nil, err
 	}
-	mode, err := modeFlag(fs, *modeName)
-	if err != nil {
-		return nil, err
-	}
+	partnerID, mode := tenant.PartnerID, tenant.Mode
 	scopes := manifest.AllScopes
 	if setFlags(fs)["scopes"] {
 		if scopes, err = parseScopes(*scopeList); err != nil {

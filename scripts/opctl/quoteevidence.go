@@ -90,17 +90,12 @@ func leadErr(t auth.Tenant, id string, err error) error {
 }
 
 func parseQuoteEvidence(fs *flag.FlagSet, args []string) (action, error) {
-	id := fs.String("partner", "", "partner id (required)")
-	modeName := fs.String("mode", "", "test or live (required)")
+	readTenant := tenantFlags(fs)
 	leadFlag := fs.String("lead", "", "lead id (required)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return nil, err
 	}
-	partnerID, err := requiredID(fs, "partner", *id)
-	if err != nil {
-		return nil, err
-	}
-	mode, err := modeFlag(fs, *modeName)
+	tenant, err := readTenant()
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +103,6 @@ func parseQuoteEvidence(fs *flag.FlagSet, args []string) (action, error) {
 	if err != nil {
 		return nil, err
 	}
-	tenant := auth.Tenant{PartnerID: partnerID, Mode: mode}
 	return func(ctx context.Context, s target, now time.Time) (any, error) {
 		l, err := s.GetQuoteLead(ctx, tenant, leadID)
 		if err != nil {

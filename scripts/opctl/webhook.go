@@ -123,21 +123,17 @@ func endpointErr(id string, err error) error {
 }
 
 func parseWebhookAdd(fs *flag.FlagSet, args []string) (action, error) {
-	id := fs.String("partner", "", "partner id (required)")
-	modeName := fs.String("mode", "", "test or live (required)")
+	readTenant := tenantFlags(fs)
 	rawURL := fs.String("url", "", "the endpoint's URL (required; https in live mode)")
 	eventList := fs.String("events", "", "comma-separated event types (default: every type)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return nil, err
 	}
-	partnerID, err := requiredID(fs, "partner", *id)
+	tenant, err := readTenant()
 	if err != nil {
 		return nil, err
 	}
-	mode, err := modeFlag(fs, *modeName)
-	if err != nil {
-		return nil, err
-	}
+	partnerID, mode := tenant.PartnerID, tenant.Mode
 	url := strings.TrimSpace(*rawURL)
 	if url == "" {
 		return nil, usagef(fs, "--url is required")

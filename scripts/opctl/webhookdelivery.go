@@ -270,20 +270,16 @@ func parseWebhookTest(fs *flag.FlagSet, args []string) (action, error) {
 }
 
 func parseWebhookReplay(fs *flag.FlagSet, args []string) (action, error) {
-	id := fs.String("partner", "", "partner id (required)")
-	modeName := fs.String("mode", "", "test or live (required)")
+	readTenant := tenantFlags(fs)
 	eventFlag := fs.String("event", "", "event id (required)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return nil, err
 	}
-	partnerID, err := requiredID(fs, "partner", *id)
+	tenant, err := readTenant()
 	if err != nil {
 		return nil, err
 	}
-	mode, err := modeFlag(fs, *modeName)
-	if err != nil {
-		return nil, err
-	}
+	partnerID, mode := tenant.PartnerID, tenant.Mode
 	eventID, err := requiredID(fs, "event", *eventFlag)
 	if err != nil {
 		return nil, err
