@@ -5,9 +5,11 @@
 //	CDK_OUTDIR=cdk.out CDK_CONTEXT_JSON='{"env":"prod"}' go run .
 //
 // Context: env (dev|prod, default dev), assetDir (default ../build, where
-// make build leaves <slug>.zip), and alarmEmail or alarmTopicArn. The
-// capture page's origin (PUBLIC_BASE_URL, the clip bucket's CORS origin) is
-// the HTTP API's endpoint.
+// make build leaves <slug>.zip), alarmEmail or alarmTopicArn, and
+// agentToolsAllowedOrigins (comma-separated browser origins the agent tool
+// server accepts, scheme://host[:port]; none by default). The capture
+// page's origin (PUBLIC_BASE_URL, the clip bucket's CORS origin) is the
+// HTTP API's endpoint.
 // It exits non-zero when the stack is misconfigured or synth reports an
 // error annotation (an unsuppressed cdk-nag finding among them).
 package main

@@ -250,7 +250,8 @@ func TestBucketGrantsFollowManifest(t *testing.T) {
 // secret ARNs it lists; the clip bucket's name when it touches the bucket;
 // the API's endpoint as PUBLIC_BASE_URL when it makes capture or video
 // links or serves a token page; nothing else (and never a value of a
-// secret).
+// secret). The dev stack sets no allowed browser origins; with some, only
+// v1-mcp gets them (TestAgentToolsAllowedOrigins).
 func TestFunctionEnvironment(t *testing.T) {
 	s := devStack(t)
 	tableID := ""

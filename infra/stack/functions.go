@@ -108,13 +108,15 @@ type function struct {
 }
 
 // resources are what the functions' grants and environment name: the
-// table, the clip bucket, the secrets, and the API's public base URL (its
-// origin, from which capture links are made).
+// table, the clip bucket, the secrets, the API's public base URL (its
+// origin, from which capture links are made), and the browser origins the
+// agent tool server allows (Props.AgentToolsAllowedOrigins).
 type resources struct {
-	table   awsdynamodb.Table
-	clips   awss3.Bucket
-	secrets map[string]awssecretsmanager.Secret
-	baseURL *string
+	table        awsdynamodb.Table
+	clips        awss3.Bucket
+	secrets      map[string]awssecretsmanager.Secret
+	baseURL      *string
+	agentOrigins []string
 }
 
 // newFunctions declares one function per manifest entry, each with its own
@@ -201,8 +203,12 @@ func detectGrant() awsiam.PolicyStatement {
 // secret's ARN (never its value); the clip bucket's name when f touches
 // the bucket (settings.ClipBucket); the API's public base URL when f makes
 // capture, video or quote page links or serves a token page
-// (settings.PublicBaseURL, see needsBaseURL). Nothing else: in particular
-// never settings.StripeAPIURL, which points local stacks at stripe-mock.
+// (settings.PublicBaseURL, see needsBaseURL); the allowed browser origins,
+// comma-separated, when f serves the agent tool server
+// (manifest.Function.TakesAgentKey) and the operator listed some
+// (settings.AgentToolsAllowedOrigins; unset, the function allows none).
+// Nothing else: in particular never settings.StripeAPIURL, which points
+// local stacks at stripe-mock.
 func environment(f manifest.Function, res resources) map[string]*string {
 	env := map[string]*string{settings.Table: res.table.TableName()}
 	for _, name := range f.Secrets {
@@ -213,6 +219,9 @@ func environment(f manifest.Function, res resources) map[string]*string {
 	}
 	if needsBaseURL(f) {
 		env[settings.PublicBaseURL] = res.baseURL
+	}
+	if f.TakesAgentKey() && len(res.agentOrigins) > 0 {
+		env[settings.AgentToolsAllowedOrigins] = jsii.String(strings.Join(res.agentOrigins, ","))
 	}
 	return env
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/jsii-runtime-go"
 
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/settings"
 )
 
 // Env is a deployment environment. It decides what is kept when the stack
@@ -49,6 +50,12 @@ type Props struct {
 	// neither, alarms only change state in CloudWatch.
 	AlarmTopicArn string
 	AlarmEmail    string
+	// AgentToolsAllowedOrigins are the web origins (scheme://host[:port],
+	// as settings.ParseOrigins accepts them) whose pages may call the
+	// agent tool server from a browser: its function's
+	// settings.AgentToolsAllowedOrigins. Empty: no browser page may (the
+	// variable is not set).
+	AgentToolsAllowedOrigins []string
 	// Functions is the manifest the stack deploys; nil means
 	// manifest.Functions. Only tests set it, to show that a new function
 	// flows through.
@@ -62,6 +69,10 @@ const (
 	ContextAssetDir      = "assetDir"
 	ContextAlarmEmail    = "alarmEmail"
 	ContextAlarmTopicArn = "alarmTopicArn"
+	// ContextAgentToolsAllowedOrigins holds Props.AgentToolsAllowedOrigins:
+	// comma-separated origins (-c agentToolsAllowedOrigins=https://a.example,https://b.example),
+	// or a list of strings in cdk.json.
+	ContextAgentToolsAllowedOrigins = "agentToolsAllowedOrigins"
 )
 
 // DefaultAssetDir is where make build leaves the function zips, relative
@@ -69,12 +80,21 @@ const (
 const DefaultAssetDir = "../build"
 
 // FromContext reads Props from the app's context. It returns an error for
-// an unknown env; the remaining checks happen in New.
+// an unknown env and for allowed origins settings.ParseOrigins refuses,
+// naming the context key; the remaining checks happen in New.
 func FromContext(app constructs.Construct) (Props, error) {
 	str := func(key string) string {
 		v := app.Node().TryGetContext(jsii.String(key))
 		if v == nil {
 			return ""
+		}
+		if list, ok := v.([]any); ok {
+			// A list in cdk.json: its items as one comma-separated value.
+			items := make([]string, len(list))
+			for i, x := range list {
+				items[i] = fmt.Sprint(x)
+			}
+			return strings.Join(items, ",")
 		}
 		return strings.TrimSpace(fmt.Sprint(v))
 	}
@@ -82,11 +102,16 @@ func FromContext(app constructs.Construct) (Props, error) {
 	if err != nil {
 		return Props{}, fmt.Errorf("context %s: %w", ContextEnv, err)
 	}
+	origins, err := settings.ParseOrigins(str(ContextAgentToolsAllowedOrigins))
+	if err != nil {
+		return Props{}, fmt.Errorf("context %s: %w", ContextAgentToolsAllowedOrigins, err)
+	}
 	p := Props{
-		Env:           env,
-		AssetDir:      str(ContextAssetDir),
-		AlarmEmail:    str(ContextAlarmEmail),
-		AlarmTopicArn: str(ContextAlarmTopicArn),
+		Env:                      env,
+		AssetDir:                 str(ContextAssetDir),
+		AlarmEmail:               str(ContextAlarmEmail),
+		AlarmTopicArn:            str(ContextAlarmTopicArn),
+		AgentToolsAllowedOrigins: origins,
 	}
 	if p.AssetDir == "" {
 		p.AssetDir = DefaultAssetDir
@@ -118,6 +143,16 @@ func (p Props) validate() error {
 	}
 	if p.AlarmTopicArn != "" && !strings.HasPrefix(p.AlarmTopicArn, "arn:") {
 		errs = append(errs, fmt.Errorf("alarmTopicArn %q is not an ARN", p.AlarmTopicArn))
+	}
+	for _, o := range p.AgentToolsAllowedOrigins {
+		// Props set in code skip FromContext: each origin must be one
+		// that settings.ParseOrigins gives back alone and unchanged.
+		if got, err := settings.ParseOrigins(o); err != nil || len(got) != 1 || got[0] != o {
+			if err == nil {
+				err = fmt.Errorf("origin %q: want exactly one origin, without spaces", o)
+			}
+			errs = append(errs, fmt.Errorf("%s: %w", ContextAgentToolsAllowedOrigins, err))
+		}
 	}
 	errs = append(errs, checkAssets(p.AssetDir, p.functions())...)
 	return errors.Join(errs...)

@@ -2,6 +2,7 @@ package stack
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,6 +39,14 @@ func TestValidate(t *testing.T) {
 		{"both alarm targets", func(p *Props) { p.AlarmEmail, p.AlarmTopicArn = "a@example.com", "arn:aws:sns:x" }, "not both"},
 		{"bad email", func(p *Props) { p.AlarmEmail = "Ops <ops@example.com>" }, "alarmEmail"},
 		{"bad topic", func(p *Props) { p.AlarmTopicArn = "ops" }, "alarmTopicArn"},
+		{"allowed origins", func(p *Props) {
+			p.AgentToolsAllowedOrigins = []string{"https://console.example.com", "http://127.0.0.1:5173"}
+		}, ""},
+		{"allowed origin with a path", func(p *Props) { p.AgentToolsAllowedOrigins = []string{"https://console.example.com/"} },
+			`agentToolsAllowedOrigins: origin "https://console.example.com/": want scheme://host[:port] with no path`},
+		{"two origins in one entry", func(p *Props) { p.AgentToolsAllowedOrigins = []string{"https://a.example,https://b.example"} },
+			`agentToolsAllowedOrigins: origin "https://a.example,https://b.example": want exactly one origin`},
+		{"empty origin", func(p *Props) { p.AgentToolsAllowedOrigins = []string{""} }, "agentToolsAllowedOrigins"},
 		{"missing zips", func(p *Props) { p.AssetDir = t.TempDir() }, "v1-leads.zip is missing (run make build)"},
 		{"new function without zip", func(p *Props) {
 			p.Functions = append(append([]manifest.Function{}, manifest.Functions...), manifest.Function{Slug: "v1-new"})
@@ -148,16 +157,36 @@ func TestCheckFunctions(t *testing.T) {
 
 func TestFromContext(t *testing.T) {
 	app := awscdk.NewApp(&awscdk.AppProps{Context: &map[string]any{
-		ContextEnv:        "prod",
-		ContextAlarmEmail: "ops@example.com",
+		ContextEnv:                      "prod",
+		ContextAlarmEmail:               "ops@example.com",
+		ContextAgentToolsAllowedOrigins: " https://console.example.com, http://127.0.0.1:5173,https://console.example.com",
 	}})
 	got, err := FromContext(app)
 	if err != nil {
 		t.Fatalf("FromContext() error = %v", err)
 	}
-	want := Props{Env: Prod, AssetDir: DefaultAssetDir, AlarmEmail: "ops@example.com"}
+	want := Props{Env: Prod, AssetDir: DefaultAssetDir, AlarmEmail: "ops@example.com",
+		AgentToolsAllowedOrigins: []string{"https://console.example.com", "http://127.0.0.1:5173"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("FromContext() = %+v; want %+v", got, want)
+	}
+
+	// Without the key, no origin (nil, as the default Props has).
+	if got, err := FromContext(awscdk.NewApp(nil)); err != nil || got.AgentToolsAllowedOrigins != nil {
+		t.Errorf("FromContext(no origins) = %q, %v; want nil, nil", got.AgentToolsAllowedOrigins, err)
+	}
+	// cdk.json may hold a list.
+	list := awscdk.NewApp(&awscdk.AppProps{Context: &map[string]any{
+		ContextAgentToolsAllowedOrigins: []any{"https://a.example", "https://b.example:8443"},
+	}})
+	if got, err := FromContext(list); err != nil || !slices.Equal(got.AgentToolsAllowedOrigins, []string{"https://a.example", "https://b.example:8443"}) {
+		t.Errorf("FromContext(list of origins) = %q, %v; want both", got.AgentToolsAllowedOrigins, err)
+	}
+	for _, bad := range []any{"https://console.example.com/", "https://*.example.com", "null", []any{"https://a.example", "ftp://b.example"}} {
+		app := awscdk.NewApp(&awscdk.AppProps{Context: &map[string]any{ContextAgentToolsAllowedOrigins: bad}})
+		if _, err := FromContext(app); err == nil || !strings.HasPrefix(err.Error(), "context agentToolsAllowedOrigins: origin ") {
+			t.Errorf("FromContext(%s=%v) error = %v; want one naming the key and the origin", ContextAgentToolsAllowedOrigins, bad, err)
+		}
 	}
 
 	bad := awscdk.NewApp(&awscdk.AppProps{Context: &map[string]any{ContextEnv: "staging"}})

@@ -75,7 +75,8 @@ type Stack struct {
 
 // New declares the partner API stack in scope. It returns an error, and
 // declares nothing, when p is invalid: an unknown env, a missing function
-// zip, a malformed alarm target, a function naming a secret the stack does
+// zip, a malformed alarm target or allowed browser origin
+// (AgentToolsAllowedOrigins), a function naming a secret the stack does
 // not deploy, a function whose trigger the stack does not deploy yet, or
 // S3 triggers that overlap.
 func New(scope constructs.Construct, id string, p Props) (*Stack, error) {
@@ -104,7 +105,9 @@ func New(scope constructs.Construct, id string, p Props) (*Stack, error) {
 	baseURL := api.ApiEndpoint()
 	clips := newClipBucket(s, sz, baseURL)
 	secrets := newSecrets(s, sz)
-	fns := newFunctions(s, sz, p, resources{table: tbl, clips: clips.bucket, secrets: secrets, baseURL: baseURL})
+	fns := newFunctions(s, sz, p, resources{
+		table: tbl, clips: clips.bucket, secrets: secrets, baseURL: baseURL, agentOrigins: p.AgentToolsAllowedOrigins,
+	})
 	var deadLetters []deadLetter
 	connectTriggers(wiring{
 		stack: s, api: api, table: tbl, clips: clips.bucket, notifyLogs: clips.notifyLogs,

@@ -14,6 +14,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/apitest"
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/settings"
 )
 
 // rpc posts one JSON-RPC message to the HTTP transport with the given
@@ -122,7 +123,7 @@ func TestKeyOnEveryRequest(t *testing.T) {
 // DNS rebinding) is refused even with a valid key; one of the allowed
 // origins is served.
 func TestOriginIsChecked(t *testing.T) {
-	t.Setenv("AGENT_TOOLS_ALLOWED_ORIGINS", "https://console.example.com, https://agents.example.com")
+	t.Setenv(settings.AgentToolsAllowedOrigins, "https://console.example.com, https://agents.example.com")
 	w := newWorld(t)
 	status, _, body := w.rpc(t, "tools/list", map[string]any{}, "X-Partner-Key: "+w.key, "Origin: http://attacker.example")
 	apiError(t, status, body, 403, "origin_not_allowed")

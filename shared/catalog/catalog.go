@@ -225,28 +225,40 @@ func (s *Stack) Clips() s3event.Handler { return s.clips }
 
 // agentToolsHandler is the agent tool server's HTTP transport over the
 // stack's pipeline and endpoints (those of unconfigured functions fail as
-// their routes do).
+// their routes do), allowing the browser origins of the process
+// environment's settings.AgentToolsAllowedOrigins. When that is malformed,
+// every request answers 500 with the reason in the log, as an
+// unconfigured function's routes do (the deployed function fails at init).
 func (s *Stack) agentToolsHandler(log *slog.Logger) apigw.LambdaFunc {
 	var eps []api.Endpoint
 	for _, op := range manifest.AgentToolOperations {
 		eps = append(eps, s.eps[op])
 	}
-	b, err := agenttools.NewBackend(s.Pipeline, eps, log)
 	rt := manifest.ByOperation(manifest.AgentTools)
+	o, err := mcpwiring.HTTPOptions(os.Getenv)
 	if err != nil {
-		return unconfiguredHTTP(rt, err)
+		return unconfiguredHTTP(rt, fmt.Errorf("function %s is not configured: %w", manifest.AgentToolsSlug, err), log)
 	}
-	return apigw.ServeHTTP(rt, b.HTTPHandler(mcpwiring.HTTPOptions(os.Getenv)), log)
+	b, err := agenttools.NewBackend(s.Pipeline, eps, log)
+	if err != nil {
+		return unconfiguredHTTP(rt, err, log)
+	}
+	return apigw.ServeHTTP(rt, b.HTTPHandler(o), log)
 }
 
-// unconfiguredHTTP answers every request with 500, err in the log.
-func unconfiguredHTTP(rt manifest.Route, err error) apigw.LambdaFunc {
+// unconfiguredHTTP answers every request with 500, err in a log line of
+// its own (the request's line carries no error text).
+func unconfiguredHTTP(rt manifest.Route, err error, log *slog.Logger) apigw.LambdaFunc {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	return apigw.ServeHTTP(rt, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.ErrorContext(r.Context(), "not configured", "operation", string(rt.Operation), "error", err.Error())
 		status, body := api.Render(err)
 		w.Header().Set("Content-Type", string(manifest.JSON))
 		w.WriteHeader(status)
 		_, _ = w.Write(body)
-	}), nil)
+	}), log)
 }
 
 // Endpoint returns the endpoint of op, and false when op has none.

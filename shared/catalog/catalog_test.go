@@ -2,11 +2,13 @@ package catalog
 
 import (
 	"context"
+	"log/slog"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
@@ -137,6 +139,31 @@ func TestBuildersRefuseMissingSettings(t *testing.T) {
 	t.Setenv(settings.ClipBucket, "")
 	if _, err := s3wiring.ClipProcessor(env); err == nil || !contains(err.Error(), settings.ClipBucket) {
 		t.Errorf("clip processor without %s: %v; want an error naming it", settings.ClipBucket, err)
+	}
+	env = toolEnv(t)
+	t.Setenv(settings.AgentToolsAllowedOrigins, "https://console.example.com/")
+	if _, err := mcpwiring.Build(func() (*awsenv.Env, error) { return env, nil }); err == nil || !contains(err.Error(), settings.AgentToolsAllowedOrigins) {
+		t.Errorf("agent tool server with a malformed %s: %v; want an error naming it", settings.AgentToolsAllowedOrigins, err)
+	}
+}
+
+// TestLocalAgentToolsRefuseBadOrigins: in the local stack (make dev) a
+// malformed AGENT_TOOLS_ALLOWED_ORIGINS makes the agent tool server's
+// route answer 500, with the reason in the log, as an unconfigured
+// function's routes do; the other routes are unaffected.
+func TestLocalAgentToolsRefuseBadOrigins(t *testing.T) {
+	toolEnv(t)
+	t.Setenv(settings.AgentToolsAllowedOrigins, "https://*.example.com")
+	var log strings.Builder
+	s := New(Deps{Log: slog.New(slog.NewTextHandler(&log, nil)), Secret: noSecrets})
+	res, err := s.Route(manifest.AgentTools)(context.Background(), events.APIGatewayV2HTTPRequest{
+		RawPath: "/v1-mcp", Body: `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+	})
+	if err != nil || res.StatusCode != 500 || !contains(res.Body, `"internal_error"`) {
+		t.Errorf("agent tools with a malformed %s: %d %s, %v; want 500 internal_error", settings.AgentToolsAllowedOrigins, res.StatusCode, res.Body, err)
+	}
+	if !contains(log.String(), settings.AgentToolsAllowedOrigins) || contains(res.Body, settings.AgentToolsAllowedOrigins) {
+		t.Errorf("log %q, body %q; want the variable named in the log, not to the client", log.String(), res.Body)
 	}
 }
 

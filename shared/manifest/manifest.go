@@ -107,6 +107,15 @@ func (f Function) Trigger() TriggerKind {
 	return kinds[0]
 }
 
+// TakesAgentKey reports whether one of f's routes authenticates
+// AuthAgentKey, i.e. f serves the agent tool server's HTTP transport (the
+// AgentToolsSlug function). Such a function, and no other, reads the
+// browser origins it accepts (settings.AgentToolsAllowedOrigins): the CDK
+// stack and the SAM template give that setting by this rule.
+func (f Function) TakesAgentKey() bool {
+	return slices.ContainsFunc(f.HTTP, func(r Route) bool { return r.Auth == AuthAgentKey })
+}
+
 // S3Trigger starts a function for each object created under Prefix (and
 // ending in Suffix, when set) in the clip bucket.
 type S3Trigger struct {

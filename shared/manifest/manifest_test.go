@@ -249,6 +249,23 @@ func TestTrigger(t *testing.T) {
 	}
 }
 
+// TestTakesAgentKey: exactly the agent tool server's function takes the
+// agent key, so exactly it gets the allowed browser origins.
+func TestTakesAgentKey(t *testing.T) {
+	var got []string
+	for _, f := range Functions {
+		if f.TakesAgentKey() {
+			got = append(got, f.Slug)
+		}
+	}
+	if want := []string{AgentToolsSlug}; !slices.Equal(got, want) {
+		t.Errorf("functions taking the agent key: %q; want %q", got, want)
+	}
+	if (Function{HTTP: []Route{{Auth: AuthPartnerKey}, {Auth: AuthNone}}}).TakesAgentKey() {
+		t.Error("a function without an AuthAgentKey route takes the agent key")
+	}
+}
+
 func TestResolve(t *testing.T) {
 	routes := Routes()
 	cases := []struct {

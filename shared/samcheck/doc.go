@@ -22,8 +22,11 @@
 // AWS_ENDPOINT_URL_S3 exactly where the entry touches the bucket,
 // PUBLIC_BASE_URL exactly where it mints capture, video or quote page links
 // or serves a token page, STRIPE_API_URL (empty by default: Stripe itself)
-// exactly where it calls Stripe's API (it lists the Stripe API keys), and
-// WEBHOOK_ALLOW_LOOPBACK nowhere (it is make dev's alone);
+// exactly where it calls Stripe's API (it lists the Stripe API keys),
+// AGENT_TOOLS_ALLOWED_ORIGINS (from the String parameter
+// AgentToolsAllowedOrigins, empty by default) exactly on the function that
+// takes the agent key, and WEBHOOK_ALLOW_LOOPBACK nowhere (it is make
+// dev's alone);
 // and that each function's main starts with the environment the template
 // gives it.
 // TestChecksCatchMistakes shows each check failing on a template with one

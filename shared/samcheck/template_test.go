@@ -549,8 +549,10 @@ const (
 // checkEnvironment requires the table settings on every function, each
 // secret's local variable exactly on the functions that list it, the
 // bucket's name and S3 endpoint exactly on the functions that use the
-// bucket, the public base URL exactly on those that need it, and the
-// Stripe API's URL exactly on those that call Stripe; and it
+// bucket, the public base URL exactly on those that need it, the
+// Stripe API's URL exactly on those that call Stripe, and the allowed
+// browser origins (empty by default) exactly on the function that takes
+// the agent key (manifest.Function.TakesAgentKey); and it
 // refuses settings.WebhookAllowLoopback anywhere: it is make dev's alone
 // (its own stack), and a variable the template declares would take
 // make dev's value from the env-vars file.
@@ -589,6 +591,7 @@ func checkEnvironment(fn function, f manifest.Function) []string {
 		{"AWS_ENDPOINT_URL_S3", "", usesBucket(f), "functions with bucket grants or an S3 trigger (empty: real S3)"},
 		{settings.PublicBaseURL, wantBaseURL, needsBaseURL(f), "functions that mint capture, video or quote page links or serve a token page"},
 		{settings.StripeAPIURL, "", callsStripe(f), "functions that call Stripe's API (empty: Stripe itself)"},
+		{settings.AgentToolsAllowedOrigins, "", f.TakesAgentKey(), "the function that takes the agent key, the agent tool server (empty: no browser origin)"},
 	} {
 		got, has := fn.env[v.name]
 		switch {
@@ -617,6 +620,8 @@ func TestSettingsPinned(t *testing.T) {
 		settings.StripeAPIKeys:        {"V1DepositStatusFunction", "V1DepositsFunction", "V1McpFunction", "V1QuoteFunction"},
 		settings.StripeAPIURL:         {"V1DepositStatusFunction", "V1DepositsFunction", "V1McpFunction", "V1QuoteFunction"},
 		settings.StripeWebhookSecrets: {"StripeWebhookFunction"},
+		// As infra/stack's TestAgentToolsAllowedOrigins pins it.
+		settings.AgentToolsAllowedOrigins: {"V1McpFunction"},
 	} {
 		var got []string
 		for id, fn := range fns {
@@ -777,6 +782,17 @@ func TestChecksCatchMistakes(t *testing.T) {
 		{"agent tool server without the cursor secret", manifest.AgentToolsSlug,
 			func(fns map[string]function) { delete(fns["V1McpFunction"].env, settings.CursorSecret) },
 			"CURSOR_SECRET declared: false; want true"},
+		{"agent tool server without its allowed origins", manifest.AgentToolsSlug,
+			func(fns map[string]function) { delete(fns["V1McpFunction"].env, settings.AgentToolsAllowedOrigins) },
+			"AGENT_TOOLS_ALLOWED_ORIGINS declared: false; want true"},
+		{"agent tool server allowing an origin by default", manifest.AgentToolsSlug,
+			func(fns map[string]function) {
+				fns["V1McpFunction"].env[settings.AgentToolsAllowedOrigins] = "http://127.0.0.1:3001"
+			},
+			`AGENT_TOOLS_ALLOWED_ORIGINS = "http://127.0.0.1:3001"; want the parameter defaulting to ""`},
+		{"allowed origins on another function", "v1-leads",
+			func(fns map[string]function) { fns["V1LeadsFunction"].env[settings.AgentToolsAllowedOrigins] = "" },
+			"AGENT_TOOLS_ALLOWED_ORIGINS declared: true; want false"},
 		{"agent tool server route missing", manifest.AgentToolsSlug,
 			func(fns map[string]function) { delete(fns["V1McpFunction"].events, "LogicalPath") },
 			"HttpApi POST /v1/mcp"},
@@ -831,6 +847,24 @@ func TestSecretParametersAreNoEcho(t *testing.T) {
 				t.Errorf("parameter %s is not NoEcho", name)
 			}
 		}
+	}
+}
+
+// TestAgentToolsOriginsParameter: the allowed browser origins come from
+// a String parameter named after the variable, empty by default (no
+// browser origin, as deployed without the CDK context key), whose
+// Description tells an operator the format.
+func TestAgentToolsOriginsParameter(t *testing.T) {
+	name := pascalCase(settings.AgentToolsAllowedOrigins)
+	p, ok := openTemplate(t).Parameters[name]
+	if !ok {
+		t.Fatalf("no parameter %s for %s", name, settings.AgentToolsAllowedOrigins)
+	}
+	if p.Type != "String" || p.Default != "" {
+		t.Errorf("parameter %s: Type %q, Default %#v; want String defaulting to \"\"", name, p.Type, p.Default)
+	}
+	if p.Description == nil || !strings.Contains(*p.Description, "scheme://host[:port]") || !strings.Contains(*p.Description, "Comma-separated") {
+		t.Errorf("parameter %s: Description %v; want one saying comma-separated scheme://host[:port]", name, p.Description)
 	}
 }
 
@@ -900,6 +934,8 @@ func TestFunctionsStartWithTheTemplateEnvironment(t *testing.T) {
 		"AWS_ENDPOINT_URL_S3":       "http://127.0.0.1:2",
 		settings.PublicBaseURL:      wantBaseURL,
 		settings.StripeAPIURL:       "http://127.0.0.1:3",
+		// What an operator's --parameter-overrides would give.
+		settings.AgentToolsAllowedOrigins: "https://console.example.com,http://127.0.0.1:5173",
 	}
 	for _, sec := range manifest.Secrets {
 		local[settings.SecretVar(sec)] = strings.Repeat("ab", 32)
@@ -918,7 +954,7 @@ func TestFunctionsStartWithTheTemplateEnvironment(t *testing.T) {
 			t.Setenv("AWS_REGION", "us-east-1")
 			t.Setenv("AWS_ACCESS_KEY_ID", "local")
 			t.Setenv("AWS_SECRET_ACCESS_KEY", "local")
-			for _, name := range []string{settings.Table, "AWS_ENDPOINT_URL_DYNAMODB", settings.ClipBucket, "AWS_ENDPOINT_URL_S3", settings.PublicBaseURL, settings.StripeAPIURL} {
+			for _, name := range []string{settings.Table, "AWS_ENDPOINT_URL_DYNAMODB", settings.ClipBucket, "AWS_ENDPOINT_URL_S3", settings.PublicBaseURL, settings.StripeAPIURL, settings.AgentToolsAllowedOrigins} {
 				t.Setenv(name, "")
 			}
 			for _, sec := range manifest.Secrets {
@@ -936,6 +972,16 @@ func TestFunctionsStartWithTheTemplateEnvironment(t *testing.T) {
 			env, err := awsenv.Load()
 			if err != nil {
 				t.Fatalf("%s fails to start with its template environment %v: %v", f.Slug, keys(fn.env), err)
+			}
+			// The agent tool server's init parses its origins
+			// (mcpwiring.HTTPOptions), which this package does not link.
+			if v, ok := fn.env[settings.AgentToolsAllowedOrigins]; ok {
+				if _, err := settings.ParseOrigins(v); err != nil {
+					t.Errorf("%s: template default %s: %v", f.Slug, settings.AgentToolsAllowedOrigins, err)
+				}
+				if _, err := settings.ParseOrigins(env.Getenv(settings.AgentToolsAllowedOrigins)); err != nil {
+					t.Errorf("%s: local %s: %v", f.Slug, settings.AgentToolsAllowedOrigins, err)
+				}
 			}
 			for _, s := range f.Secrets {
 				if _, err := env.Secret(s)(context.Background()); err != nil {

@@ -1,7 +1,9 @@
 // Package settings names the environment variables the functions read, so
 // that the functions, the local tools, the SAM template checks and the CDK
 // stack (a separate module, which must not pull in the AWS SDK through the
-// handler packages) share one definition. It imports nothing.
+// handler packages) share one definition, and parses the values that more
+// than one of them must agree on (ParseOrigins). It imports only the
+// standard library.
 package settings
 
 const (
@@ -45,6 +47,16 @@ const (
 	// StripeAPIURL points the Stripe client at another base URL
 	// (stripe-mock under make dev and in tests); unset in AWS.
 	StripeAPIURL = "STRIPE_API_URL"
+	// AgentToolsAllowedOrigins lists the web origins whose pages may call
+	// the agent tool server's HTTP transport (v1-mcp) from a browser,
+	// comma-separated, each scheme://host[:port] as browsers send it in
+	// the Origin header (ParseOrigins). Unset or empty: no browser page
+	// may call it (MCP clients are programs and send no Origin). A value
+	// ParseOrigins refuses fails the function at init. The CDK stack sets
+	// it from its agentToolsAllowedOrigins context, the SAM template from
+	// its AgentToolsAllowedOrigins parameter, only on the function whose
+	// route authenticates manifest.AuthAgentKey.
+	AgentToolsAllowedOrigins = "AGENT_TOOLS_ALLOWED_ORIGINS"
 )
 
 // SecretVar returns the environment variable a function reads the secret

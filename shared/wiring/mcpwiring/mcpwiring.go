@@ -7,14 +7,13 @@ package mcpwiring
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/moveleads/partnerapi/shared/agenttools"
 	"github.com/moveleads/partnerapi/shared/api"
 	"github.com/moveleads/partnerapi/shared/apigw"
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/wiring"
 	"github.com/moveleads/partnerapi/shared/wiring/acceptwiring"
 	"github.com/moveleads/partnerapi/shared/wiring/paywiring"
@@ -69,23 +68,31 @@ func Backend(e *awsenv.Env) (*agenttools.Backend, error) {
 }
 
 // HTTPOptions are the HTTP transport's options from the environment:
-// AGENT_TOOLS_ALLOWED_ORIGINS, a comma-separated list of web origins
-// allowed to call it from a browser (none by default).
-func HTTPOptions(getenv func(string) string) agenttools.HTTPOptions {
-	var o agenttools.HTTPOptions
-	for _, v := range strings.Split(getenv("AGENT_TOOLS_ALLOWED_ORIGINS"), ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			o.AllowedOrigins = append(o.AllowedOrigins, v)
-		}
+// settings.AgentToolsAllowedOrigins, the web origins allowed to call it
+// from a browser (none when unset or empty). It returns an error, naming
+// the variable and the bad entry, when settings.ParseOrigins refuses the
+// value.
+func HTTPOptions(getenv func(string) string) (agenttools.HTTPOptions, error) {
+	origins, err := settings.ParseOrigins(getenv(settings.AgentToolsAllowedOrigins))
+	if err != nil {
+		return agenttools.HTTPOptions{}, fmt.Errorf("%s: %w", settings.AgentToolsAllowedOrigins, err)
 	}
-	return o
+	return agenttools.HTTPOptions{AllowedOrigins: origins}, nil
 }
 
 // Build is the v1-mcp function's Lambda handler over the environment
 // load gives, built as Start builds it (also for scripts/invoke and
-// tests): the secrets the tools read must be those the manifest lists.
+// tests): the secrets the tools read must be those the manifest lists, and
+// the allowed browser origins are HTTPOptions of the environment's
+// variables. It fails, so the function fails at init, when load, the
+// backend or the secrets check fails, or when
+// settings.AgentToolsAllowedOrigins is malformed.
 func Build(load func() (*awsenv.Env, error)) (apigw.LambdaFunc, error) {
 	e, err := load()
+	if err != nil {
+		return nil, err
+	}
+	o, err := HTTPOptions(e.Getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +104,7 @@ func Build(load func() (*awsenv.Env, error)) (apigw.LambdaFunc, error) {
 	if err := e.Check(f); err != nil {
 		return nil, err
 	}
-	return apigw.ServeHTTP(manifest.ByOperation(manifest.AgentTools), b.HTTPHandler(HTTPOptions(os.Getenv)), e.Log), nil
+	return apigw.ServeHTTP(manifest.ByOperation(manifest.AgentTools), b.HTTPHandler(o), e.Log), nil
 }
 
 // Start is the v1-mcp function's main.
