@@ -100,9 +100,16 @@ var bigClients = []string{
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager",
 }
 
+// mcpSDK is the MCP SDK's server package: only the agent tool server's
+// function (manifest.Function.TakesAgentKey) links it, which is why that
+// function alone has a size budget above 8 MiB (scripts/bench/coldstart,
+// AgentToolsSizeBudget).
+const mcpSDK = "github.com/modelcontextprotocol/go-sdk/mcp"
+
 // TestNoBigSDKClients lists each function's dependencies as its release
 // build sees them (linux/arm64, BuildTags) and checks that none links a
-// client of bigClients.
+// client of bigClients, and that the MCP SDK is linked by the agent tool
+// server's function and by no other.
 func TestNoBigSDKClients(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list for every function")
@@ -121,6 +128,9 @@ func TestNoBigSDKClients(t *testing.T) {
 				if slices.Contains(deps, c) {
 					t.Errorf("%s links %s", f.Slug, c)
 				}
+			}
+			if got, want := slices.Contains(deps, mcpSDK), f.TakesAgentKey(); got != want {
+				t.Errorf("%s links %s: %v; want %v (only the function whose route takes the agent key)", f.Slug, mcpSDK, got, want)
 			}
 		})
 	}
