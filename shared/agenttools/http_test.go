@@ -39,6 +39,10 @@ func (w *world) post(t *testing.T, body string, headers ...string) (int, http.He
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	for _, h := range headers {
 		k, v, _ := strings.Cut(h, ": ")
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
 		req.Header.Set(k, v)
 	}
 	resp, err := w.env.Client.Do(req)

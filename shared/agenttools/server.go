@@ -145,18 +145,6 @@ func transport(c Caller) string {
 	return "stdio"
 }
 
-// Error is a tool call that failed: the status and the API's error body,
-// {"error": {"code", "message", "details"}}, which is the tool result's
-// text (isError true).
-type Error struct {
-	Status int
-	Body   []byte
-	cause  error
-}
-
-func (e *Error) Error() string { return string(e.Body) }
-func (e *Error) Unwrap() error { return e.cause }
-
 // internalBody is the API's answer to an internal error (rendered when
 // first needed: init stays free of JSON work).
 func internalBody() []byte { _, b := api.Render(errors.New("internal")); return b }

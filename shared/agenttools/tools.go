@@ -3,13 +3,13 @@ package agenttools
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/moveleads/partnerapi/shared/api"
 	"github.com/moveleads/partnerapi/shared/deposits"
 	"github.com/moveleads/partnerapi/shared/leads"
 	"github.com/moveleads/partnerapi/shared/manifest"
@@ -145,6 +145,11 @@ var Tools = []*Tool{
 	}, func(a DepositArgs) call { return call{PathParam: a.DepositID} }),
 }
 
+// toolError is a failed call's result: the API's error body as its text.
+func toolError(body []byte) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: string(body)}}}
+}
+
 // tool is what define takes of a Tool.
 type tool struct {
 	Description                       string
@@ -163,22 +168,29 @@ func define[In, Out any](name string, op manifest.Operation, d tool, build func(
 	}
 	t.register = func(s *mcp.Server, t *Tool, run runFunc) {
 		closed := false
-		mcp.AddTool(s, &mcp.Tool{
+		// The raw AddTool: the arguments are checked and decoded by
+		// decodeArgs, so that their errors are the API's.
+		s.AddTool(&mcp.Tool{
 			Name: t.Name, Description: t.Description, InputSchema: t.InputSchema(), OutputSchema: t.OutputSchema(),
 			Annotations: &mcp.ToolAnnotations{
 				ReadOnlyHint: t.ReadOnly, DestructiveHint: &t.Destructive, IdempotentHint: t.Idempotent || t.ReadOnly,
 				OpenWorldHint: &closed,
 			},
-		}, func(ctx context.Context, _ *mcp.CallToolRequest, args In) (*mcp.CallToolResult, Out, error) {
-			var out Out
+		}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var args In
+			if err := decodeArgs(req.Params.Arguments, t.InputSchema(), &args); err != nil {
+				_, body := api.Render(err)
+				return toolError(body), nil
+			}
 			status, body := run(ctx, t.Operation, build(args))
 			if status != 200 {
-				return nil, out, &Error{Status: status, Body: body}
+				return toolError(body), nil
 			}
-			if err := json.Unmarshal(body, &out); err != nil {
-				return nil, out, &Error{Status: 500, Body: internalBody(), cause: fmt.Errorf("tool %s: read the answer: %w", t.Name, err)}
-			}
-			return nil, out, nil
+			// The view (Out) as the API answered it: structured, and as text.
+			return &mcp.CallToolResult{
+				StructuredContent: json.RawMessage(body),
+				Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+			}, nil
 		})
 	}
 	return t

@@ -529,6 +529,12 @@ const AgentToolsSlug = "v1-mcp"
 // for the envelope and JSON escaping.
 const AgentToolsBodyLimit = 2 * DefaultBodyLimit
 
+// AgentToolsAnswerLimit bounds one answer of the agent tool server's HTTP
+// transport: safely under Lambda's 6 MB synchronous response limit, past
+// which AWS would answer 5xx. A larger answer is refused with an error
+// that says to ask for less; it is never truncated.
+const AgentToolsAnswerLimit = 5 << 20
+
 // AgentToolOperations are the partner operations the agent tool server
 // offers as tools, in its tools/list order.
 var AgentToolOperations = []Operation{
