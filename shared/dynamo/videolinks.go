@@ -396,16 +396,30 @@ func (s *Store) OpenVideoLink(ctx context.Context, v videolink.View, o videolink
 	vpk, vsk := viewTokenKey(v.TokenHash)
 	recent, version := v.Opens, v.OpensVersion
 	for attempt := 0; attempt < openAttempts(limit); attempt++ {
-		// A refused open still runs the transaction: a closed link
-		// answers as closed, whatever its count.
 		next, u := videolink.Admit(recent, now, limit)
-		expr, err := openUpdate(next, version, now, limit)
-		if err != nil {
-			return auth.Usage{}, err
+		var items []types.TransactWriteItem
+		if u.Admitted {
+			expr, err := openUpdate(next, version, now, limit)
+			if err != nil {
+				return auth.Usage{}, err
+			}
+			items = []types.TransactWriteItem{check, s.update(vpk, vsk, expr), logItem}
+		} else {
+			// Refused as read: confirm that the record is unchanged, and
+			// that the link is live (a closed link answers as closed,
+			// whatever its count), writing nothing.
+			expr, err := expression.NewBuilder().WithCondition(openCondition(version, now)).Build()
+			if err != nil {
+				return auth.Usage{}, fmt.Errorf("build open check: %w", err)
+			}
+			items = []types.TransactWriteItem{check, {ConditionCheck: &types.ConditionCheck{
+				TableName: &s.table, Key: keyAV(vpk, vsk), ConditionExpression: expr.Condition(),
+				ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+			}}}
 		}
-		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
-			TransactItems:          []types.TransactWriteItem{check, s.update(vpk, vsk, expr), logItem},
-			ReturnConsumedCapacity: capacity,
+		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+			TransactItems: items, ReturnConsumedCapacity: capacity,
 		})
 		if err == nil {
 			return u, nil
@@ -439,26 +453,31 @@ func (s *Store) OpenVideoLink(ctx context.Context, v videolink.View, o videolink
 	return auth.Usage{}, changed("video link's recent opens")
 }
 
+// openCondition holds if the record exists, the link has not expired at
+// now and its recent opens are still at version from.
+func openCondition(from int64, now time.Time) expression.ConditionBuilder {
+	version := expression.Name(attrOpensVersion)
+	cond := expression.AttributeExists(expression.Name(table.PK)).
+		And(expression.Name("link_expires_at").GreaterThan(expression.Value(now.Unix())))
+	if from == 0 {
+		return cond.And(expression.AttributeNotExists(version))
+	}
+	return cond.And(version.Equal(expression.Value(from)))
+}
+
 // openUpdate records the recent opens next (videolink.Admit's, now among
-// them) over those at version from. Its condition holds only if the record
-// exists, the link has not expired at now, the recent opens are still at
-// version from, and fewer than limit of them are younger than
-// videolink.OpenWindow: as next holds no older open and at most limit,
-// "fewer than limit, or the oldest is old enough".
+// them) over those at version from, under openCondition and the rule
+// itself: fewer than limit of the recorded opens are younger than
+// videolink.OpenWindow, which for a list written oldest first, with at
+// most limit and none older, is "fewer than limit, or the oldest is old
+// enough".
 func openUpdate(next []time.Time, from int64, now time.Time, limit int) (expression.Expression, error) {
 	times := make([]int64, 0, len(next))
 	for _, t := range next {
 		times = append(times, t.UnixNano())
 	}
 	opens, version := expression.Name(attrOpens), expression.Name(attrOpensVersion)
-	cond := expression.AttributeExists(expression.Name(table.PK)).
-		And(expression.Name("link_expires_at").GreaterThan(expression.Value(now.Unix())))
-	if from == 0 {
-		cond = cond.And(expression.AttributeNotExists(version))
-	} else {
-		cond = cond.And(version.Equal(expression.Value(from)))
-	}
-	cond = cond.And(expression.Or(
+	cond := openCondition(from, now).And(expression.Or(
 		expression.AttributeNotExists(opens),
 		opens.Size().LessThan(expression.Value(limit)),
 		expression.Name(attrOpens+"[0]").LessThanEqual(expression.Value(now.Add(-videolink.OpenWindow).UnixNano())),

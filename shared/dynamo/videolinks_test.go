@@ -249,6 +249,26 @@ func TestOpenVideoLinkSlidingHour(t *testing.T) {
 			t.Errorf("opens %d and %d are %s apart: %d opens within an hour", i-limit, i, d, limit+1)
 		}
 	}
+
+	// A revoked link at its limit answers as closed, not as busy.
+	set, err := s.VideoLinkSet(ctx, surveyTenant, sv.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RevokeVideoLinks(ctx, surveyTenant, sv.ID, set, base.Add(time.Hour+time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	// Both as read before any open and as read now (at the limit, so only
+	// checked, not written).
+	full, _, err := s.VideoLinkView(ctx, v.TokenHash)
+	if err != nil || len(full.Opens) != limit {
+		t.Fatalf("VideoLinkView = %d recent opens, %v; want %d", len(full.Opens), err, limit)
+	}
+	for _, view := range []videolink.View{v, full} {
+		if _, err := openAs(s, view, base.Add(time.Hour+2*time.Second), limit); !errors.Is(err, ErrLinkClosed) {
+			t.Errorf("open of a revoked link at its limit = %v; want ErrLinkClosed", err)
+		}
+	}
 }
 
 // TestOpenVideoLinkConcurrentOpens: 30 opens of one link at once, each
