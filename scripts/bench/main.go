@@ -1,6 +1,6 @@
 // Command bench is `make bench`: it measures cold starts, DynamoDB cost per
-// operation, clip validation over S3, video links (mint, open, and an
-// unknown token's timing against a known one's), behaviour under load, the
+// operation, clip validation over S3, video links (mint, open of a live
+// link and of an unknown token), behaviour under load, the
 // handlers' own overhead and presigning, prints one table of metric, value, budget
 // and verdict, and writes it with the machine's description to
 // docs/BENCHMARKS.md (never edit that file by hand). Everything runs on

@@ -23,8 +23,9 @@ import (
 //   - the grant, in its survey's partition (VGRANT#<grant_id>): the audit
 //     record (label, created, expires, revoked);
 //   - the token's lookup record (VIEW#<sha256 of the token> / VIEW): from
-//     the token to the tenant, survey and grant, with the open counter of
-//     the current hour;
+//     the token to the tenant, survey and grant, with the times of the
+//     link's recent opens (at most videolink.OpensPerHour, none older than
+//     videolink.OpenWindow when written);
 //   - the survey item's live set (video_links, a list of
 //     videolink.Entry strings) and its version (video_version), which every
 //     mint and revoke moves under a condition on the version read, so that
@@ -37,6 +38,8 @@ import (
 const (
 	attrLinks        = "video_links"
 	attrLinksVersion = "video_version"
+	attrOpens        = "ov_opens"
+	attrOpensVersion = "ov_version"
 	grantSKPrefix    = "VGRANT#"
 	openSKPrefix     = "VOPEN#"
 	// viewRetention is how long a link's lookup record outlives the link:
@@ -113,9 +116,18 @@ type viewItem struct {
 	GrantID   string `dynamodbav:"grant_id"`
 	LinkUntil int64  `dynamodbav:"link_expires_at"` // epoch seconds
 	ExpiresAt int64  `dynamodbav:"expires_at"`      // TTL: LinkUntil + viewRetention
-	// The open counter of the current clock hour (epoch hour).
-	OpenWindow int64 `dynamodbav:"ov_window,omitempty"`
-	OpenCount  int   `dynamodbav:"ov_count,omitempty"`
+	// The link's recent opens (epoch nanoseconds, oldest first; see
+	// OpenVideoLink) and their version, which each counted open moves.
+	RecentOpens  []int64 `dynamodbav:"ov_opens,omitempty"`
+	OpensVersion int64   `dynamodbav:"ov_version,omitempty"`
+}
+
+func (it viewItem) recentOpens() []time.Time {
+	out := make([]time.Time, 0, len(it.RecentOpens))
+	for _, ns := range it.RecentOpens {
+		out = append(out, time.Unix(0, ns).UTC())
+	}
+	return out
 }
 
 type openItem struct {
@@ -335,33 +347,36 @@ func (s *Store) VideoLinkView(ctx context.Context, tokenHash string) (videolink.
 	return videolink.View{
 		Tenant:   auth.Tenant{PartnerID: it.PartnerID, Mode: auth.Mode(it.Mode)},
 		SurveyID: it.SurveyID, GrantID: it.GrantID, ExpiresAt: time.Unix(it.LinkUntil, 0).UTC(), TokenHash: tokenHash,
-		OpenWindow: it.OpenWindow, OpenCount: it.OpenCount,
+		Opens: it.recentOpens(), OpensVersion: it.OpensVersion,
 	}, true, nil
 }
 
-// openWindow is the clock hour (UTC) an open counts in, in epoch hours.
-func openWindow(t time.Time) int64 { return t.Unix() / 3600 }
+// openAttempts bounds OpenVideoLink's tries. A try fails only when
+// another open was counted since the read (or, in AWS, a transaction
+// conflict), and at most limit opens count at once, so a few more than
+// limit always suffice.
+func openAttempts(limit int) int { return 2*limit + 2 }
 
 // OpenVideoLink counts and records one open of v in one TransactWriteItems:
-// a check that v's grant is still in its survey's live set, the count on
-// the token's record within the current clock hour (at most limit, and
-// only before the link expires), and the open's log item with o. Either
-// all three hold and are written, or nothing is: an open is counted
-// exactly when it is recorded, however many run at once.
+// a check that v's grant is still in its survey's live set, the open's
+// time added to the token's record (only while fewer than limit opens of
+// the last videolink.OpenWindow are recorded there, and only before the
+// link expires), and the open's log item with o. Either all three hold and
+// are written, or nothing is: an open is counted exactly when it is
+// recorded, however many run at once, and no span of OpenWindow serves
+// more than limit opens (videolink.Admit).
 //
-// It returns the hour's usage; at the limit, Usage.Admitted is false and
-// nothing is written. A transaction returns no values, so an admitted
-// open's Remaining is counted from v's counter as read (VideoLinkView):
-// concurrent opens may make it a little high; the limit itself is exact. Errors: the grant is no longer live (revoked, or the
-// survey is gone) → an error wrapping ErrLinkClosed; the link expired or
-// its record is gone → not_found; any other failure → upstream_failed.
+// The record's update is conditioned on its recent opens being the ones
+// it was computed from (their version, v's at first); when another open
+// moved them, it decides again on the record DynamoDB returns.
+//
+// It returns the usage; at the limit, Usage.Admitted is false and nothing
+// is written. Errors: the grant is no longer live (revoked, or the survey
+// is gone) → an error wrapping ErrLinkClosed; the link expired or its
+// record is gone → not_found; any other failure → upstream_failed.
 // requestID names the log item (unique per open).
 func (s *Store) OpenVideoLink(ctx context.Context, v videolink.View, o videolink.Opening, requestID string, limit int) (auth.Usage, error) {
 	now := o.At
-	w := openWindow(now)
-	usage := func(count int, admitted bool) auth.Usage {
-		return auth.Usage{Limit: limit, Remaining: max(limit-count, 0), Reset: (w + 1) * 3600, Admitted: admitted, Period: "hour"}
-	}
 	spk, ssk := surveyKey(v.Tenant, v.SurveyID)
 	live, err := expression.NewBuilder().WithCondition(
 		expression.Contains(expression.Name(attrLinks), v.Entry().String())).Build()
@@ -379,21 +394,35 @@ func (s *Store) OpenVideoLink(ctx context.Context, v videolink.View, o videolink
 		return auth.Usage{}, err
 	}
 	vpk, vsk := viewTokenKey(v.TokenHash)
-	reset, seen := v.OpenWindow < w, v.OpenCount
-	if reset {
-		seen = 0
-	}
-	for attempt := 0; attempt < 3; attempt++ {
-		expr, err := openCountUpdate(w, now, limit, reset)
-		if err != nil {
-			return auth.Usage{}, err
+	recent, version := v.Opens, v.OpensVersion
+	for attempt := 0; attempt < openAttempts(limit); attempt++ {
+		next, u := videolink.Admit(recent, now, limit)
+		var items []types.TransactWriteItem
+		if u.Admitted {
+			expr, err := openUpdate(next, version, now, limit)
+			if err != nil {
+				return auth.Usage{}, err
+			}
+			items = []types.TransactWriteItem{check, s.update(vpk, vsk, expr), logItem}
+		} else {
+			// Refused as read: confirm that the record is unchanged, and
+			// that the link is live (a closed link answers as closed,
+			// whatever its count), writing nothing.
+			expr, err := expression.NewBuilder().WithCondition(openCondition(version, now)).Build()
+			if err != nil {
+				return auth.Usage{}, fmt.Errorf("build open check: %w", err)
+			}
+			items = []types.TransactWriteItem{check, {ConditionCheck: &types.ConditionCheck{
+				TableName: &s.table, Key: keyAV(vpk, vsk), ConditionExpression: expr.Condition(),
+				ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+			}}}
 		}
-		_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
-			TransactItems:          []types.TransactWriteItem{check, s.update(vpk, vsk, expr), logItem},
-			ReturnConsumedCapacity: capacity,
+		_, err := s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+			TransactItems: items, ReturnConsumedCapacity: capacity,
 		})
 		if err == nil {
-			return usage(seen+1, true), nil
+			return u, nil
 		}
 		reasons := cancelled(err)
 		if failed, _ := failedAt(reasons, 0); failed {
@@ -402,7 +431,7 @@ func (s *Store) OpenVideoLink(ctx context.Context, v videolink.View, o videolink
 		failed, old := failedAt(reasons, 1)
 		if !failed {
 			if hasReason(err, "TransactionConflict") {
-				continue // a concurrent open or revoke: count again
+				continue // a concurrent open or revoke: try again
 			}
 			return auth.Usage{}, upstream("open video link", err)
 		}
@@ -413,35 +442,47 @@ func (s *Store) OpenVideoLink(ctx context.Context, v videolink.View, o videolink
 		if err := attributevalue.UnmarshalMap(old, &it); err != nil {
 			return auth.Usage{}, fmt.Errorf("unmarshal video link: %w", err)
 		}
-		switch {
-		case it.LinkUntil <= now.Unix():
+		if it.LinkUntil <= now.Unix() {
 			return auth.Usage{}, notFound("video link")
-		case it.OpenWindow == w && it.OpenCount >= limit:
-			return usage(it.OpenCount, false), nil
-		case it.OpenWindow < w:
-			reset, seen = true, 0
-		default:
-			reset, seen = false, it.OpenCount
+		}
+		recent, version = it.recentOpens(), it.OpensVersion
+		if _, u := videolink.Admit(recent, now, limit); !u.Admitted {
+			return u, nil
 		}
 	}
-	return auth.Usage{}, changed("video link's open count")
+	return auth.Usage{}, changed("video link's recent opens")
 }
 
-// openCountUpdate counts one open in window w: the first of the window
-// sets the count to 1, a later one adds 1 below limit. Both require the
-// record to exist and the link not to have expired at now.
-func openCountUpdate(w int64, now time.Time, limit int, reset bool) (expression.Expression, error) {
-	win, count := expression.Name("ov_window"), expression.Name("ov_count")
+// openCondition holds if the record exists, the link has not expired at
+// now and its recent opens are still at version from.
+func openCondition(from int64, now time.Time) expression.ConditionBuilder {
+	version := expression.Name(attrOpensVersion)
 	cond := expression.AttributeExists(expression.Name(table.PK)).
 		And(expression.Name("link_expires_at").GreaterThan(expression.Value(now.Unix())))
-	var upd expression.UpdateBuilder
-	if reset {
-		upd = expression.Set(win, expression.Value(w)).Set(count, expression.Value(1))
-		cond = cond.And(expression.Or(expression.AttributeNotExists(win), win.LessThan(expression.Value(w))))
-	} else {
-		upd = expression.Set(count, count.Plus(expression.Value(1)))
-		cond = cond.And(win.Equal(expression.Value(w)), count.LessThan(expression.Value(limit)))
+	if from == 0 {
+		return cond.And(expression.AttributeNotExists(version))
 	}
+	return cond.And(version.Equal(expression.Value(from)))
+}
+
+// openUpdate records the recent opens next (videolink.Admit's, now among
+// them) over those at version from, under openCondition and the rule
+// itself: fewer than limit of the recorded opens are younger than
+// videolink.OpenWindow, which for a list written oldest first, with at
+// most limit and none older, is "fewer than limit, or the oldest is old
+// enough".
+func openUpdate(next []time.Time, from int64, now time.Time, limit int) (expression.Expression, error) {
+	times := make([]int64, 0, len(next))
+	for _, t := range next {
+		times = append(times, t.UnixNano())
+	}
+	opens, version := expression.Name(attrOpens), expression.Name(attrOpensVersion)
+	cond := openCondition(from, now).And(expression.Or(
+		expression.AttributeNotExists(opens),
+		opens.Size().LessThan(expression.Value(limit)),
+		expression.Name(attrOpens+"[0]").LessThanEqual(expression.Value(now.Add(-videolink.OpenWindow).UnixNano())),
+	))
+	upd := expression.Set(opens, expression.Value(times)).Set(version, expression.Value(from+1))
 	return expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
 }
 

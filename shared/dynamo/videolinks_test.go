@@ -142,8 +142,9 @@ func TestOpenVideoLink(t *testing.T) {
 					admitted++
 				default:
 					refused++
-					if u.Reset != (at.Unix()/3600+1)*3600 || u.Period != "hour" || u.Remaining != 0 {
-						t.Errorf("refused usage %+v; want the hour's end and no remaining", u)
+					// at has a fraction of a second: Reset rounds up.
+					if u.Reset != at.Add(time.Hour).Unix()+1 || u.Period != "hour" || u.Remaining != 0 {
+						t.Errorf("refused usage %+v; want an hour after the opens (rounded up) and no remaining", u)
 					}
 				}
 			}()
@@ -159,7 +160,7 @@ func TestOpenVideoLink(t *testing.T) {
 		if o := opens[0]; o.GrantID != g.ID || !o.At.Equal(at) || o.UserAgent != "carrier-browser/1" || o.Client != "203.0.113.0" {
 			t.Errorf("open %+v; want the grant, time and client", o)
 		}
-		// The next hour counts from zero.
+		// An hour after those opens, none counts.
 		v2, _, _ := s.VideoLinkView(ctx, v.TokenHash)
 		if u, err := openAs(s, v2, at.Add(time.Hour), limit); err != nil || !u.Admitted || u.Remaining != limit-1 {
 			t.Errorf("open in the next hour = %+v, %v; want admitted with %d remaining", u, err, limit-1)
@@ -195,6 +196,118 @@ func TestOpenVideoLink(t *testing.T) {
 			t.Errorf("opens logged after revoke: %d → %d", len(before), len(after))
 		}
 	})
+}
+
+// TestOpenVideoLinkSlidingHour: the limit holds in every 60 minutes, not
+// per clock hour: 20 opens just before 03:00 leave none just after, and
+// the next is admitted exactly an hour after the oldest. The view is the
+// one read before any open, so each open starts from a stale record.
+func TestOpenVideoLinkSlidingHour(t *testing.T) {
+	ctx := context.Background()
+	const limit = videolink.OpensPerHour
+	s, sv := clipSurvey(t)
+	base := time.Date(2026, 11, 23, 2, 59, 30, 0, time.UTC)
+	_, token := mint(t, s, surveyTenant, sv.ID, base.Add(-time.Hour), 4*time.Hour)
+	v, _, err := s.VideoLinkView(ctx, survey.TokenHash(token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(at time.Time, wantAdmitted bool) auth.Usage {
+		t.Helper()
+		u, err := openAs(s, v, at, limit)
+		if err != nil || u.Admitted != wantAdmitted {
+			t.Fatalf("open at %s = %+v, %v; want admitted %v", at.Format(time.TimeOnly), u, err, wantAdmitted)
+		}
+		return u
+	}
+	for i := range limit {
+		open(base.Add(time.Duration(i)*time.Second), true)
+	}
+	// 03:00:10, a new clock hour: the 20 opens of 02:59 still count.
+	at := base.Add(40 * time.Second)
+	u := open(at, false)
+	if u.Reset != base.Add(time.Hour).Unix() || u.RetryAfter(at) != 3560 || u.Remaining != 0 {
+		t.Errorf("refused usage %+v, Retry-After %d; want reset 03:59:30, 3560 s", u, u.RetryAfter(at))
+	}
+	open(base.Add(time.Hour-time.Nanosecond), false)
+	u = open(base.Add(time.Hour), true) // exactly an hour after the oldest
+	if u.Remaining != 0 || u.Reset != base.Add(time.Hour+time.Second).Unix() {
+		t.Errorf("admitted usage %+v; want none remaining until 03:59:31", u)
+	}
+	u = open(base.Add(time.Hour+500*time.Millisecond), false)
+	if u.Reset != base.Add(time.Hour+time.Second).Unix() {
+		t.Errorf("refused usage %+v; want reset 03:59:31", u)
+	}
+	open(base.Add(time.Hour+time.Second), true)
+
+	opens, err := s.VideoOpens(ctx, surveyTenant, sv.ID)
+	if err != nil || len(opens) != limit+2 {
+		t.Fatalf("VideoOpens = %d, %v; want %d: every admitted open logged, no refused one", len(opens), err, limit+2)
+	}
+	for i := limit; i < len(opens); i++ {
+		if d := opens[i].At.Sub(opens[i-limit].At); d < time.Hour {
+			t.Errorf("opens %d and %d are %s apart: %d opens within an hour", i-limit, i, d, limit+1)
+		}
+	}
+
+	// A revoked link at its limit answers as closed, not as busy.
+	set, err := s.VideoLinkSet(ctx, surveyTenant, sv.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RevokeVideoLinks(ctx, surveyTenant, sv.ID, set, base.Add(time.Hour+time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	// Both as read before any open and as read now (at the limit, so only
+	// checked, not written).
+	full, _, err := s.VideoLinkView(ctx, v.TokenHash)
+	if err != nil || len(full.Opens) != limit {
+		t.Fatalf("VideoLinkView = %d recent opens, %v; want %d", len(full.Opens), err, limit)
+	}
+	for _, view := range []videolink.View{v, full} {
+		if _, err := openAs(s, view, base.Add(time.Hour+2*time.Second), limit); !errors.Is(err, ErrLinkClosed) {
+			t.Errorf("open of a revoked link at its limit = %v; want ErrLinkClosed", err)
+		}
+	}
+}
+
+// TestOpenVideoLinkConcurrentOpens: 30 opens of one link at once, each
+// from the record as read before any: exactly 20 are admitted and logged.
+func TestOpenVideoLinkConcurrentOpens(t *testing.T) {
+	ctx := context.Background()
+	const limit, tries = videolink.OpensPerHour, 30
+	s, sv := clipSurvey(t)
+	_, token := mint(t, s, surveyTenant, sv.ID, t0, time.Hour)
+	v, _, err := s.VideoLinkView(ctx, survey.TokenHash(token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		admitted int
+	)
+	for i := range tries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			u, err := openAs(s, v, t0.Add(time.Duration(i)*time.Millisecond), limit)
+			if err != nil {
+				t.Errorf("OpenVideoLink: %v", err)
+				return
+			}
+			if u.Admitted {
+				mu.Lock()
+				admitted++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	opens, err := s.VideoOpens(ctx, surveyTenant, sv.ID)
+	if admitted != limit || err != nil || len(opens) != limit {
+		t.Fatalf("admitted %d, logged %d (%v); want %d of %d", admitted, len(opens), err, limit, tries)
+	}
 }
 
 // TestNoVideoTokenInAnyItem: only the hash of a video link's token is

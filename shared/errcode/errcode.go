@@ -90,7 +90,7 @@ var Table = []Entry{
 	{TooManyVideoLinks, 422, "The survey already has the most live video links it may have (details.max); revoke them before minting more."},
 	{InvalidJSON, 422, "The request body is not a JSON object; the message says what is wrong and where."},
 	{IdempotencyKeyReused, 422, "The Idempotency-Key was already used with a different request body."},
-	{RateLimited, 429, "More than 120 requests in the current minute for this key (a video link: more than 20 opens in the current hour); see Retry-After."},
+	{RateLimited, 429, "More than 120 requests in the current minute for this key (a video link: more than 20 opens in the last 60 minutes); see Retry-After."},
 	{Internal, 500, "An unexpected error; nothing was written. Retry with the same Idempotency-Key."},
 	{UpstreamFailed, 502, "A dependency failed after retries; nothing was half-written. Retry with the same Idempotency-Key."},
 }

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"math"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -40,9 +41,12 @@ const (
 	// MaxLabelLen is the longest label, in characters (Unicode code
 	// points).
 	MaxLabelLen = 120
-	// OpensPerHour is how often one link may be opened in a clock hour
-	// (UTC); the next open answers 429 until the hour ends.
+	// OpensPerHour is how often one link may be opened in any OpenWindow
+	// (a sliding window, not the clock hour); the next open answers 429
+	// until the oldest of those opens is OpenWindow old.
 	OpensPerHour = 20
+	// OpenWindow is the span OpensPerHour counts in.
+	OpenWindow = time.Hour
 	// AddressTTL is how long each clip address (a presigned S3 GET) on the
 	// viewer page lives: a page loaded before a revoke keeps playing for
 	// up to this long.
@@ -242,14 +246,55 @@ type View struct {
 	ExpiresAt time.Time
 	// TokenHash is the hash it was found by.
 	TokenHash string
-	// OpenWindow and OpenCount are the link's open counter as read (the
-	// clock hour, in epoch hours, and the opens counted in it).
-	OpenWindow int64
-	OpenCount  int
+	// Opens are the link's recent opens as read (at most OpensPerHour;
+	// see Admit), and OpensVersion the store's version of them, which
+	// every counted open moves.
+	Opens        []time.Time
+	OpensVersion int64
 }
 
 // Entry is v's member of its survey's live set.
 func (v View) Entry() Entry { return Entry{GrantID: v.GrantID, ExpiresAt: v.ExpiresAt} }
+
+// Admit decides an open at now of a link whose recent opens are recent
+// (in any order), at most limit in any OpenWindow: an open counts while it
+// is less than OpenWindow old, so one exactly OpenWindow after the oldest
+// is admitted. It returns the recent opens to keep if now is admitted
+// (those still counting, and now, oldest first: at most limit) and the
+// usage: Reset is the epoch second (rounded up) at which the oldest open
+// kept stops counting, for a refused open the one at which an open would
+// be admitted again.
+func Admit(recent []time.Time, now time.Time, limit int) ([]time.Time, auth.Usage) {
+	counting := make([]time.Time, 0, len(recent)+1)
+	for _, t := range recent {
+		if now.Sub(t) < OpenWindow {
+			counting = append(counting, t)
+		}
+	}
+	slices.SortFunc(counting, time.Time.Compare)
+	u := auth.Usage{Limit: limit, Period: "hour"}
+	if limit < 1 {
+		u.Reset = ceilUnix(now.Add(OpenWindow))
+		return counting, u
+	}
+	if n := len(counting); n >= limit {
+		u.Reset = ceilUnix(counting[n-limit].Add(OpenWindow))
+		return counting, u
+	}
+	counting = append(counting, now)
+	slices.SortFunc(counting, time.Time.Compare)
+	u.Admitted, u.Remaining, u.Reset = true, limit-len(counting), ceilUnix(counting[0].Add(OpenWindow))
+	return counting, u
+}
+
+// ceilUnix is t in epoch seconds, rounded up: a Retry-After from it never
+// comes early.
+func ceilUnix(t time.Time) int64 {
+	if t.Nanosecond() > 0 {
+		return t.Unix() + 1
+	}
+	return t.Unix()
+}
 
 // Opening is one open of a link, as the open log keeps it.
 type Opening struct {

@@ -334,9 +334,10 @@ func TestConcurrentMintsAndRevokes(t *testing.T) {
 	}
 }
 
-// TestOpensPerHour: 21 opens of one link in an hour, all at once: exactly
-// 20 are served and logged; the other gets 429 with Retry-After and a
-// friendly page. The next hour opens again.
+// TestOpensPerHour: 21 opens of one link at once, 30 s before a clock
+// hour ends: exactly 20 are served and logged; the other gets 429 with
+// Retry-After and a friendly page. The new clock hour changes nothing: the
+// link opens again only an hour after those 20 opens.
 func TestOpensPerHour(t *testing.T) {
 	e := newEnv(t)
 	sv := e.PlayableSurvey(t, e.key, apitest.WebMClip)
@@ -357,8 +358,8 @@ func TestOpensPerHour(t *testing.T) {
 			served++
 		case 429:
 			limited++
-			if r.Header.Get("Retry-After") != "30" || !strings.Contains(string(r.Body), "opened many times") {
-				t.Errorf("429: Retry-After %q (want 30: the hour ends in 30 s), body:\n%s", r.Header.Get("Retry-After"), r.Body)
+			if r.Header.Get("Retry-After") != "3600" || !strings.Contains(string(r.Body), "opened many times") {
+				t.Errorf("429: Retry-After %q (want 3600: the opens were all just now), body:\n%s", r.Header.Get("Retry-After"), r.Body)
 			}
 		default:
 			t.Errorf("open -> %d %s", r.Status, r.Body)
@@ -371,9 +372,16 @@ func TestOpensPerHour(t *testing.T) {
 	if err != nil || len(opens) != videolink.OpensPerHour {
 		t.Errorf("open log holds %d, %v; want %d", len(opens), err, videolink.OpensPerHour)
 	}
-	e.Clock.Advance(30 * time.Second)
+	e.Clock.Advance(40 * time.Second) // 10 s into the next clock hour
+	if r := e.open(t, p); r.Status != 429 || r.Header.Get("Retry-After") != "3560" {
+		t.Errorf("open in the next clock hour -> %d, Retry-After %q; want 429, 3560", r.Status, r.Header.Get("Retry-After"))
+	}
+	e.Clock.Advance(3560 * time.Second)
 	if r := e.open(t, p); r.Status != 200 {
-		t.Errorf("open in the next hour -> %d; want 200", r.Status)
+		t.Errorf("open an hour after the 20 -> %d; want 200", r.Status)
+	}
+	if opens, _ := e.Store.VideoOpens(context.Background(), e.tenant(), sv.SurveyID); len(opens) != videolink.OpensPerHour+1 {
+		t.Errorf("open log holds %d; want %d (no refused open logged)", len(opens), videolink.OpensPerHour+1)
 	}
 }
 

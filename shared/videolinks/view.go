@@ -28,7 +28,7 @@ func (s *Service) ViewEndpoints() []api.Endpoint { return []api.Endpoint{s.video
 // videoPage answers the viewer page of a live link (every playable clip,
 // each from a presigned GET that lives videolink.AddressTTL), or a
 // friendly page: unknown link 404, expired or revoked 410, past its opens
-// this hour 429 with Retry-After. None of them says whose link it was or
+// of the last hour 429 with Retry-After. None of them says whose link it was or
 // whether the survey exists.
 func (s *Service) videoPage() api.Endpoint {
 	return api.Endpoint{
@@ -74,17 +74,15 @@ func goneVideoLink() error {
 	return errcode.New(errcode.LinkExpired, "This video link has expired or was turned off.")
 }
 
-// decoyTenant owns no survey: an unknown token's open runs against it.
-var decoyTenant = auth.Tenant{PartnerID: "~", Mode: "~"}
-
 // verifyView resolves a view token and counts the open. A known live link
 // costs three requests to the table: the token's record (GetItem), then at
 // once the clips (Query) and the open (a transaction that checks the link
-// is live, counts it in the hour and logs it). An unknown token makes the
-// same three requests against items that do not exist (a decoy view), so
-// that its answer takes as long as a known one's: timing does not tell a
-// guesser which tokens exist. A malformed token (wrong length or
-// alphabet) cannot be one and is refused at once.
+// is live, counts it among the last hour's opens and logs it). An unknown
+// token costs the one GetItem and writes nothing: a token carries 256
+// bits, so learning that one does not exist (from the answer or its
+// timing) gives a guesser nothing to use, and random guesses must not
+// cost writes. A malformed token (wrong length or alphabet) cannot be one
+// and is refused without a request.
 func (s *Service) verifyView(ctx context.Context, c *api.Call) (api.Grant, error) {
 	hash, err := survey.ParseToken(c.PathParam)
 	if err != nil {
@@ -95,8 +93,6 @@ func (s *Service) verifyView(ctx context.Context, c *api.Call) (api.Grant, error
 		return api.Grant{}, err
 	}
 	if !found {
-		decoy := videolink.View{Tenant: decoyTenant, SurveyID: "~", GrantID: "~", TokenHash: hash, ExpiresAt: c.Now.Add(videolink.MaxTTL)}
-		_, _, _ = s.open(ctx, c, decoy)
 		return api.Grant{}, unknownVideoLink()
 	}
 	if !c.Now.Before(v.ExpiresAt) {
