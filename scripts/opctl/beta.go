@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moveleads/partnerapi/shared/api"
 	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
@@ -17,7 +18,14 @@ import (
 type partnerBeta struct {
 	PartnerID string             `json:"partner_id"`
 	Beta      []manifest.Feature `json:"beta"`
+	// Note says when the change reaches the partner's requests: the
+	// functions cache partner settings (api.SettingsTTL).
+	Note string `json:"note"`
 }
+
+// betaDelayNote is partner beta's note.
+var betaDelayNote = "Stored now; it takes effect within " + api.SettingsTTL.String() +
+	": each function instance keeps a partner's settings that long, so until then some requests may still see the previous beta features."
 
 func parsePartnerBeta(fs *flag.FlagSet, args []string) (action, error) {
 	id := fs.String("partner", "", "partner id (required)")
@@ -51,7 +59,7 @@ func parsePartnerBeta(fs *flag.FlagSet, args []string) (action, error) {
 		if err != nil {
 			return nil, partnerErr(partnerID, err)
 		}
-		return partnerBeta{PartnerID: p.ID, Beta: orderFeatures(p.Beta)}, nil
+		return partnerBeta{PartnerID: p.ID, Beta: orderFeatures(p.Beta), Note: betaDelayNote}, nil
 	}, nil
 }
 

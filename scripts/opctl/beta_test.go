@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/moveleads/partnerapi/shared/api"
 	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
@@ -28,12 +30,16 @@ func TestPartnerBeta(t *testing.T) {
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
 			r := opctl(t, s.Table(), append([]string{"partner", "beta", "--partner", id}, st.args...)...)
-			if got, want := fields(t, r.stdout), []string{"beta", "partner_id"}; !slices.Equal(got, want) {
+			if got, want := fields(t, r.stdout), []string{"beta", "note", "partner_id"}; !slices.Equal(got, want) {
 				t.Errorf("output fields %q; want %q", got, want)
 			}
 			out := ok[partnerBeta](t, r)
 			if out.PartnerID != id || !slices.Equal(out.Beta, st.want) || out.Beta == nil {
 				t.Errorf("output %+v; want partner_id %s, beta %q (an array, never null)", out, id, st.want)
+			}
+			// The settings cache delays the change (issue 23, item 8).
+			if !strings.Contains(out.Note, "within "+api.SettingsTTL.String()) {
+				t.Errorf("note %q; want it to say the change takes effect within %v", out.Note, api.SettingsTTL)
 			}
 			p, err := s.GetPartner(context.Background(), id)
 			if err != nil {

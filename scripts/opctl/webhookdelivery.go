@@ -39,7 +39,9 @@ type deliveryLog struct {
 
 // deliveryView is one delivery: its webhook-id (what redeliver takes and
 // what the partner received in the webhook-id header), its event, where
-// it is, and its last attempt (null before the first).
+// it is, its last attempt (null before the first) and every attempt,
+// oldest first, as Stripe's dashboard lists them (a redelivery's round
+// follows the earlier ones).
 type deliveryView struct {
 	WebhookID     string                 `json:"webhook_id"`
 	EndpointID    string                 `json:"endpoint_id"`
@@ -50,6 +52,7 @@ type deliveryView struct {
 	Attempts      int                    `json:"attempts"`
 	NextAttemptAt *string                `json:"next_attempt_at"`
 	LastAttempt   *attemptView           `json:"last_attempt"`
+	AttemptLog    []attemptView          `json:"attempt_log"`
 }
 
 // attemptView is one attempt: Status is the answer's HTTP status (null:
@@ -93,7 +96,7 @@ type replayed struct {
 	Note       string         `json:"note"`
 }
 
-// viewDelivery returns d with its last logged attempt.
+// viewDelivery returns d with its logged attempts.
 func viewDelivery(ctx context.Context, s target, d webhook.Delivery) (deliveryView, error) {
 	v := deliveryView{
 		WebhookID: d.ID(), EndpointID: d.EndpointID, EventID: d.Event.ID, EventType: d.Event.Type,
@@ -106,18 +109,28 @@ func viewDelivery(ctx context.Context, s target, d webhook.Delivery) (deliveryVi
 	if err != nil {
 		return deliveryView{}, err
 	}
+	v.AttemptLog = make([]attemptView, len(log))
+	for i, a := range log {
+		v.AttemptLog[i] = viewAttempt(a)
+	}
 	if len(log) > 0 {
-		a := log[len(log)-1]
-		av := attemptView{N: a.N, At: lead.FormatTime(a.At), LatencyMS: a.Latency.Milliseconds(), Body: headOf(a.Body, maxShownBody)}
-		if a.Status != 0 {
-			av.Status = &a.Status
-		}
-		if a.Error != "" {
-			av.Error = &a.Error
-		}
-		v.LastAttempt = &av
+		last := v.AttemptLog[len(log)-1]
+		v.LastAttempt = &last
 	}
 	return v, nil
+}
+
+// viewAttempt shows attempt a with the first maxShownBody bytes of its
+// answer.
+func viewAttempt(a webhook.Attempt) attemptView {
+	av := attemptView{N: a.N, At: lead.FormatTime(a.At), LatencyMS: a.Latency.Milliseconds(), Body: headOf(a.Body, maxShownBody)}
+	if a.Status != 0 {
+		av.Status = &a.Status
+	}
+	if a.Error != "" {
+		av.Error = &a.Error
+	}
+	return av
 }
 
 // headOf returns at most n bytes of s, cut at a character boundary.

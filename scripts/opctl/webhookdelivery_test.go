@@ -334,3 +334,52 @@ func FuzzParseWebhookID(f *testing.F) {
 		}
 	})
 }
+
+// TestWebhookDeliveriesShowEveryAttempt: webhook deliveries lists every
+// attempt of a delivery, oldest first, with its time, status (null: no
+// answer), latency, error and the first bytes of the answer, as Stripe's
+// dashboard does (issue 23, item 8: before, only the last attempt).
+func TestWebhookDeliveriesShowEveryAttempt(t *testing.T) {
+	t.Parallel()
+	h := newHookEnv(t)
+	id := createPartner(t, h.s)
+	ep := h.add(t, id, "--mode", "test", "--url", "https://hooks.example.com/")
+	t0 := time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
+	h.deliver(t, ep.EndpointID, hookEvent("evt_new", webhook.SurveyCompleted, auth.Test, t0.Add(time.Hour)))
+	h.deliver(t, ep.EndpointID, hookEvent("evt_retried", webhook.SurveyFailed, auth.Test, t0), 500, 0, 503, 204)
+
+	r := h.run(t, "webhook", "deliveries", "--endpoint", ep.EndpointID)
+	var out struct {
+		Deliveries []struct {
+			EventID    string           `json:"event_id"`
+			AttemptLog []map[string]any `json:"attempt_log"`
+		} `json:"deliveries"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("stdout %q: %v", r.stdout, err)
+	}
+	if len(out.Deliveries) != 2 || out.Deliveries[0].EventID != "evt_new" || out.Deliveries[1].EventID != "evt_retried" {
+		t.Fatalf("deliveries %+v; want evt_new, evt_retried", out.Deliveries)
+	}
+	if log := out.Deliveries[0].AttemptLog; log == nil || len(log) != 0 {
+		t.Errorf("attempt_log of a delivery not yet attempted = %v; want []", log)
+	}
+	log := out.Deliveries[1].AttemptLog
+	want := []struct {
+		status any // float64, or nil: no answer
+		err    any
+	}{{float64(500), nil}, {nil, "dial tcp: connection refused"}, {float64(503), nil}, {float64(204), nil}}
+	if len(log) != len(want) {
+		t.Fatalf("attempt_log %v; want %d attempts", log, len(want))
+	}
+	for i, a := range log {
+		if a["n"] != float64(i+1) || a["at"] != lead.FormatTime(t0.Add(time.Duration(i)*time.Minute)) ||
+			a["status"] != want[i].status || a["error"] != want[i].err || a["latency_ms"] != float64(42) {
+			t.Errorf("attempt %d = %v; want n %d, status %v, error %v, 42 ms", i+1, a, i+1, want[i].status, want[i].err)
+		}
+		body, _ := a["body"].(string)
+		if want[i].status == nil && body != "" || want[i].status != nil && (len(body) > maxShownBody || len(body) < maxShownBody-1 || !strings.HasPrefix(strings.Repeat("é", 300), body)) {
+			t.Errorf("attempt %d body %q; want the answer's first %d bytes (none without an answer)", i+1, body, maxShownBody)
+		}
+	}
+}

@@ -387,8 +387,17 @@ func (w *world) runFlow(t *testing.T, s *mcp.ClientSession) {
 	}
 	depID := dep["deposit_id"].(string)
 	same(t, "get_deposit", ok(t, s, "get_deposit", map[string]any{"deposit_id": depID}), w.apiJSON(t, k, "GET", "/v1/deposits/"+depID, ""))
-	if l := ok(t, s, "get_lead", map[string]any{"lead_id": leadID}); l["status"] != "deposit_pending" {
+	l := ok(t, s, "get_lead", map[string]any{"lead_id": leadID})
+	if l["status"] != "deposit_pending" {
 		t.Errorf("get_lead after the deposit = %v; want deposit_pending", l)
+	}
+	// get_lead names the deposit and the quote's share link, so an agent
+	// can read the deposit however it was started.
+	if d, _ := l["deposit"].(map[string]any); d["deposit_id"] != depID {
+		t.Errorf("get_lead deposit = %v; want deposit_id %s", l["deposit"], depID)
+	}
+	if q, _ := l["quote"].(map[string]any); q["quote_share_link_id"] != quote["quote_share_link_id"] {
+		t.Errorf("get_lead quote = %v; want quote_share_link_id %v", l["quote"], quote["quote_share_link_id"])
 	}
 }
 

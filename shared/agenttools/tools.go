@@ -92,7 +92,7 @@ var Tools = []*Tool{
 	define[LeadArgs, leads.DetailView]("get_lead", manifest.GetLead, tool{
 		Description: "Read one lead's current state, to answer the customer's or the mover's questions about where things stand. " +
 			"Returns its status (new, surveying, quoted, accepted, deposit_pending, booked, completed, lost), " +
-			"its video survey (survey_id, status and, once the survey is inventory_ready, the inventory of the home), the recommended_estimate from the survey, its current quote (stage: open, accepted, signed, expired) and its deposit's status.",
+			"its video survey (survey_id, status and, once the survey is inventory_ready, the inventory of the home), the recommended_estimate from the survey, its current quote (quote_share_link_id, for create_deposit; stage: open, accepted, signed, expired) and its latest deposit (deposit_id, for get_deposit, also when the customer started it on the quote page; and status).",
 		ReadOnly: true,
 	}, func(a LeadArgs) call { return call{PathParam: a.LeadID} }),
 

@@ -167,6 +167,11 @@ func (p *Pipeline) admit(ctx context.Context, ep Endpoint, c *Call, res *Result)
 		if ep.Verify == nil {
 			return fmt.Errorf("route %s: auth kind %q but the endpoint has no Verify", c.Route.Operation, c.Route.Auth)
 		}
+		// Checking a signature loads its secret (a paid read): an
+		// anonymous caller's oversized body is refused before that.
+		if c.Route.BodyLimit > 0 && len(c.Body) > c.Route.BodyLimit {
+			return TooLarge(c.Route.BodyLimit)
+		}
 		g, err := ep.Verify(ctx, c)
 		if err != nil {
 			return err

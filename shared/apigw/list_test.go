@@ -254,7 +254,7 @@ func TestGetLead(t *testing.T) {
 	c := p.create(t, `{"customer_name":"Ada","email":"ada@example.com"}`)
 	t.Run("detail shape", func(t *testing.T) {
 		r := env.Do(t, "GET", "/v1-lead-get/"+c.LeadID, p.key, "")
-		want := `{"lead_id":"` + c.LeadID + `","status":"new","survey":{"survey_id":null,"status":"none","inventory":null},"quote":null,"deposit":{"status":"none"},"recommended_estimate":null}`
+		want := `{"lead_id":"` + c.LeadID + `","status":"new","survey":{"survey_id":null,"status":"none","inventory":null},"quote":null,"deposit":{"deposit_id":null,"status":"none"},"recommended_estimate":null}`
 		if string(r.Body) != want {
 			t.Errorf("got %s; want %s", r.Body, want)
 		}

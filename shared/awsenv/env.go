@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -34,9 +35,41 @@ type Env struct {
 	getenv func(string) string
 	// secret, when set, supplies secrets instead of the environment
 	// (local tools; see ForTools).
-	secret    func(name string) func(context.Context) ([]byte, error)
+	secret func(name string) func(context.Context) ([]byte, error)
+	// now is the cache's clock (tests move it).
+	now       func() time.Time
 	mu        sync.Mutex
 	requested []string
+	cache     map[string]*cachedSecret
+}
+
+// SecretTTL is how long a function instance keeps a secret's value after
+// reading it: each Secrets Manager read is paid for, and a request
+// (anonymous ones included) must not cause one. A rotated value reaches
+// every instance within SecretTTL.
+const SecretTTL = 10 * time.Minute
+
+// cachedSecret is one secret's value as last read, shared by every loader
+// of that name in the Env. Errors are not kept: the next use reads again.
+type cachedSecret struct {
+	mu    sync.Mutex
+	load  func(context.Context) ([]byte, error)
+	value []byte
+	until time.Time
+}
+
+func (c *cachedSecret) get(ctx context.Context, now func() time.Time) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.value != nil && now().Before(c.until) {
+		return c.value, nil
+	}
+	v, err := c.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.value, c.until = v, now().Add(SecretTTL)
+	return v, nil
 }
 
 // Load builds the Env from the process environment: TABLE_NAME and the
@@ -93,11 +126,30 @@ func (e *Env) Setting(name string) (string, error) {
 // gets the secret's ARN (<VAR>_ARN) and reads it from Secrets Manager on
 // first use (never at init); locally it gets the value itself (<VAR>, hex).
 // The value is the hex encoding of the key; anything else is an error,
-// never silently taken as raw bytes.
+// never silently taken as raw bytes. Every loader of one name shares one
+// cached value, read again SecretTTL after it was read (a failed read is
+// not kept).
 func (e *Env) Secret(name string) func(context.Context) ([]byte, error) {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	e.requested = append(e.requested, name)
-	e.mu.Unlock()
+	c, ok := e.cache[name]
+	if !ok {
+		c = &cachedSecret{load: e.loader(name)}
+		if e.cache == nil {
+			e.cache = map[string]*cachedSecret{}
+		}
+		e.cache[name] = c
+	}
+	now := e.now
+	if now == nil {
+		now = time.Now
+	}
+	return func(ctx context.Context) ([]byte, error) { return c.get(ctx, now) }
+}
+
+// loader reads the secret called name, uncached (see Secret).
+func (e *Env) loader(name string) func(context.Context) ([]byte, error) {
 	if e.secret != nil {
 		return e.secret(name)
 	}

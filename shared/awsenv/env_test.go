@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
@@ -51,7 +53,14 @@ const cursorARN = "arn:aws:secretsmanager:us-east-1:1:secret:cursor-AbCdEf"
 // other id; shared/secretsmgr's tests check the signing and the wire
 // against the SDK's client.
 func secretsStandIn(t *testing.T) string {
+	return countingStandIn(t, new(atomic.Int32))
+}
+
+// countingStandIn is secretsStandIn counting the GetSecretValue calls it
+// answers in reads.
+func countingStandIn(t *testing.T, reads *atomic.Int32) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reads.Add(1)
 		var in struct{ SecretId string }
 		_ = json.NewDecoder(r.Body).Decode(&in)
 		w.Header().Set("Content-Type", "application/x-amz-json-1.1")
@@ -118,5 +127,54 @@ func TestCheckSecretsAgainstManifest(t *testing.T) {
 	}
 	if err := e.Check(get); err == nil {
 		t.Error("cursor read by a function that does not list it: nil error; want one")
+	}
+}
+
+// TestSecretReadOncePerTTL: every loader of a secret shares one value,
+// read from Secrets Manager once per instance per SecretTTL; a failed
+// read is not kept. Before the cache, each use was a paid GetSecretValue.
+func TestSecretReadOncePerTTL(t *testing.T) {
+	ctx := context.Background()
+	var reads atomic.Int32
+	url := countingStandIn(t, &reads)
+	e, err := load(envOf(withVars(map[string]string{"CURSOR_SECRET_ARN": cursorARN, "AWS_ENDPOINT_URL_SECRETS_MANAGER": url})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
+	e.now = func() time.Time { return clock }
+	a, b := e.Secret(manifest.SecretCursor), e.Secret(manifest.SecretCursor)
+	for range 5 {
+		for _, load := range []func(context.Context) ([]byte, error){a, b} {
+			if v, err := load(ctx); err != nil || len(v) != 32 {
+				t.Fatalf("load = %x, %v; want the key", v, err)
+			}
+		}
+	}
+	if n := reads.Load(); n != 1 {
+		t.Errorf("10 uses of two loaders made %d reads; want 1", n)
+	}
+	clock = clock.Add(SecretTTL - time.Second)
+	if _, err := a(ctx); err != nil || reads.Load() != 1 {
+		t.Errorf("just before SecretTTL: %v, %d reads; want the kept value, 1 read", err, reads.Load())
+	}
+	clock = clock.Add(time.Second)
+	if _, err := b(ctx); err != nil || reads.Load() != 2 {
+		t.Errorf("at SecretTTL: %v, %d reads; want a second read", err, reads.Load())
+	}
+
+	var missReads atomic.Int32
+	miss, err := load(envOf(withVars(map[string]string{"CURSOR_SECRET_ARN": cursorARN + "-gone", "AWS_ENDPOINT_URL_SECRETS_MANAGER": countingStandIn(t, &missReads)})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := miss.Secret(manifest.SecretCursor)
+	for range 2 {
+		if _, err := gone(ctx); err == nil {
+			t.Fatal("a missing secret: nil error")
+		}
+	}
+	if n := missReads.Load(); n != 2 {
+		t.Errorf("two uses of a missing secret made %d reads; want 2 (a failure is not kept)", n)
 	}
 }

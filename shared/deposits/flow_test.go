@@ -2,6 +2,7 @@ package deposits_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -455,5 +456,52 @@ func TestReconcileOnRead(t *testing.T) {
 	w.deposit(t, id)
 	if n := w.stripe.count("GET"); n != 1 {
 		t.Errorf("Stripe was read %d times; want once", n)
+	}
+}
+
+// TestLeadNamesItsDepositAndQuoteLink: getLead names the lead's quote
+// share link and latest deposit (issue 23, item 8: before, it showed
+// deposit {"status": "pending"} without an id, so a deposit the partner
+// did not start itself could not be read with getDeposit); the deposit
+// events carry the share link too; and createDeposit again still returns
+// the open deposit (the older way to find it).
+func TestLeadNamesItsDepositAndQuoteLink(t *testing.T) {
+	w := newWorld(t)
+	leadID := w.lead(t)
+	l := w.leadDetail(t, leadID)
+	if d := l["deposit"].(map[string]any); len(d) != 2 || d["deposit_id"] != nil || d["status"] != "none" {
+		t.Errorf("getLead deposit before any = %v; want deposit_id null, status none", d)
+	}
+	q := w.quote(t, leadID, `{"estimate_type":"non_binding","price_cents":245000,"deposit_cents":25000}`)
+	link := q["quote_share_link_id"].(string)
+	if lq := w.leadDetail(t, leadID)["quote"].(map[string]any); lq["quote_share_link_id"] != link || lq["quote_id"] != q["quote_id"] {
+		t.Errorf("getLead quote = %v; want quote_share_link_id %s", lq, link)
+	}
+	apitest.Want(t, w.do(t, "POST", "/v1/leads/"+leadID+"/accept", `{"accepter_email":"ada@example.com"}`), 200, "")
+	body := fmt.Sprintf(`{"lead_id":%q,"quote_share_link_id":%q}`, leadID, link)
+	id := apitest.Want(t, w.do(t, "POST", "/v1/deposits", body), 200, "")["deposit_id"].(string)
+
+	l = w.leadDetail(t, leadID)
+	if d := l["deposit"].(map[string]any); d["deposit_id"] != id || d["status"] != "pending" {
+		t.Errorf("getLead deposit = %v; want deposit_id %s, pending", d, id)
+	}
+	if g := w.deposit(t, l["deposit"].(map[string]any)["deposit_id"].(string)); g["deposit_id"] != id || g["status"] != "pending" {
+		t.Errorf("getDeposit of getLead's deposit_id = %v", g)
+	}
+	if again := apitest.Want(t, w.do(t, "POST", "/v1-deposits", body), 200, ""); again["deposit_id"] != id || w.stripe.count("POST") != 1 {
+		t.Errorf("createDeposit again = %v after %d checkouts; want the open deposit %s, one checkout", again, w.stripe.count("POST"), id)
+	}
+
+	apitest.Want(t, w.deliver(t, id, deposit.EventPaid, "evt_ids_paid", apitest.StripeWebhookSecret, time.Time{}, false), 200, "")
+	e, err := w.env.Store.GetEvent(context.Background(), w.tenant, "evt_"+id+"_"+deposit.WebhookDepositPaid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var data map[string]any
+	if err := json.Unmarshal(e.Data, &data); err != nil || data["deposit_id"] != id || data["quote_share_link_id"] != link {
+		t.Errorf("deposit.paid data %s (%v); want deposit_id %s and quote_share_link_id %s", e.Data, err, id, link)
+	}
+	if d := w.leadDetail(t, leadID)["deposit"].(map[string]any); d["deposit_id"] != id || d["status"] != "paid" {
+		t.Errorf("getLead deposit after paid = %v", d)
 	}
 }

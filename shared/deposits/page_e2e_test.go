@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"image/png"
 	"io"
 	"net/http"
@@ -224,8 +225,21 @@ func TestPageSignPayAndPaidInChromium(t *testing.T) {
 	if n := w.stripe.count("POST"); n != 1 {
 		t.Errorf("%d checkouts created; want 1", n)
 	}
-	if l := w.leadDetail(t, leadID); l["status"] != "deposit_pending" || l["deposit"].(map[string]any)["status"] != "pending" {
+	l = w.leadDetail(t, leadID)
+	if l["status"] != "deposit_pending" || l["deposit"].(map[string]any)["status"] != "pending" {
 		t.Errorf("getLead after Pay = %v", l)
+	}
+	// The customer started it: getLead names it for getDeposit, and
+	// createDeposit with the quote's share link returns it too.
+	if ld := l["deposit"].(map[string]any); ld["deposit_id"] != d.ID || l["quote"].(map[string]any)["quote_share_link_id"] != q["quote_share_link_id"] {
+		t.Errorf("getLead after Pay = %v; want deposit_id %s and the quote's share link", l, d.ID)
+	}
+	if g := w.deposit(t, d.ID); g["status"] != "pending" {
+		t.Errorf("getDeposit of the page's deposit = %v", g)
+	}
+	again := apitest.Want(t, w.do(t, "POST", "/v1/deposits", fmt.Sprintf(`{"lead_id":%q,"quote_share_link_id":%q}`, leadID, q["quote_share_link_id"])), 200, "")
+	if again["deposit_id"] != d.ID || w.stripe.count("POST") != 1 {
+		t.Errorf("createDeposit after the page's Pay = %v; want its open deposit %s, no new checkout", again, d.ID)
 	}
 
 	// Back on the quote page: it links straight to the open checkout.

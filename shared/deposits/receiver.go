@@ -45,7 +45,8 @@ type received struct {
 
 // StripeWebhook is the receiver of Stripe's Connect webhooks: POST
 // /stripe-webhook/{mode}, one endpoint per mode. It answers 400 for a
-// signature that does not verify, changing nothing; 500 for an event it
+// signature that does not verify, changing nothing (a header of the wrong
+// shape is refused before the signing secret is loaded); 500 for an event it
 // cannot read (Stripe retries); 200 otherwise, including for events it
 // ignores, has seen, or cannot match to a deposit (logged).
 func (s *Service) StripeWebhook() api.Endpoint {
@@ -56,11 +57,17 @@ func (s *Service) StripeWebhook() api.Endpoint {
 			if err != nil {
 				return api.Grant{}, errcode.New(errcode.NotFound, "No Stripe webhook endpoint at this path; use /stripe-webhook/test or /stripe-webhook/live.")
 			}
-			secret, err := s.d.WebhookSecret(ctx, mode)
-			if err != nil {
-				return api.Grant{}, err
+			// The header's shape first: loading the secret is a paid call
+			// that an unsigned request must not cause.
+			err = stripepay.CheckSignatureShape(c.Signature, s.d.Now())
+			var ev stripepay.Event
+			if err == nil {
+				var secret string
+				if secret, err = s.d.WebhookSecret(ctx, mode); err != nil {
+					return api.Grant{}, err
+				}
+				ev, err = stripepay.ParseWebhook(c.Body, c.Signature, secret, s.d.Now())
 			}
-			ev, err := stripepay.ParseWebhook(c.Body, c.Signature, secret, s.d.Now())
 			switch {
 			case errors.Is(err, stripepay.ErrSignature):
 				e := errcode.New(errcode.InvalidSignature, "The Stripe-Signature header does not verify for this endpoint; nothing was changed.")

@@ -70,14 +70,19 @@ type surveyView struct {
 }
 
 type quoteView struct {
-	QuoteID    string  `json:"quote_id"`
-	Stage      *string `json:"stage"`
-	AcceptedAt *string `json:"accepted_at"`
-	SignedAt   *string `json:"signed_at"`
+	QuoteID string `json:"quote_id"`
+	// QuoteShareLinkID is what createDeposit takes with the lead.
+	QuoteShareLinkID string  `json:"quote_share_link_id"`
+	Stage            *string `json:"stage"`
+	AcceptedAt       *string `json:"accepted_at"`
+	SignedAt         *string `json:"signed_at"`
 }
 
+// depositView names the latest deposit (null when none), however it was
+// started (createDeposit or the quote page), for getDeposit.
 type depositView struct {
-	Status string `json:"status"`
+	DepositID *string `json:"deposit_id"`
+	Status    string  `json:"status"`
 }
 
 // DetailView is getLead's answer (the spec's Lead detail).
@@ -93,8 +98,8 @@ type DetailView struct {
 // detail renders a lead at now with its latest survey (its inventory once
 // it is inventory_ready), the recommended estimate that survey produced,
 // its current quote (null when none; its stage as of now, so an open quote
-// past its expiry is expired) and its latest deposit's public status
-// ("none" when none).
+// past its expiry is expired; with its share link) and its latest
+// deposit's id and public status (null and "none" when none).
 func detail(l lead.Lead, ls surveyrec.LeadSurvey, now time.Time) DetailView {
 	sv := surveyView{Status: string(survey.None)}
 	if ls.SurveyID != "" {
@@ -106,7 +111,7 @@ func detail(l lead.Lead, ls surveyrec.LeadSurvey, now time.Time) DetailView {
 	}
 	dv := depositView{Status: string(deposit.PublicNone)}
 	if ls.Deposit != nil {
-		dv.Status = string(ls.Deposit.Status.PublicStatus())
+		dv.DepositID, dv.Status = &ls.Deposit.DepositID, string(ls.Deposit.Status.PublicStatus())
 	}
 	return DetailView{
 		LeadID: l.ID, Status: l.Status,
@@ -125,7 +130,7 @@ func quoteOf(ref *quoterec.QuoteRef, now time.Time) *quoteView {
 	}
 	sum := ref.Summary(now)
 	stage := string(sum.Stage)
-	return &quoteView{QuoteID: sum.QuoteID, Stage: &stage, AcceptedAt: nullableTime(sum.AcceptedAt), SignedAt: nullableTime(sum.SignedAt)}
+	return &quoteView{QuoteID: sum.QuoteID, QuoteShareLinkID: ref.ShareLinkID, Stage: &stage, AcceptedAt: nullableTime(sum.AcceptedAt), SignedAt: nullableTime(sum.SignedAt)}
 }
 
 func nullableTime(t *time.Time) *string {

@@ -55,34 +55,35 @@ func TestDetailSurvey(t *testing.T) {
 }
 
 // TestDetailQuoteAndDeposit: the lead detail shows the lead's current
-// quote (null when none; an open quote past its expiry as expired) and its
-// latest deposit's public status ("none" when none).
+// quote with its share link (null when none; an open quote past its expiry
+// as expired) and its latest deposit's id and public status (null and
+// "none" when none).
 func TestDetailQuoteAndDeposit(t *testing.T) {
 	l := lead.Lead{ID: "6f1c1b0e-8f59-4d7e-9a39-2f7f6c8b8f11", Status: lead.Quoted}
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	accepted := time.Date(2026, 2, 20, 9, 30, 15, 123456000, time.UTC)
-	open := &quoterec.QuoteRef{QuoteID: "q1", Stage: quote.StageOpen, ExpiresAt: now.Add(time.Hour)}
+	open := &quoterec.QuoteRef{QuoteID: "q1", ShareLinkID: "l1", Stage: quote.StageOpen, ExpiresAt: now.Add(time.Hour)}
 	tests := []struct {
 		name    string
 		ls      surveyrec.LeadSurvey
 		quote   string
 		deposit string
 	}{
-		{"neither", surveyrec.LeadSurvey{Status: survey.None}, `null`, `{"status":"none"}`},
+		{"neither", surveyrec.LeadSurvey{Status: survey.None}, `null`, `{"deposit_id":null,"status":"none"}`},
 		{"open quote", surveyrec.LeadSurvey{Status: survey.None, Quote: open},
-			`{"quote_id":"q1","stage":"open","accepted_at":null,"signed_at":null}`, `{"status":"none"}`},
-		{"expired quote", surveyrec.LeadSurvey{Status: survey.None, Quote: &quoterec.QuoteRef{QuoteID: "q1", Stage: quote.StageOpen, ExpiresAt: now}},
-			`{"quote_id":"q1","stage":"expired","accepted_at":null,"signed_at":null}`, `{"status":"none"}`},
+			`{"quote_id":"q1","quote_share_link_id":"l1","stage":"open","accepted_at":null,"signed_at":null}`, `{"deposit_id":null,"status":"none"}`},
+		{"expired quote", surveyrec.LeadSurvey{Status: survey.None, Quote: &quoterec.QuoteRef{QuoteID: "q1", ShareLinkID: "l1", Stage: quote.StageOpen, ExpiresAt: now}},
+			`{"quote_id":"q1","quote_share_link_id":"l1","stage":"expired","accepted_at":null,"signed_at":null}`, `{"deposit_id":null,"status":"none"}`},
 		{"accepted quote, checkout open", surveyrec.LeadSurvey{Status: survey.None,
-			Quote:   &quoterec.QuoteRef{QuoteID: "q1", Stage: quote.StageAccepted, ExpiresAt: now.Add(-time.Hour), AcceptedAt: &accepted},
+			Quote:   &quoterec.QuoteRef{QuoteID: "q1", ShareLinkID: "l1", Stage: quote.StageAccepted, ExpiresAt: now.Add(-time.Hour), AcceptedAt: &accepted},
 			Deposit: &quoterec.DepositRef{DepositID: "d1", Status: deposit.CheckoutOpen}},
-			`{"quote_id":"q1","stage":"accepted","accepted_at":"2026-02-20T09:30:15.123456Z","signed_at":null}`, `{"status":"pending"}`},
+			`{"quote_id":"q1","quote_share_link_id":"l1","stage":"accepted","accepted_at":"2026-02-20T09:30:15.123456Z","signed_at":null}`, `{"deposit_id":"d1","status":"pending"}`},
 		{"signed quote, paid", surveyrec.LeadSurvey{Status: survey.None,
-			Quote:   &quoterec.QuoteRef{QuoteID: "q1", Stage: quote.StageSigned, ExpiresAt: now, AcceptedAt: &accepted, SignedAt: &accepted},
+			Quote:   &quoterec.QuoteRef{QuoteID: "q1", ShareLinkID: "l1", Stage: quote.StageSigned, ExpiresAt: now, AcceptedAt: &accepted, SignedAt: &accepted},
 			Deposit: &quoterec.DepositRef{DepositID: "d1", Status: deposit.Paid}},
-			`{"quote_id":"q1","stage":"signed","accepted_at":"2026-02-20T09:30:15.123456Z","signed_at":"2026-02-20T09:30:15.123456Z"}`, `{"status":"paid"}`},
+			`{"quote_id":"q1","quote_share_link_id":"l1","stage":"signed","accepted_at":"2026-02-20T09:30:15.123456Z","signed_at":"2026-02-20T09:30:15.123456Z"}`, `{"deposit_id":"d1","status":"paid"}`},
 		{"disputed", surveyrec.LeadSurvey{Status: survey.None, Quote: open, Deposit: &quoterec.DepositRef{DepositID: "d1", Status: deposit.Disputed}},
-			`{"quote_id":"q1","stage":"open","accepted_at":null,"signed_at":null}`, `{"status":"disputed"}`},
+			`{"quote_id":"q1","quote_share_link_id":"l1","stage":"open","accepted_at":null,"signed_at":null}`, `{"deposit_id":"d1","status":"disputed"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -78,7 +78,7 @@ func leadDetail(surveyStatus, quote string) string {
 	}
 	return `{"lead_id":"` + leadID + `","status":"quoted",` +
 		`"survey":{"survey_id":` + id + `,"status":"` + surveyStatus + `","inventory":null},` +
-		`"quote":` + quote + `,"deposit":{"status":"none"},"recommended_estimate":null}`
+		`"quote":` + quote + `,"deposit":{"deposit_id":null,"status":"none"},"recommended_estimate":null}`
 }
 
 // readyLead is a getLead body whose survey is inventory_ready with
@@ -210,7 +210,7 @@ func TestCheck(t *testing.T) {
 
 		// getLead
 		{name: "getLead valid", method: "GET", path: "/v1-lead-get/" + leadID, status: 200, header: headers(),
-			body: leadDetail("inventory_ready", `{"quote_id":"q1","stage":null,"accepted_at":"2026-01-02T03:04:05Z","signed_at":null}`)},
+			body: leadDetail("inventory_ready", `{"quote_id":"q1","quote_share_link_id":"`+depositID+`","stage":null,"accepted_at":"2026-01-02T03:04:05Z","signed_at":null}`)},
 		{name: "getLead logical path null quote valid", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
 			body: leadDetail("none", "null")},
 		{name: "getLead 404 for non-uuid id valid", method: "GET", path: "/v1-lead-get/not-a-uuid", status: 404, header: headers(),
@@ -220,7 +220,13 @@ func TestCheck(t *testing.T) {
 		{name: "getLead quote missing quote_id", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
 			body: leadDetail("none", `{"stage":null,"accepted_at":null,"signed_at":null}`), wantErr: "quote"},
 		{name: "getLead deposit status bogus", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
-			body: strings.Replace(leadDetail("none", "null"), `"deposit":{"status":"none"}`, `"deposit":{"status":"open"}`, 1), wantErr: "deposit"},
+			body: strings.Replace(leadDetail("none", "null"), `"deposit":{"deposit_id":null,"status":"none"}`, `"deposit":{"deposit_id":null,"status":"open"}`, 1), wantErr: "deposit"},
+		{name: "getLead deposit with its id valid", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: strings.Replace(leadDetail("none", "null"), `"deposit":{"deposit_id":null,"status":"none"}`, `"deposit":{"deposit_id":"`+depositID+`","status":"pending"}`, 1)},
+		{name: "getLead deposit missing deposit_id", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: strings.Replace(leadDetail("none", "null"), `"deposit_id":null,`, "", 1), wantErr: "deposit_id"},
+		{name: "getLead quote missing quote_share_link_id", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
+			body: leadDetail("none", `{"quote_id":"q1","stage":null,"accepted_at":null,"signed_at":null}`), wantErr: "quote"},
 		{name: "getLead recommended estimate valid", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
 			body: strings.Replace(leadDetail("inventory_ready", "null"), `"recommended_estimate":null`,
 				`"recommended_estimate":{"min":1450,"max":2210,"currency":"usd"}`, 1)},
@@ -332,9 +338,9 @@ func TestCheck(t *testing.T) {
 		{name: "getDeposit missing checkout_url", method: "GET", path: "/v1/deposits/" + depositID, status: 200, header: headers(),
 			body: strings.Replace(depositStatus, `"checkout_url":null,`, "", 1), wantErr: "checkout_url"},
 		{name: "getLead quote stage expired valid", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
-			body: leadDetail("none", `{"quote_id":"`+depositID+`","stage":"expired","accepted_at":null,"signed_at":null}`)},
+			body: leadDetail("none", `{"quote_id":"`+depositID+`","quote_share_link_id":"`+depositID+`","stage":"expired","accepted_at":null,"signed_at":null}`)},
 		{name: "getLead quote stage bogus", method: "GET", path: "/v1/leads/" + leadID, status: 200, header: headers(),
-			body: leadDetail("none", `{"quote_id":"`+depositID+`","stage":"pending","accepted_at":null,"signed_at":null}`), wantErr: "quote"},
+			body: leadDetail("none", `{"quote_id":"`+depositID+`","quote_share_link_id":"`+depositID+`","stage":"pending","accepted_at":null,"signed_at":null}`), wantErr: "quote"},
 		{name: "quote page is not partner API", method: "GET", path: "/v1-quote/Zk3v9QeB1xYw7LmN2pRt5sUa8cDf0gHj4kMo6qSu_Xz", status: 200, header: headers(),
 			body: `{}`, wantErr: "no documented operation"},
 		{name: "Stripe webhook receiver is not partner API", method: "POST", path: "/stripe-webhook/test", status: 200, header: headers(),

@@ -76,3 +76,33 @@ func FuzzParseWebhook(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCheckSignatureShape: CheckSignatureShape never panics, passes every
+// correctly signed header, and refuses only headers that ParseWebhook
+// refuses too (ErrSignature), so the receiver's cheap check before the
+// secret load changes no answer.
+func FuzzCheckSignatureShape(f *testing.F) {
+	payload := fixture(f, "checkout_session_completed_paid")
+	good := sign(payload, secret, now)
+	for _, h := range []string{good, "", "t=1", "v1=" + strings.Repeat("a", 64), good + ",v0=00", good + ",x", "t=x," + good,
+		strings.Replace(good, "v1=", "v1=0", 1), "t=" + strconv.FormatInt(now.Unix(), 10) + ",v1=" + strings.Repeat("g", 64)} {
+		f.Add(payload, h, false)
+	}
+	f.Add(payload, "", true)
+	f.Fuzz(func(t *testing.T, payload []byte, header string, signIt bool) {
+		if signIt {
+			header = sign(payload, secret, now)
+		}
+		err := stripepay.CheckSignatureShape(header, now)
+		switch {
+		case signIt && err != nil:
+			t.Fatalf("correctly signed header %q: %v", header, err)
+		case err != nil && !errors.Is(err, stripepay.ErrSignature):
+			t.Fatalf("header %q: %v; want ErrSignature", header, err)
+		case err != nil:
+			if _, perr := stripepay.ParseWebhook(payload, header, secret, now); !errors.Is(perr, stripepay.ErrSignature) {
+				t.Fatalf("CheckSignatureShape refuses %q (%v) but ParseWebhook = %v", header, err, perr)
+			}
+		}
+	})
+}

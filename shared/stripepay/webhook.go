@@ -1,6 +1,7 @@
 package stripepay
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -212,4 +213,44 @@ func signedAt(header string) (at time.Time, ok bool) {
 		}
 	}
 	return at, ok
+}
+
+// signatureHexLen is the length of a v1 signature: hex of HMAC-SHA256.
+const signatureHexLen = 64
+
+// CheckSignatureShape checks what can be checked of a Stripe-Signature
+// header without the signing secret: it is pairs k=v split by commas, as
+// stripe-go parses them, with a t= timestamp within WebhookTolerance of now
+// and at least one v1= of 64 hex characters. A header it refuses
+// (ErrSignature) is one ParseWebhook refuses under any secret, so the
+// receiver refuses it before it pays to load the secret.
+func CheckSignatureShape(header string, now time.Time) error {
+	if header == "" {
+		return fmt.Errorf("%w: no Stripe-Signature header", ErrSignature)
+	}
+	var signature bool
+	for part := range strings.SplitSeq(header, ",") {
+		k, v, ok := strings.Cut(part, "=")
+		if !ok || strings.Contains(v, "=") {
+			return fmt.Errorf("%w: the header is not k=v pairs", ErrSignature)
+		}
+		if k == "t" {
+			if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+				return fmt.Errorf("%w: t= is not a number", ErrSignature)
+			}
+		}
+		if k == "v1" && len(v) == signatureHexLen {
+			if _, err := hex.DecodeString(v); err == nil {
+				signature = true
+			}
+		}
+	}
+	if !signature {
+		return fmt.Errorf("%w: no v1 signature of %d hex characters", ErrSignature, signatureHexLen)
+	}
+	signed, ok := signedAt(header)
+	if skew := now.Sub(signed).Abs(); !ok || skew > WebhookTolerance {
+		return fmt.Errorf("%w: signed at %s, %v from now (tolerance %v)", ErrSignature, signed.UTC().Format(time.RFC3339), now.Sub(signed), WebhookTolerance)
+	}
+	return nil
 }

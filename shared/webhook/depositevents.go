@@ -11,17 +11,20 @@ import (
 
 // DepositData is the data of the deposit events (deposit.paid,
 // deposit.failed, deposit.refunded, deposit.disputed) and of lead.booked:
-// the ids, the mode, and the deposit as getDeposit shows it (its public
-// status, amount, currency and paid_at), with the lead's status after the
-// change for lead.booked.
+// the ids (lead, deposit, quote share link), the mode, and the deposit as
+// getDeposit shows it (its public status, amount, currency and paid_at),
+// with the lead's status after the change for lead.booked.
 type DepositData struct {
-	LeadID      string  `json:"lead_id"`
-	DepositID   string  `json:"deposit_id"`
-	Mode        string  `json:"mode"`
-	Status      string  `json:"status"`
-	AmountCents int64   `json:"amount_cents"`
-	Currency    string  `json:"currency"`
-	PaidAt      *string `json:"paid_at"`
+	LeadID    string `json:"lead_id"`
+	DepositID string `json:"deposit_id"`
+	// QuoteShareLinkID is the quote the deposit is for, as getLead's
+	// quote.quote_share_link_id names it.
+	QuoteShareLinkID string  `json:"quote_share_link_id"`
+	Mode             string  `json:"mode"`
+	Status           string  `json:"status"`
+	AmountCents      int64   `json:"amount_cents"`
+	Currency         string  `json:"currency"`
+	PaidAt           *string `json:"paid_at"`
 	// LeadStatus is the lead's status after the change, in deposit.paid
 	// and lead.booked: booked, or lost or completed for a lead closed
 	// before its customer paid (which the payment does not reopen; no
@@ -40,7 +43,7 @@ func DepositEvents(mode string, d deposit.Deposit, tr deposit.Transition, leadSt
 		return nil, nil
 	}
 	dd := DepositData{
-		LeadID: d.LeadID, DepositID: d.ID, Mode: mode, Status: string(d.Status.PublicStatus()),
+		LeadID: d.LeadID, DepositID: d.ID, QuoteShareLinkID: d.QuoteShareLinkID, Mode: mode, Status: string(d.Status.PublicStatus()),
 		AmountCents: d.AmountCents, Currency: d.Currency, LeadStatus: leadStatus,
 	}
 	if !d.PaidAt.IsZero() {

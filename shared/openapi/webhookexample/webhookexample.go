@@ -40,6 +40,9 @@ const (
 	// SettledDepositID is a deposit paid at PaidBefore, then refunded
 	// (deposit.refunded) or disputed (deposit.disputed) at At.
 	SettledDepositID = "a1c3e5f7-9b2d-4f6a-8c0e-2b4d6f8a0c1e"
+	// QuoteShareLinkID is the quote share link the examples' deposits are
+	// for.
+	QuoteShareLinkID = "7e2a9c4d-1b3f-4a5e-8c6d-9f0a1b2c3d4e"
 	// DepositCents is the examples' deposit amount, in cents of
 	// DepositCurrency.
 	DepositCents = 25000
@@ -169,7 +172,7 @@ func depositEvents() ([]webhook.Event, error) {
 	open := func(id string) deposit.Deposit {
 		created := At.Add(-15 * time.Minute)
 		return deposit.Deposit{
-			ID: id, PartnerID: "ptn_example", LeadID: LeadID, Status: deposit.CheckoutOpen,
+			ID: id, PartnerID: "ptn_example", LeadID: LeadID, QuoteShareLinkID: QuoteShareLinkID, Status: deposit.CheckoutOpen,
 			AmountCents: DepositCents, Currency: DepositCurrency,
 			CheckoutURL: "https://checkout.stripe.com/c/pay/cs_test_example", CheckoutExpiresAt: created.Add(24 * time.Hour),
 			CreatedAt: created,
