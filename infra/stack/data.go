@@ -116,7 +116,8 @@ func newClipBucket(s awscdk.Stack, sz sizing, origin *string) clipBucket {
 		ServerAccessLogsBucket: logs,
 		ServerAccessLogsPrefix: jsii.String("clips/"),
 		// Only what the capture page, served by the API at origin, does
-		// with a presigned URL: PUT a clip with the signed Content-Type.
+		// with a presigned URL: PUT a clip with the signed Content-Type
+		// and If-None-Match (the URL only creates: s3store.PresignUpload).
 		// It never reads clips back (its previews are local), and the
 		// signed Content-Length is set by the browser, not by the script.
 		// ETag is exposed so that the page can confirm what S3 stored.
@@ -124,7 +125,7 @@ func newClipBucket(s awscdk.Stack, sz sizing, origin *string) clipBucket {
 			Id:             jsii.String("capture-page"),
 			AllowedMethods: &[]awss3.HttpMethods{awss3.HttpMethods_PUT},
 			AllowedOrigins: &[]*string{origin},
-			AllowedHeaders: jsii.Strings("Content-Type"),
+			AllowedHeaders: jsii.Strings("Content-Type", "If-None-Match"),
 			ExposedHeaders: jsii.Strings("ETag"),
 			MaxAge:         jsii.Number(clipCORSMaxAge),
 		}},

@@ -130,8 +130,8 @@ func (s *synthed) clipBucket(t *testing.T) map[string]any {
 // TestClipCORSAllowsOnlyTheAPIOrigin: the only browser origin that may
 // upload clips is the capture page's, which the API serves: the API's
 // endpoint, the same value the functions get as PUBLIC_BASE_URL and the
-// BaseUrl output. Only a PUT with Content-Type; ETag readable; preflights
-// cached briefly.
+// BaseUrl output. Only a PUT with Content-Type and If-None-Match; ETag
+// readable; preflights cached briefly.
 func TestClipCORSAllowsOnlyTheAPIOrigin(t *testing.T) {
 	for name, s := range map[string]*synthed{"dev": devStack(t), "prod": prodStack(t)} {
 		t.Run(name, func(t *testing.T) {
@@ -140,7 +140,7 @@ func TestClipCORSAllowsOnlyTheAPIOrigin(t *testing.T) {
 				"Id":             "capture-page",
 				"AllowedMethods": []any{"PUT"},
 				"AllowedOrigins": []any{s.apiEndpoint(t)},
-				"AllowedHeaders": []any{"Content-Type"},
+				"AllowedHeaders": []any{"Content-Type", "If-None-Match"},
 				"ExposedHeaders": []any{"ETag"},
 				"MaxAge":         float64(clipCORSMaxAge),
 			}}

@@ -32,6 +32,8 @@ type fakeSurvey struct {
 
 	mu             sync.Mutex
 	failNextUpload bool           // answer the next PUT 403, as an expired URL would
+	dropNextUpload bool           // store the next PUT, then close the connection unanswered
+	uploadsExisted int            // PUTs answered 412: the clip was already stored
 	expired        bool           // answer the JSON calls 410 link_expired
 	announced      []clipRequest  // POST /clips bodies, in order
 	clipIDs        map[string]int // distinct clip ids, for clips_used
@@ -108,7 +110,7 @@ func (f *fakeSurvey) serve(w http.ResponseWriter, r *http.Request) {
 			"clip_id": c.ClipID, "room": c.Room, "status": "announced",
 			"upload": map[string]any{
 				"method": "PUT", "url": f.base + "/upload/" + c.ClipID + "?size=" + itoa64(c.Size),
-				"headers": map[string]string{"Content-Type": base},
+				"headers": map[string]string{"Content-Type": base, "If-None-Match": "*"},
 			},
 			"expires_at": time.Now().Add(15 * time.Minute).UTC().Format(time.RFC3339),
 			"clips_used": len(f.clipIDs), "clips_max": f.page.ClipsMax,
@@ -122,13 +124,28 @@ func (f *fakeSurvey) serve(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		wantType := mediaType(want.ContentType)
+		_, stored := f.uploads[id]
 		switch {
 		case f.failNextUpload:
 			f.failNextUpload = false
 			w.WriteHeader(403) // what S3 answers a URL that has expired
-		case r.Header.Get("Content-Type") != wantType || r.URL.Query().Get("size") != itoa64(int64(len(body))):
-			f.t.Errorf("upload of %s: Content-Type %q, %d bytes; announced %q, %d bytes", id, r.Header.Get("Content-Type"), len(body), wantType, want.Size)
+		case r.Header.Get("Content-Type") != wantType || r.URL.Query().Get("size") != itoa64(int64(len(body))) || r.Header.Get("If-None-Match") != "*":
+			f.t.Errorf("upload of %s: Content-Type %q, %d bytes, If-None-Match %q; announced %q, %d bytes, *",
+				id, r.Header.Get("Content-Type"), len(body), r.Header.Get("If-None-Match"), wantType, want.Size)
 			w.WriteHeader(403)
+		case stored:
+			f.uploadsExisted++
+			w.WriteHeader(412) // S3's answer to If-None-Match: * on a key that holds an object
+		case f.dropNextUpload:
+			f.dropNextUpload = false
+			f.uploads[id] = len(body)
+			f.events = append(f.events, "upload "+id)
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err != nil {
+				f.t.Errorf("hijack: %v", err)
+				return
+			}
+			conn.Close() // stored, but the answer is lost
 		default:
 			f.uploads[id] = len(body)
 			f.events = append(f.events, "upload "+id)
@@ -297,6 +314,65 @@ func TestCaptureFlowOnAPhone(t *testing.T) {
 	}
 	if f.events[len(f.events)-1] != "finish" {
 		t.Errorf("calls %v; want the checklist saved before finish", f.events)
+	}
+}
+
+// TestRetryAfterALostAnswer: the clip's upload arrives but its answer is
+// lost (the connection drops). The next PUT of the clip, Chromium's own
+// retry of the idempotent PUT or the customer's "Retry upload", is
+// answered 412, since the upload URL only creates (If-None-Match: *), and
+// the page counts the clip as sent, once.
+func TestRetryAfterALostAnswer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	f := newFakeSurvey(t, flowPage())
+	f.dropNextUpload = true
+	ctx, _ := htmltest.StartPhone(t, f.base+"/v1-capture/tok", "", "Failed to load resource")
+	step := func(d time.Duration) context.Context {
+		c, cancel := context.WithTimeout(ctx, d)
+		t.Cleanup(cancel)
+		return c
+	}
+	if err := browser.Click(step(10*time.Second), browser.RoleButton, "Start recording"); err != nil {
+		t.Fatal(err)
+	}
+	if err := browser.WaitText(step(10*time.Second), "00:02"); err != nil {
+		t.Fatal(err)
+	}
+	if err := browser.Click(step(5*time.Second), browser.RoleButton, "Stop recording"); err != nil {
+		t.Fatal(err)
+	}
+	// The customer retries when the page asks, as long as it asks.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if v, err := browser.Value(ctx, browser.RoleProgress, "Upload of Living room clip 1"); err == nil && v == "100" {
+			break
+		}
+		if _, err := browser.WaitFor(step(200*time.Millisecond), browser.RoleButton, "Retry upload"); err == nil {
+			if err := browser.Click(step(5*time.Second), browser.RoleButton, "Retry upload"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if time.Now().After(deadline) {
+			text, _ := browser.Text(ctx)
+			t.Fatalf("the clip is not sent after 30 s; the page shows:\n%s", text)
+		}
+	}
+	waitUploaded(t, step(10*time.Second), "Upload of Living room clip 1")
+	htmltest.Shot(t, ctx, "retry-after-lost-answer")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.announced) == 0 || f.uploadsExisted == 0 {
+		t.Fatalf("%d clip requests, %d PUTs answered 412; want the stored clip's PUT refused at least once", len(f.announced), f.uploadsExisted)
+	}
+	uploads := 0
+	for _, ev := range f.events {
+		if strings.HasPrefix(ev, "upload ") {
+			uploads++
+		}
+	}
+	if c := f.announced[0]; uploads != 1 || f.uploads[c.ClipID] != int(c.Size) {
+		t.Errorf("events %v, uploads %v; want the clip stored once, whole", f.events, f.uploads)
 	}
 }
 

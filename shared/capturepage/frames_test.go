@@ -120,7 +120,7 @@ func (f *fakeSurvey) announceFrames(w http.ResponseWriter, body []byte) {
 		}
 		e := map[string]any{"slot": k.slot, "offset_ms": fr.OffsetMS, "status": "announced", "upload": map[string]any{
 			"method": "PUT", "url": f.base + "/frame/" + k.clip + "/" + strconv.Itoa(k.slot) + "?X-Amz-Signature=secret",
-			"headers": map[string]string{"Content-Type": "image/jpeg"},
+			"headers": map[string]string{"Content-Type": "image/jpeg", "If-None-Match": "*"},
 		}}
 		if got.data != nil {
 			e["status"], e["upload"] = "valid", nil
@@ -172,10 +172,12 @@ func (f *fakeSurvey) receiveFrame(w http.ResponseWriter, r *http.Request, body [
 	case f.failFramePuts:
 		f.framePutsRefused++
 		w.WriteHeader(403)
-	case r.Header.Get("Content-Type") != "image/jpeg" || r.ContentLength != fr.Size || int64(len(body)) != fr.Size:
-		f.t.Errorf("PUT of frame %s/%s: Content-Type %q, Content-Length %d, %d bytes; announced image/jpeg, %d bytes",
-			clip, slot, r.Header.Get("Content-Type"), r.ContentLength, len(body), fr.Size)
+	case r.Header.Get("Content-Type") != "image/jpeg" || r.ContentLength != fr.Size || int64(len(body)) != fr.Size || r.Header.Get("If-None-Match") != "*":
+		f.t.Errorf("PUT of frame %s/%s: Content-Type %q, Content-Length %d, %d bytes, If-None-Match %q; announced image/jpeg, %d bytes, *",
+			clip, slot, r.Header.Get("Content-Type"), r.ContentLength, len(body), r.Header.Get("If-None-Match"), fr.Size)
 		w.WriteHeader(403)
+	case fr.data != nil:
+		w.WriteHeader(412) // S3's answer to If-None-Match: * on a key that holds an object
 	default:
 		fr.data = body
 		f.events = append(f.events, "frame "+clip+" "+slot)

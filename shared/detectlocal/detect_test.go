@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/jpeg"
 	"image/png"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"sync"
@@ -139,6 +140,7 @@ func TestDetectRefusesBadFrames(t *testing.T) {
 		{"jpeg signature then garbage", append([]byte{0xff, 0xd8, 0xff, 0xe0}, bytes.Repeat([]byte("garbage"), 100)...)},
 		{"truncated jpeg", good[:2000]},
 		{"jpeg without its end", good[:len(good)/2]},
+		{"jpeg header over random bytes, with its end", garbledJPEG(good)},
 		{"too large", append(append([]byte{}, good...), make([]byte, MaxFrameBytes)...)},
 		{"over 16 megapixels", hugeJPEG(t)},
 	}
@@ -153,6 +155,20 @@ func TestDetectRefusesBadFrames(t *testing.T) {
 	if _, err := c.Detect(context.Background(), good); err != nil {
 		t.Errorf("Detect of a good frame after the bad ones: %v", err)
 	}
+}
+
+// garbledJPEG keeps jpg's header (up to its scan's start) and its
+// end-of-image marker, with random bytes between: a customer's broken
+// frame, whose decoding threw a JavaScript TypeError in the sidecar.
+func garbledJPEG(jpg []byte) []byte {
+	sos := bytes.Index(jpg, []byte{0xff, 0xda})
+	start := sos + 2 + (int(jpg[sos+2])<<8 | int(jpg[sos+3]))
+	out := bytes.Clone(jpg)
+	r := rand.New(rand.NewPCG(3, 5))
+	for i := start; i < len(out)-2; i++ {
+		out[i] = byte(r.UintN(256))
+	}
+	return out
 }
 
 // hugeJPEG returns a valid JPEG of 5000x4000 pixels, small in bytes.

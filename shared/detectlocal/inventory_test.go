@@ -27,9 +27,9 @@ func TestInventoryFromRealDetections(t *testing.T) {
 		{"c2", "bedroom.jpg"},
 		{"c3", "kitchen.jpg"},
 	} {
-		a := inventory.Analyse(context.Background(), srv.Client(), frame(t, f.file))
-		if a.Error != "" {
-			t.Fatalf("%s: %s", f.file, a.Error)
+		a, err := inventory.Analyse(context.Background(), srv.Client(), frame(t, f.file))
+		if err != nil || a.Error != "" {
+			t.Fatalf("%s: %s (%v)", f.file, a.Error, err)
 		}
 		frames = append(frames, inventory.Frame{ClipID: f.clip, Analysis: a})
 	}

@@ -46,6 +46,11 @@ type frameItem struct {
 // attrFrameCount is the survey's count of announced frames.
 const attrFrameCount = "frame_count"
 
+// clipFramesAttr names the survey item's count of clip clipID's announced
+// frames: one top-level attribute per clip (at most survey.MaxClips), so
+// the survey's own update can condition on it.
+func clipFramesAttr(clipID string) string { return "frames_of_" + clipID }
+
 func newFrameItem(t auth.Tenant, surveyID string, f surveyrec.FrameRecord) frameItem {
 	pk, sk := frameKey(t, surveyID, f.ClipID, f.Slot)
 	it := frameItem{
@@ -129,18 +134,22 @@ func framesFull(used, n int) error {
 // survey.MaxFramesPerRequest of them, distinct slots, all announced) as
 // new frames of tenant t's survey surveyID, in one TransactWriteItems
 // (at most 1 + MaxFramesPerRequest items, within DynamoDB's 100): the
-// survey's frame count, incremented by len(frames) under the condition
-// that the survey is open (invited or recording) and the count stays at
-// most survey.MaxFrames, so concurrent announcements never push it past
-// the limit; and each frame, never overwriting. A survey stored before
-// frames has no frame count: it counts as 0. The clip is not checked: the
-// caller announces frames of a clip it has just read.
+// survey's frame count and its count of the clip's frames
+// (clipFramesAttr), each incremented by len(frames) under the condition
+// that the survey is open (invited or recording), the count stays at
+// most survey.MaxFrames and the clip's at most survey.FramesPerClip, so
+// concurrent announcements never push either past its limit; and each
+// frame, never overwriting. A survey stored before frames has no frame
+// count, and one stored before clips' counts none for the clip: each
+// counts as 0. The clip is not checked: the caller announces frames of a
+// clip it has just read.
 //
 // Errors: frames breaking the rules above → a plain error (a programmer
 // error), before any write; unknown survey (or another tenant's) →
 // not_found; the count would pass MaxFrames → validation_failed with
 // details.fields.frames, details.max_frames and details.frames_used (the
-// survey's count); a finished survey → survey_closed wrapping
+// survey's count); the clip's would pass FramesPerClip →
+// survey.CheckClipFrames' validation_failed; a finished survey → survey_closed wrapping
 // survey.ErrClosed (as PutClip); a frame the survey already has →
 // conflict wrapping ErrFrameExists; a concurrent transaction → conflict
 // wrapping ErrChanged; any other failure → upstream_failed. On every error
@@ -150,10 +159,15 @@ func (s *Store) PutFrames(ctx context.Context, t auth.Tenant, surveyID string, f
 		return err
 	}
 	n := len(frames)
-	count := expression.Name(attrFrameCount)
+	clipID := frames[0].ClipID
+	count, perClip := expression.Name(attrFrameCount), expression.Name(clipFramesAttr(clipID))
 	expr, err := expression.NewBuilder().
-		WithUpdate(expression.Set(count, expression.Plus(expression.IfNotExists(count, expression.Value(0)), expression.Value(n)))).
-		WithCondition(surveyOpen().And(expression.AttributeNotExists(count).Or(count.LessThanEqual(expression.Value(survey.MaxFrames - n))))).
+		WithUpdate(expression.
+			Set(count, expression.Plus(expression.IfNotExists(count, expression.Value(0)), expression.Value(n))).
+			Set(perClip, expression.Plus(expression.IfNotExists(perClip, expression.Value(0)), expression.Value(n)))).
+		WithCondition(surveyOpen().
+			And(expression.AttributeNotExists(count).Or(count.LessThanEqual(expression.Value(survey.MaxFrames - n)))).
+			And(expression.AttributeNotExists(perClip).Or(perClip.LessThanEqual(expression.Value(survey.FramesPerClip - n))))).
 		Build()
 	if err != nil {
 		return fmt.Errorf("build frame count update: %w", err)
@@ -184,6 +198,15 @@ func (s *Store) PutFrames(ctx context.Context, t auth.Tenant, surveyID string, f
 		}
 		if len(old) > 0 && survey.Status(cur.Status).Open() && cur.FrameCount > survey.MaxFrames-n {
 			return framesFull(cur.FrameCount, n)
+		}
+		var used int
+		if av, ok := old[clipFramesAttr(clipID)]; ok && survey.Status(cur.Status).Open() {
+			if err := attributevalue.Unmarshal(av, &used); err != nil {
+				return fmt.Errorf("unmarshal frame count of clip %s: %w", clipID, err)
+			}
+			if err := survey.CheckClipFrames(clipID, used, n); err != nil {
+				return err
+			}
 		}
 		return surveyCondFailed(surveyID, old, survey.Status.Open)
 	}

@@ -42,6 +42,19 @@ func slotRange(n int) []int {
 	return slots
 }
 
+// fillFrames stores n frames in survey id, survey.FramesPerClip per clip
+// (clips fill_00, fill_01, …).
+func fillFrames(t testing.TB, s *Store, id string, n int) {
+	t.Helper()
+	for i := 0; n > 0; i++ {
+		k := min(n, survey.FramesPerClip)
+		if err := s.PutFrames(context.Background(), surveyTenant, id, newFrames(t, fmt.Sprintf("fill_%02d", i), t0, slotRange(k)...)); err != nil {
+			t.Fatalf("PutFrames of %d: %v", k, err)
+		}
+		n -= k
+	}
+}
+
 // frameCount returns the frame count of tenant surveyTenant's survey id.
 func frameCount(t testing.TB, s *Store, id string) int {
 	t.Helper()
@@ -66,9 +79,7 @@ func TestPutFrames(t *testing.T) {
 	ctx := context.Background()
 	t.Run("at most MaxFrames", func(t *testing.T) {
 		s, sv := clipSurvey(t)
-		if err := s.PutFrames(ctx, surveyTenant, sv.ID, newFrames(t, "clip_a", t0, slotRange(survey.MaxFrames-1)...)); err != nil {
-			t.Fatalf("PutFrames of %d: %v", survey.MaxFrames-1, err)
-		}
+		fillFrames(t, s, sv.ID, survey.MaxFrames-1)
 		err := s.PutFrames(ctx, surveyTenant, sv.ID, newFrames(t, "clip_b", t0, 0, 1))
 		e := wantCode(t, err, errcode.ValidationFailed)
 		fields, _ := e.Details["fields"].(map[string]any)
@@ -101,6 +112,50 @@ func TestPutFrames(t *testing.T) {
 			t.Errorf("%d frames listed (%v), count %d; want %d", len(frames), err, frameCount(t, s, sv.ID), survey.MaxFramesPerRequest)
 		}
 	})
+	t.Run("at most FramesPerClip per clip", func(t *testing.T) {
+		s, sv := clipSurvey(t)
+		if err := s.PutFrames(ctx, surveyTenant, sv.ID, newFrames(t, "clip_a", t0, slotRange(survey.FramesPerClip-2)...)); err != nil {
+			t.Fatal(err)
+		}
+		// Concurrent announcements of one clip's other slots: never more
+		// than FramesPerClip in all.
+		const tries = 6
+		errs := make([]error, tries)
+		var wg sync.WaitGroup
+		for i := range tries {
+			wg.Go(func() {
+				frames := newFrames(t, "clip_a", t0, 100+i)
+				for range 50 {
+					if errs[i] = s.PutFrames(ctx, surveyTenant, sv.ID, frames); !errors.Is(errs[i], ErrChanged) {
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		ok := 0
+		for _, err := range errs {
+			if err == nil {
+				ok++
+				continue
+			}
+			e := wantCode(t, err, errcode.ValidationFailed)
+			if e.Details["max_frames_per_clip"] != survey.FramesPerClip || e.Details["clip_frames_used"] != survey.FramesPerClip || e.Details["clip_id"] != "clip_a" {
+				t.Errorf("details = %v; want max_frames_per_clip %d, clip_frames_used %d, clip_id clip_a", e.Details, survey.FramesPerClip, survey.FramesPerClip)
+			}
+		}
+		frames, err := s.ListFrames(ctx, surveyTenant, sv.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok != 2 || len(frames) != survey.FramesPerClip || frameCount(t, s, sv.ID) != survey.FramesPerClip {
+			t.Errorf("%d announcements stored, %d frames, count %d; want 2, %d, %d", ok, len(frames), frameCount(t, s, sv.ID), survey.FramesPerClip, survey.FramesPerClip)
+		}
+		// Another clip still takes frames.
+		if err := s.PutFrames(ctx, surveyTenant, sv.ID, newFrames(t, "clip_b", t0, slotRange(survey.FramesPerClip)...)); err != nil {
+			t.Errorf("PutFrames of another clip: %v", err)
+		}
+	})
 	t.Run("survey stored before frames", func(t *testing.T) {
 		s, sv := clipSurvey(t)
 		pk, sk := surveyKey(surveyTenant, sv.ID)
@@ -121,9 +176,7 @@ func TestPutFrames(t *testing.T) {
 	t.Run("concurrent announcements never pass the limit", func(t *testing.T) {
 		s, sv := clipSurvey(t)
 		const used, each, tries = survey.MaxFrames - 10, 3, 8
-		if err := s.PutFrames(ctx, surveyTenant, sv.ID, newFrames(t, "clip_first", t0, slotRange(used)...)); err != nil {
-			t.Fatal(err)
-		}
+		fillFrames(t, s, sv.ID, used)
 		errs := make([]error, tries)
 		var wg sync.WaitGroup
 		for i := range tries {

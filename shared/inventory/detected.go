@@ -3,6 +3,8 @@ package inventory
 import (
 	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
 	"slices"
 	"sort"
 	"strings"
@@ -193,6 +195,17 @@ type DetectorReport struct {
 	ClipsNoFrames  []string `json:"clips_without_frames,omitempty" dynamodbav:"clips_without_frames,omitempty"`
 }
 
+// MarshalJSON writes the report as partners see it (getLead, webhooks,
+// agent tools): its error is always one of the Reason constants
+// (PublicReason), even for a report stored with a detector's own message.
+func (r DetectorReport) MarshalJSON() ([]byte, error) {
+	type plain DetectorReport
+	if r.Error != "" {
+		r.Error = PublicReason(r.Error)
+	}
+	return json.Marshal(plain(r))
+}
+
 // The detector report's statuses.
 const (
 	DetectorOK       = "ok"        // every frame was analysed
@@ -206,19 +219,52 @@ const (
 // a frame's record stores.
 const MaxDetections = 50
 
+// The reasons a frame was not analysed: the only texts Analysis.Error and
+// DetectorReport.Error hold (PublicReason), so that no detector's own
+// message (a provider's exception, the sidecar's JavaScript error) reaches
+// a partner; the detail goes to the log.
+const (
+	ReasonNoDetector  = "no detector is configured"
+	ReasonNotAnalysed = "not analysed"
+	ReasonUnavailable = "detector unavailable"
+	ReasonTimeout     = "detector timed out"
+	ReasonBadFrame    = "frame unreadable by the detector"
+)
+
+// Reasons lists the Reason constants: the API's DetectorReport.error enum
+// (shared/openapi checks it).
+var Reasons = []string{ReasonUnavailable, ReasonTimeout, ReasonBadFrame, ReasonNoDetector, ReasonNotAnalysed}
+
+// PublicReason returns reason when it is one of Reasons, and
+// ReasonUnavailable for any other text (a detector's own message kept by
+// an older release).
+func PublicReason(reason string) string {
+	if slices.Contains(Reasons, reason) {
+		return reason
+	}
+	return ReasonUnavailable
+}
+
 // Analyse runs d on one frame and returns what is kept of it: the
-// detector's name and its MaxDetections most confident detections, or the
-// reason it failed (after the adapter's own retries). A nil d is a failure
-// too ("no detector is configured"). It never returns an error: a
-// detector's failure is recorded with the frame, and the survey's
-// inventory goes on without it.
-func Analyse(ctx context.Context, d Detector, jpeg []byte) Analysis {
+// detector's name and its MaxDetections most confident detections, or,
+// when it failed (after the adapter's own retries), one of the Reason
+// constants. A nil d is a failure too (ReasonNoDetector). The error is
+// the detector's own, for the log and for errors.Is (ErrBadFrame: the
+// frame, not the detector, is at fault); its text is never kept.
+func Analyse(ctx context.Context, d Detector, jpeg []byte) (Analysis, error) {
 	if d == nil {
-		return Analysis{Error: "no detector is configured"}
+		return Analysis{Error: ReasonNoDetector}, nil
 	}
 	found, err := d.Detect(ctx, jpeg)
 	if err != nil {
-		return Analysis{Detector: d.Name(), Error: err.Error()}
+		reason := ReasonUnavailable
+		switch {
+		case errors.Is(err, ErrBadFrame):
+			reason = ReasonBadFrame
+		case errors.Is(err, context.DeadlineExceeded):
+			reason = ReasonTimeout
+		}
+		return Analysis{Detector: d.Name(), Error: reason}, err
 	}
 	found = slices.Clone(found)
 	slices.SortStableFunc(found, func(a, b Detection) int { return cmp.Compare(b.Confidence, a.Confidence) })
@@ -228,7 +274,7 @@ func Analyse(ctx context.Context, d Detector, jpeg []byte) Analysis {
 	if found == nil {
 		found = []Detection{}
 	}
-	return Analysis{Detector: d.Name(), Detections: found}
+	return Analysis{Detector: d.Name(), Detections: found}, nil
 }
 
 // FramesBuilder is the Builder of issue 11: the checklist's inventory
@@ -270,7 +316,7 @@ func (FramesBuilder) Build(ctx context.Context, in Input) (Inventory, error) {
 		if a.Error != "" || a.Detector == "" {
 			rep.FramesFailed++
 			if rep.Error == "" {
-				rep.Error = cmp.Or(a.Error, "not analysed")
+				rep.Error = PublicReason(cmp.Or(a.Error, ReasonNotAnalysed))
 			}
 			continue
 		}

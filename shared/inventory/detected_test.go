@@ -2,7 +2,9 @@ package inventory
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -133,11 +135,18 @@ func TestMerge(t *testing.T) {
 }
 
 // fakeDetector answers by frame content: "bad" is an unreadable frame,
-// "down" a detector failure, anything else the detections listed.
-type fakeDetector struct{ by map[string][]Detection }
+// "down" a detector failure, anything else the detections listed; with
+// err set, every call fails with it.
+type fakeDetector struct {
+	by  map[string][]Detection
+	err error
+}
 
 func (f fakeDetector) Name() string { return "centernet-coco" }
 func (f fakeDetector) Detect(_ context.Context, jpeg []byte) ([]Detection, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
 	switch string(jpeg) {
 	case "bad":
 		return nil, errors.Join(errors.New("sidecar said 400"), ErrBadFrame)
@@ -148,29 +157,81 @@ func (f fakeDetector) Detect(_ context.Context, jpeg []byte) ([]Detection, error
 }
 
 // TestAnalyse: a frame's detections are kept most confident first and
-// bounded; a detector's failure, or no detector, is recorded, not returned.
+// bounded; a detector's failure, or no detector, is recorded as one of
+// the fixed reasons, never its own text, which is returned for the log.
 func TestAnalyse(t *testing.T) {
+	ctx := context.Background()
 	d := fakeDetector{by: map[string][]Detection{"lr1": {det("tv", .8), det("couch", .9)}}}
-	if a := Analyse(context.Background(), d, []byte("lr1")); a.Detector != "centernet-coco" || a.Error != "" ||
+	if a, err := Analyse(ctx, d, []byte("lr1")); err != nil || a.Detector != "centernet-coco" || a.Error != "" ||
 		len(a.Detections) != 2 || a.Detections[0].Label != "couch" {
-		t.Errorf("analysis %+v; want both detections, couch first", a)
+		t.Errorf("analysis %+v, %v; want both detections, couch first", a, err)
 	}
-	if a := Analyse(context.Background(), d, []byte("empty")); a.Detections == nil || len(a.Detections) != 0 || a.Error != "" {
-		t.Errorf("nothing found: %+v; want an empty, non-nil list (looked, found nothing)", a)
+	if a, err := Analyse(ctx, d, []byte("empty")); err != nil || a.Detections == nil || len(a.Detections) != 0 || a.Error != "" {
+		t.Errorf("nothing found: %+v, %v; want an empty, non-nil list (looked, found nothing)", a, err)
 	}
-	if a := Analyse(context.Background(), d, []byte("down")); a.Detector != "centernet-coco" || !strings.Contains(a.Error, "connection refused") {
-		t.Errorf("dead detector: %+v", a)
+	if a, err := Analyse(ctx, d, []byte("down")); a.Detector != "centernet-coco" || a.Error != ReasonUnavailable || err == nil || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("dead detector: %+v, %v; want %q kept and the detector's error returned", a, err, ReasonUnavailable)
 	}
-	if a := Analyse(context.Background(), nil, []byte("lr1")); a.Error == "" || a.Detector != "" {
-		t.Errorf("no detector: %+v", a)
+	if a, err := Analyse(ctx, d, []byte("bad")); a.Error != ReasonBadFrame || !errors.Is(err, ErrBadFrame) {
+		t.Errorf("unreadable frame: %+v, %v; want %q kept and ErrBadFrame returned", a, err, ReasonBadFrame)
+	}
+	slow := fakeDetector{err: fmt.Errorf("post: %w", context.DeadlineExceeded)}
+	if a, err := Analyse(ctx, slow, []byte("x")); a.Error != ReasonTimeout || err == nil {
+		t.Errorf("timed out: %+v, %v; want %q", a, err, ReasonTimeout)
+	}
+	if a, err := Analyse(ctx, nil, []byte("lr1")); err != nil || a.Error != ReasonNoDetector || a.Detector != "" {
+		t.Errorf("no detector: %+v, %v", a, err)
 	}
 	many := make([]Detection, MaxDetections+10)
 	for i := range many {
 		many[i] = det("chair", float64(i)/100)
 	}
-	a := Analyse(context.Background(), fakeDetector{by: map[string][]Detection{"many": many}}, []byte("many"))
+	a, _ := Analyse(ctx, fakeDetector{by: map[string][]Detection{"many": many}}, []byte("many"))
 	if len(a.Detections) != MaxDetections || a.Detections[0].Confidence != many[len(many)-1].Confidence {
 		t.Errorf("kept %d, first %v; want the %d most confident", len(a.Detections), a.Detections[0].Confidence, MaxDetections)
+	}
+}
+
+// TestDetectorTextNeverReachesPartners: whatever a detector said (the
+// sidecar's JavaScript exception, a provider's message), the report a
+// partner reads holds one of the fixed reasons, from a fresh analysis
+// and from a frame stored with the raw text by an earlier release.
+func TestDetectorTextNeverReachesPartners(t *testing.T) {
+	const leak = "detect with centernet-coco: sidecar answered 400 Bad Request: not a JPEG the detector reads: Cannot read properties of undefined (reading '0')"
+	ctx := context.Background()
+	fresh, err := Analyse(ctx, fakeDetector{err: errors.New(leak)}, []byte("x"))
+	if err == nil || err.Error() != leak {
+		t.Fatalf("Analyse error %v; want the detector's own, for the log", err)
+	}
+	clips := []survey.Clip{{ID: "c1", Room: "Living room", Status: survey.ClipPlayable}}
+	for name, a := range map[string]Analysis{
+		"fresh":  fresh,
+		"stored": {Detector: "rekognition", Error: "InvalidImageFormatException: Request has invalid image format"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			inv, err := FramesBuilder{}.Build(ctx, Input{Clips: clips, Frames: []Frame{{ClipID: "c1", Analysis: a}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.Marshal(inv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got struct {
+				Detector struct{ Error string } `json:"detector"`
+			}
+			if err := json.Unmarshal(b, &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.Detector.Error != ReasonUnavailable || strings.Contains(string(b), "Cannot read") || strings.Contains(string(b), "Exception") {
+				t.Errorf("partner's JSON %s; want detector.error %q and no detector text", b, ReasonUnavailable)
+			}
+			// A report stored with the raw text is written out clean too.
+			raw := DetectorReport{Status: DetectorFailed, FramesFailed: 1, Error: a.Error}
+			if b, _ := json.Marshal(raw); strings.Contains(string(b), "Cannot read") || strings.Contains(string(b), "Exception") {
+				t.Errorf("stored report written as %s", b)
+			}
+		})
 	}
 }
 
@@ -211,7 +272,7 @@ func TestFramesBuilder(t *testing.T) {
 	// Some frames failing: the others count, and the report says why.
 	partial, err := FramesBuilder{}.Build(context.Background(), Input{Clips: clips, Checklist: cl,
 		Frames: append(frames, Frame{ClipID: "c2", Analysis: Analysis{Detector: "centernet-coco", Error: "sidecar said 400"}})})
-	if err != nil || partial.Detector.Status != DetectorPartial || partial.Detector.FramesFailed != 1 || !strings.Contains(partial.Detector.Error, "400") {
+	if err != nil || partial.Detector.Status != DetectorPartial || partial.Detector.FramesFailed != 1 || partial.Detector.Error != ReasonUnavailable {
 		t.Errorf("partial: %+v %v", partial.Detector, err)
 	}
 
@@ -222,7 +283,7 @@ func TestFramesBuilder(t *testing.T) {
 		t.Fatalf("a dead detector failed the build: %v", err)
 	}
 	want, _ := ChecklistBuilder{}.Build(context.Background(), Input{Checklist: cl})
-	if dead.Detector.Status != DetectorFailed || dead.Detector.FramesFailed != 2 || !strings.Contains(dead.Detector.Error, "connection refused") || !reflect.DeepEqual(dead.Rooms, want.Rooms) {
+	if dead.Detector.Status != DetectorFailed || dead.Detector.FramesFailed != 2 || dead.Detector.Error != ReasonUnavailable || !reflect.DeepEqual(dead.Rooms, want.Rooms) {
 		t.Errorf("dead detector: %+v, rooms %+v; want failed and the checklist's rooms %+v", dead.Detector, dead.Rooms, want.Rooms)
 	}
 

@@ -117,7 +117,7 @@ func surveyLink(status, url string) string {
 func TestCheck(t *testing.T) {
 	v := openapitest.New(t)
 	inv, invSummary := realInventory(t)
-	partial := `"detector":{"name":"rekognition","status":"partial","frames_analyzed":3,"frames_failed":1,"error":"throttled","clips_without_frames":["5f0c6a44-9a8e-4c1e-b8a4-2f7a3c1d9e01"]}`
+	partial := `"detector":{"name":"rekognition","status":"partial","frames_analyzed":3,"frames_failed":1,"error":"detector unavailable","clips_without_frames":["5f0c6a44-9a8e-4c1e-b8a4-2f7a3c1d9e01"]}`
 	tests := []struct {
 		name    string
 		method  string

@@ -11,6 +11,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/moveleads/partnerapi/shared/errcode"
+	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/openapi"
 )
@@ -137,6 +138,22 @@ func TestErrorCodeEnumMatchesErrcodeTable(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("ErrorCode enum = %v; want the codes of errcode.Table %v", got, want)
+	}
+}
+
+// TestDetectorErrorEnumMatchesReasons: the detector report's error is
+// one of inventory.Reasons, and the API says which.
+func TestDetectorErrorEnumMatchesReasons(t *testing.T) {
+	doc := loadDoc(t)
+	var got []string
+	for _, v := range doc.Components.Schemas["DetectorReport"].Value.Properties["error"].Value.Enum {
+		got = append(got, v.(string))
+	}
+	want := slices.Clone(inventory.Reasons)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("DetectorReport.error enum = %v; want inventory.Reasons %v", got, want)
 	}
 }
 

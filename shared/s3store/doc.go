@@ -21,7 +21,9 @@
 //
 //   - [Store.PresignUpload] signs a PUT whose Content-Type and
 //     Content-Length are part of the signature: the browser must send
-//     exactly the announced type and size, or S3 answers 403.
+//     exactly the announced type and size, or S3 answers 403. It also
+//     signs If-None-Match: *, so it only creates: a PUT to a key that
+//     holds an object answers 412 and leaves the object as it was.
 //   - [Store.PresignGet] signs a short-lived GET (at most 10 minutes), for
 //     the viewer's clip addresses; Range requests through it answer 206.
 //   - [Store.Head] returns an object's size, type and ETag; a missing

@@ -30,11 +30,13 @@ const (
 type Upload struct {
 	URL    string
 	Method string
-	// Headers are the signed headers the client must set, Content-Type
-	// among them. Host and Content-Length are signed too but not listed:
-	// HTTP clients derive them from the URL and the body, and browsers
-	// refuse to let scripts set them. A body of another length than the
-	// size signed is refused with 403, as is another Content-Type.
+	// Headers are the signed headers the client must set: Content-Type
+	// and If-None-Match ("*"). Host and Content-Length are signed too but
+	// not listed: HTTP clients derive them from the URL and the body, and
+	// browsers refuse to let scripts set them. A body of another length
+	// than the size signed is refused with 403, as is another
+	// Content-Type; a PUT to a key that already holds an object is
+	// refused with 412 (PreconditionFailed).
 	Headers map[string]string
 	// ExpiresAt is when S3 starts refusing the URL (403): the signing
 	// time, in whole seconds, plus the TTL.
@@ -44,8 +46,12 @@ type Upload struct {
 // PresignUpload signs a PUT of exactly size bytes of contentType to key,
 // valid for ttl. The signature covers Content-Type and Content-Length, so
 // S3 refuses (403) a request with any other type or length, and a request
-// after ExpiresAt. Presigning is local CPU work: it sends no request, so
-// it succeeds whether or not the bucket exists.
+// after ExpiresAt. It covers If-None-Match: * too (S3's conditional
+// write), so the URL creates the object once: a later PUT through it,
+// while the object exists, is refused with 412 and changes nothing, and
+// what the processor checked stays what is served. Presigning is local
+// CPU work: it sends no request, so it succeeds whether or not the bucket
+// exists.
 //
 // It fails with ErrInvalid, before signing, for an invalid key, a content
 // type that is not a valid media type of printable ASCII (at most 255
@@ -56,7 +62,7 @@ func (s *Store) PresignUpload(ctx context.Context, key, contentType string, size
 	if err := checkUpload(key, contentType, size, ttl); err != nil {
 		return Upload{}, fmt.Errorf("presign upload: %w", err)
 	}
-	header := http.Header{"Content-Type": {contentType}}
+	header := http.Header{"Content-Type": {contentType}, "If-None-Match": {"*"}}
 	signed, expires, err := s.presign(ctx, http.MethodPut, key, header, size, ttl)
 	if err != nil {
 		return Upload{}, s.fail("presign upload", key, err)

@@ -50,15 +50,32 @@ const (
 // Final reports whether the processor has decided on a frame in state s.
 func (s FrameStatus) Final() bool { return s == FrameValid || s == FrameRejected }
 
-// FramesPerClip is the capture page's spread policy, not a limit the
-// server enforces: it keeps at most this many frames of one clip (evenly
-// spread over it), so that the rooms filmed last still get frames out of
-// MaxFrames.
+// FramesPerClip is how many frames one clip holds (CheckClipFrames): the
+// capture page keeps at most this many of a clip, evenly spread over it,
+// so that the rooms filmed last still get frames out of MaxFrames, and
+// the server refuses more.
 const FramesPerClip = 12
 
+// CheckClipFrames returns nil when clip clipID, which holds existing
+// frames, may take adding more: FramesPerClip in all. Otherwise it returns
+// a validation_failed *errcode.Error naming the field "frames", with
+// details.clip_id, details.max_frames_per_clip and
+// details.clip_frames_used (existing).
+func CheckClipFrames(clipID string, existing, adding int) error {
+	if existing+adding <= FramesPerClip {
+		return nil
+	}
+	return errcode.New(errcode.ValidationFailed, "A clip holds at most %d frames; clip %s has %d, so %d more do not fit.",
+		FramesPerClip, clipID, existing, adding).
+		WithDetail("fields", map[string]any{"frames": fmt.Sprintf("a clip holds at most %d frames", FramesPerClip)}).
+		WithDetail("clip_id", clipID).
+		WithDetail("max_frames_per_clip", FramesPerClip).
+		WithDetail("clip_frames_used", existing)
+}
+
 // MaxFramesPerRequest is how many frames one announcement may name: a
-// clip's frames go in one request (the page takes at most MaxFrames).
-const MaxFramesPerRequest = MaxFrames
+// clip's frames go in one request.
+const MaxFramesPerRequest = FramesPerClip
 
 // Frame is one announced still of a clip.
 type Frame struct {

@@ -106,8 +106,8 @@ func TestE2EDetectedInventory(t *testing.T) {
 		t.Logf("frame %s: %d ms, %dx%d, %d bytes, %s %s: %s", k, f.Offset.Milliseconds(), f.Width, f.Height, f.AnnouncedSize,
 			f.Status, f.Analysis.Error, detectionSummary(f.Analysis.Detections))
 		if f.ClipID != clips[0].ID || f.Status != survey.FrameValid || f.Analysis.Detector != detectlocal.Name || f.Analysis.Error != "" {
-			t.Errorf("frame %s: clip %s, %s %q, detector %q, error %q; want of clip %s, valid, analysed by %s",
-				k, f.ClipID, f.Status, f.RejectReason, f.Analysis.Detector, f.Analysis.Error, clips[0].ID, detectlocal.Name)
+			t.Errorf("frame %s: clip %s, %s %q, detector %q, error %q; want of clip %s, valid, analysed by %s; the detector's own error is in the log:\n%s",
+				k, f.ClipID, f.Status, f.RejectReason, f.Analysis.Detector, f.Analysis.Error, clips[0].ID, detectlocal.Name, detailLines(e.Logs.String()))
 			continue
 		}
 		analysed++
@@ -180,8 +180,8 @@ func TestDeadSidecarMidSurvey(t *testing.T) {
 	for _, slot := range []int{0, 1} {
 		k := fmt.Sprintf("%s/%d", clip2, slot)
 		f, ok := all[k]
-		if !ok || f.Status != survey.FrameValid || !deadSidecar(f.Analysis.Error) || len(f.Analysis.Detections) != 0 {
-			t.Errorf("frame %s after the kill: %+v (stored %v); want kept (valid) with the refused connection as its error", k, f, ok)
+		if !ok || f.Status != survey.FrameValid || f.Analysis.Error != inventory.ReasonUnavailable || len(f.Analysis.Detections) != 0 {
+			t.Errorf("frame %s after the kill: %+v (stored %v); want kept (valid) with the reason %q", k, f, ok, inventory.ReasonUnavailable)
 			continue
 		}
 		t.Logf("frame %s after the kill: %s", k, f.Analysis.Error)
@@ -215,9 +215,13 @@ func TestDeadSidecarMidSurvey(t *testing.T) {
 		t.Errorf("Bedroom has a detected bed %v; the bedroom's frames reached a dead sidecar", it)
 	}
 	rep, _ := inv["detector"].(map[string]any)
-	if msg, _ := rep["error"].(string); rep == nil || rep["status"] != inventory.DetectorPartial ||
-		rep["frames_analyzed"] != 2.0 || rep["frames_failed"] != 2.0 || !deadSidecar(msg) {
-		t.Errorf("detector report %v; want partial, 2 analysed, 2 failed, the refused connection as the error", inv["detector"])
+	if rep == nil || rep["status"] != inventory.DetectorPartial ||
+		rep["frames_analyzed"] != 2.0 || rep["frames_failed"] != 2.0 || rep["error"] != inventory.ReasonUnavailable {
+		t.Errorf("detector report %v; want partial, 2 analysed, 2 failed, %q", inv["detector"], inventory.ReasonUnavailable)
+	}
+	// The refused connection is for the operator: in the log only.
+	if !deadSidecar(detailLines(e.Logs.String())) {
+		t.Errorf("the log does not hold the dead sidecar's error:\n%s", e.Logs)
 	}
 	if l["recommended_estimate"] == nil {
 		t.Errorf("no recommended_estimate; inventory: %v", inv["rooms"])
@@ -368,4 +372,28 @@ func sortedKeys(m map[string]surveyrec.FrameRecord) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// detailLines returns the log lines that carry a detector's own error
+// (detector_detail), which only the log keeps.
+func detailLines(logs string) string {
+	var out []string
+	for _, line := range strings.Split(logs, "\n") {
+		if strings.Contains(line, `"detector_detail":"`) && !strings.Contains(line, `"detector_detail":""`) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// waitLog waits (at most 30 s) until the log holds want: the processor
+// writes its line just after the state the test saw.
+func waitLog(t *testing.T, e *env, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(e.Logs.String(), want); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Errorf("the log does not hold %q:\n%s", want, e.Logs)
+			return
+		}
+	}
 }

@@ -127,9 +127,10 @@ func (s *Service) captureFrames() api.Endpoint {
 // again (a retry: same slot, offset, size and dimensions) signs a fresh
 // upload for it without counting it again; a frame already received is
 // answered with its status and no upload. A different frame in a slot
-// already used is a conflict, and so is passing survey.MaxFrames
-// (validation_failed with details.max_frames and details.frames_used):
-// either way nothing is written.
+// already used is a conflict; passing survey.MaxFrames (validation_failed
+// with details.max_frames and details.frames_used) or survey.FramesPerClip
+// for the clip (survey.CheckClipFrames) is refused: either way nothing is
+// written.
 func (s *Service) RequestFrameUploads(ctx context.Context, ss *Session, clipID string, frames []survey.Frame, now time.Time) (FramesView, error) {
 	if err := ss.usable(); err != nil {
 		return FramesView{}, err
@@ -176,6 +177,11 @@ func (s *Service) RequestFrameUploads(ctx context.Context, ss *Session, clipID s
 		used = len(all)
 		if len(fresh) == 0 {
 			break
+		}
+		// The store enforces this too, atomically; checked here as well
+		// for clips whose frames predate the store's per-clip count.
+		if err := survey.CheckClipFrames(clipID, len(stored), len(fresh)); err != nil {
+			return FramesView{}, err
 		}
 		err = s.store.PutFrames(ctx, t, rec.ID, fresh)
 		if err == nil {
@@ -247,6 +253,7 @@ func (s *Service) decideFrame(ctx context.Context, t auth.Tenant, surveyID strin
 		return nil
 	}
 	ft := surveyrec.FrameTransition{SurveyID: surveyID, ClipID: f.ClipID, Slot: f.Slot, From: f.Status, At: now}
+	var detail string // the detector's own error, for the log only
 	if size != f.AnnouncedSize {
 		ft.To, ft.RejectReason = survey.FrameRejected, fmt.Sprintf("size %d bytes, announced %d", size, f.AnnouncedSize)
 	} else {
@@ -258,8 +265,18 @@ func (s *Service) decideFrame(ctx context.Context, t auth.Tenant, surveyID strin
 			ft.To, ft.RejectReason = survey.FrameRejected, reason
 		} else {
 			dctx, cancel := context.WithTimeout(ctx, manifest.DetectTimeout)
-			ft.To, ft.Analysis = survey.FrameValid, inventory.Analyse(dctx, s.detector, data)
+			a, derr := inventory.Analyse(dctx, s.detector, data)
 			cancel()
+			if derr != nil {
+				detail = derr.Error()
+			}
+			// A frame the detector cannot read is the customer's bad
+			// frame, not a detector failure.
+			if errors.Is(derr, inventory.ErrBadFrame) {
+				ft.To, ft.RejectReason = survey.FrameRejected, inventory.ReasonBadFrame
+			} else {
+				ft.To, ft.Analysis = survey.FrameValid, a
+			}
 		}
 	}
 	err = s.store.AdvanceFrame(ctx, t, ft)
@@ -268,7 +285,8 @@ func (s *Service) decideFrame(ctx context.Context, t auth.Tenant, surveyID strin
 	}
 	if err == nil {
 		s.log.InfoContext(ctx, "frame decided", "key", key, "status", string(ft.To), "reason", ft.RejectReason,
-			"detector", ft.Analysis.Detector, "detections", len(ft.Analysis.Detections), "detector_error", ft.Analysis.Error)
+			"detector", ft.Analysis.Detector, "detections", len(ft.Analysis.Detections), "detector_error", ft.Analysis.Error,
+			"detector_detail", detail)
 	}
 	return err
 }

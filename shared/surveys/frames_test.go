@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/color"
 	"image/jpeg"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +21,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/survey/framecheck"
 	"github.com/moveleads/partnerapi/shared/surveyrec"
 )
 
@@ -29,11 +31,12 @@ import (
 // shared/rekognition (recorded DetectLabels bodies) and shared/detectlocal
 // (the model itself), and end to end in TestE2EDetectedInventory.
 type scripted struct {
-	mu    sync.Mutex
-	by    map[[32]byte][]inventory.Detection
-	err   error         // every call fails with it when set
-	gate  chan struct{} // when set, each call waits for it
-	calls int
+	mu     sync.Mutex
+	by     map[[32]byte][]inventory.Detection
+	refuse map[[32]byte]error // a call on such a frame fails with its error
+	err    error              // every call fails with it when set
+	gate   chan struct{}      // when set, each call waits for it
+	calls  int
 }
 
 func (d *scripted) Name() string { return "centernet-coco" }
@@ -42,6 +45,9 @@ func (d *scripted) Detect(ctx context.Context, jpg []byte) ([]inventory.Detectio
 	d.mu.Lock()
 	d.calls++
 	gate, err, found := d.gate, d.err, d.by[sha256.Sum256(jpg)]
+	if e, ok := d.refuse[sha256.Sum256(jpg)]; ok {
+		err = e
+	}
 	d.mu.Unlock()
 	if gate != nil {
 		select {
@@ -245,6 +251,56 @@ func TestFramesReachTheInventory(t *testing.T) {
 	}
 }
 
+// TestFramesPerClip: a clip holds survey.FramesPerClip frames, however
+// they are announced; its 13th is refused with 422 naming the rule and
+// nothing is written, while another clip still takes frames, and a
+// retried announcement of a frame the clip has is still answered.
+func TestFramesPerClip(t *testing.T) {
+	e := newEnv(t)
+	leadID := e.newLead(t, e.key)
+	link := e.link(t, leadID)
+	surveyID, capture := link["survey_id"].(string), capturePath(t, link["capture_url"].(string))
+	webm := fixture(t, "mediarecorder-vp8-opus.webm")
+	full, other := e.upload(t, capture, "Kitchen", webm, "video/webm"), e.upload(t, capture, "Hall", webm, "video/webm")
+	frames := make([]sentFrame, survey.FramesPerClip+1)
+	for i := range frames {
+		frames[i] = sentFrame{OffsetMS: int64(i) * 2000, Size: 1000, Width: 640, Height: 360}
+	}
+	const first = 7
+	want(t, e.announceFrames(t, capture, full, frames[:first]...), 200, "")
+	want(t, e.announceFrames(t, capture, full, frames[first:survey.FramesPerClip]...), 200, "")
+
+	refused := func(name string, r apitest.Result, used int) {
+		t.Helper()
+		m := want(t, r, 422, "validation_failed")
+		det, _ := m["error"].(map[string]any)["details"].(map[string]any)
+		fields, _ := det["fields"].(map[string]any)
+		if fields["frames"] == nil || det["max_frames_per_clip"] != float64(survey.FramesPerClip) || det["clip_frames_used"] != float64(used) {
+			t.Errorf("%s: details %v; want fields.frames, max_frames_per_clip %d, clip_frames_used %d", name, det, survey.FramesPerClip, used)
+		}
+	}
+	refused("13th frame", e.announceFrames(t, capture, full, frames[survey.FramesPerClip]), survey.FramesPerClip)
+	// One of the clip's frames again with a new one: still the 13th.
+	refused("a retry with a 13th", e.announceFrames(t, capture, full, frames[0], frames[survey.FramesPerClip]), survey.FramesPerClip)
+	if r := want(t, e.announceFrames(t, capture, full, frames[0]), 200, ""); r["frames_used"] != float64(survey.FramesPerClip) {
+		t.Errorf("retried announcement: frames_used %v; want %d", r["frames_used"], survey.FramesPerClip)
+	}
+	// 13 frames in one call are refused before anything is read.
+	want(t, e.announceFrames(t, capture, other, frames...), 422, "validation_failed")
+	if r := want(t, e.announceFrames(t, capture, other, frames[:survey.FramesPerClip]...), 200, ""); r["frames_used"] != float64(2*survey.FramesPerClip) {
+		t.Errorf("another clip's frames: frames_used %v; want %d", r["frames_used"], 2*survey.FramesPerClip)
+	}
+	stored := e.frames(t, surveyID)
+	perClip := map[string]int{}
+	for _, f := range stored {
+		perClip[f.ClipID]++
+	}
+	if perClip[full] != survey.FramesPerClip || perClip[other] != survey.FramesPerClip || len(perClip) != 2 ||
+		e.storedSurvey(t, surveyID).FrameCount != 2*survey.FramesPerClip {
+		t.Errorf("stored frames per clip %v, survey count %d; want %d each", perClip, e.storedSurvey(t, surveyID).FrameCount, survey.FramesPerClip)
+	}
+}
+
 // TestFrameAnnouncementsRefused: a frames call that breaks a rule is a
 // 4xx naming the field, and writes nothing.
 func TestFrameAnnouncementsRefused(t *testing.T) {
@@ -306,9 +362,12 @@ func TestFrameAnnouncementsRefused(t *testing.T) {
 		t.Errorf("conflict %v; want details.slot 0", m)
 	}
 
-	// The survey's 61st frame is refused, whatever clip it belongs to.
-	clip2 := e.upload(t, capture, "Kitchen", fixture(t, "mediarecorder-vp8-opus.webm"), "video/webm")
-	want(t, e.announceFrames(t, capture, clip2, many[:survey.MaxFrames-2]...), 200, "")
+	// The survey's 61st frame is refused, whatever clip it belongs to
+	// (its clips hold survey.FramesPerClip each).
+	for left := survey.MaxFrames - 2; left > 0; left -= survey.FramesPerClip {
+		other := e.upload(t, capture, "Kitchen", fixture(t, "mediarecorder-vp8-opus.webm"), "video/webm")
+		want(t, e.announceFrames(t, capture, other, many[:min(left, survey.FramesPerClip)]...), 200, "")
+	}
 	full := want(t, e.announceFrames(t, capture, clip, sentFrame{OffsetMS: 8000, Size: 1000, Width: 640, Height: 360}), 422, "validation_failed")
 	if det := full["error"].(map[string]any)["details"].(map[string]any); det["max_frames"] != float64(survey.MaxFrames) || det["frames_used"] != float64(survey.MaxFrames) {
 		t.Errorf("full survey details %v", det)
@@ -399,15 +458,19 @@ func TestDetectorDownMidSurvey(t *testing.T) {
 	d.mu.Unlock()
 	put(t, fs[1].(map[string]any)["upload"].(map[string]any), f1)
 	stored := e.waitFrames(t, surveyID, 2)
-	if f := stored[clip+"/1"]; f.Status != survey.FrameValid || !strings.Contains(f.Analysis.Error, "connection refused") {
-		t.Errorf("frame analysed by a dead detector: %+v; want kept (valid) with the error", f)
+	if f := stored[clip+"/1"]; f.Status != survey.FrameValid || f.Analysis.Error != inventory.ReasonUnavailable {
+		t.Errorf("frame analysed by a dead detector: %+v; want kept (valid) with the reason %q", f, inventory.ReasonUnavailable)
 	}
+	waitLog(t, e, "connection refused")
 	want(t, e.Do(t, "PUT", capture+"/checklist", "", `{"rooms":[{"name":"Living room","items":[{"key":"sofa_3_seat","count":1}]}]}`), 200, "")
 	want(t, e.Do(t, "POST", capture+"/finish", "", ""), 200, "")
 	l := e.waitSurvey(t, leadID, "inventory_ready")
 	inv := e.storedSurvey(t, surveyID).Inventory
-	if rep := inv.Detector; rep == nil || rep.Status != inventory.DetectorPartial || rep.FramesAnalyzed != 1 || rep.FramesFailed != 1 || !strings.Contains(rep.Error, "connection refused") {
-		t.Errorf("report %+v; want partial, 1 analysed, 1 failed, the error", inv.Detector)
+	if rep := inv.Detector; rep == nil || rep.Status != inventory.DetectorPartial || rep.FramesAnalyzed != 1 || rep.FramesFailed != 1 || rep.Error != inventory.ReasonUnavailable {
+		t.Errorf("report %+v; want partial, 1 analysed, 1 failed, %q", inv.Detector, inventory.ReasonUnavailable)
+	}
+	if det := leadInventory(t, l)["detector"].(map[string]any); det["error"] != inventory.ReasonUnavailable {
+		t.Errorf("getLead's detector %v; want error %q", det, inventory.ReasonUnavailable)
 	}
 	if _, ok := itemOf(inv, "Living room", "sofa_3_seat"); !ok {
 		t.Errorf("the checklist's sofa is missing: %+v", inv)
@@ -415,4 +478,60 @@ func TestDetectorDownMidSurvey(t *testing.T) {
 	if l["recommended_estimate"] == nil {
 		t.Error("no recommended estimate")
 	}
+}
+
+// garbled keeps jpg's JPEG header (up to its scan's start) and its
+// end-of-image marker, with random bytes between: a customer's broken
+// frame, announced with jpg's size and dimensions.
+func garbled(t *testing.T, jpg []byte) []byte {
+	t.Helper()
+	sos := bytes.Index(jpg, []byte{0xff, 0xda})
+	if sos < 0 {
+		t.Fatal("no start of scan")
+	}
+	start := sos + 2 + (int(jpg[sos+2])<<8 | int(jpg[sos+3]))
+	out := bytes.Clone(jpg)
+	r := rand.New(rand.NewPCG(7, 11))
+	for i := start; i < len(out)-2; i++ {
+		out[i] = byte(r.UintN(256))
+	}
+	return out
+}
+
+// TestBadCustomerFrame: a frame with a real JPEG header over random
+// bytes, and a frame the detector itself cannot read, are the customer's
+// rejected frames, not detector failures: the survey's report says every
+// analysed frame was analysed, and no detector text reaches the partner.
+func TestBadCustomerFrame(t *testing.T) {
+	d := &scripted{}
+	e := newDetectingEnv(t, d)
+	leadID := e.newLead(t, e.key)
+	link := e.link(t, leadID)
+	surveyID, capture := link["survey_id"].(string), capturePath(t, link["capture_url"].(string))
+	clip := e.upload(t, capture, "Living room", fixture(t, "mediarecorder-vp8-opus.webm"), "video/webm")
+	good := still(t, 320, 240, color.RGBA{200, 10, 10, 255})
+	odd := still(t, 320, 240, color.RGBA{10, 10, 200, 255})
+	d.answer(good, "couch")
+	d.refuse = map[[32]byte]error{sha256.Sum256(odd): fmt.Errorf(
+		"detect with centernet-coco: sidecar answered 400 Bad Request: not a JPEG the detector reads: Cannot read properties of undefined (reading '0'): %w",
+		inventory.ErrBadFrame)}
+	bad := garbled(t, still(t, 320, 240, color.RGBA{10, 200, 10, 255}))
+	putFrames(t, e, capture, clip, good, bad, odd)
+	stored := e.waitFrames(t, surveyID, 3)
+	if f := stored[clip+"/1"]; f.Status != survey.FrameRejected || f.RejectReason != framecheck.CorruptReason {
+		t.Errorf("garbled frame: %s %q; want rejected, %q", f.Status, f.RejectReason, framecheck.CorruptReason)
+	}
+	if f := stored[clip+"/2"]; f.Status != survey.FrameRejected || f.RejectReason != inventory.ReasonBadFrame || f.Analysis.Error != "" {
+		t.Errorf("frame the detector cannot read: %s %q %+v; want rejected, %q", f.Status, f.RejectReason, f.Analysis, inventory.ReasonBadFrame)
+	}
+	want(t, e.Do(t, "POST", capture+"/finish", "", ""), 200, "")
+	l := e.waitSurvey(t, leadID, "inventory_ready")
+	det, _ := leadInventory(t, l)["detector"].(map[string]any)
+	if det["status"] != inventory.DetectorOK || det["frames_analyzed"] != 1.0 || det["frames_failed"] != 0.0 || det["error"] != nil {
+		t.Errorf("getLead's detector %v; want ok, 1 analysed, 0 failed, no error", det)
+	}
+	if b, _ := json.Marshal(l); strings.Contains(string(b), "Cannot read") || strings.Contains(string(b), "sidecar") {
+		t.Errorf("getLead carries the detector's text: %s", b)
+	}
+	waitLog(t, e, "Cannot read properties")
 }

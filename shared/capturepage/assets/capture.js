@@ -427,7 +427,9 @@
         if (e.lengthComputable && e.total) { clip.progress = Math.min(99, 100 * e.loaded / e.total); renderClip(clip); }
       };
       x.onload = function () {
-        if (x.status >= 200 && x.status < 300) resolve();
+        // 412: the URL only creates (If-None-Match: *), and the clip's own
+        // key already holds it: an earlier attempt arrived whole.
+        if ((x.status >= 200 && x.status < 300) || x.status === 412) resolve();
         else reject(new ApiError(x.status, "upload", x.status === 403 ? "The upload link ran out before the video was sent." : "The upload was refused (error " + x.status + ")."));
       };
       x.onerror = x.ontimeout = function () { reject(new ApiError(0, "network", "The connection dropped while sending.")); };
@@ -535,9 +537,11 @@
     }
   }
 
+  // putFrame resolves true once the frame is stored: 412 says an earlier
+  // attempt already stored it (the URL only creates).
   function putFrame(f) {
     return fetch(f.up.url, { method: f.up.method || "PUT", headers: f.up.headers, body: f.blob })
-      .then(function (r) { return r.ok; }, function () { return false; });
+      .then(function (r) { return r.ok || r.status === 412; }, function () { return false; });
   }
 
   // ---- checklist -------------------------------------------------------------

@@ -16,11 +16,18 @@ import (
 	"github.com/moveleads/partnerapi/shared/survey"
 )
 
+// CorruptReason is the reason recorded for a frame whose JPEG header is
+// sound but whose image data does not decode.
+const CorruptReason = "JPEG image data is corrupt"
+
 // Check validates an uploaded frame's bytes against f as announced: the
 // size, a JPEG (its header parses and it ends with the end-of-image
 // marker, so a cut-off upload is refused) whose dimensions are those
-// announced. It returns the reason to record when the frame is rejected,
-// "" when it is valid.
+// announced, and whose image data decodes whole (a real header over
+// garbage is the customer's bad frame, not a detector failure). The
+// decode is bounded: at most survey.MaxFrameBytes of input and
+// survey.MaxFrameSide pixels a side, checked before it. It returns the
+// reason to record when the frame is rejected, "" when it is valid.
 func Check(f survey.Frame, data []byte) string {
 	if int64(len(data)) != f.AnnouncedSize {
 		return fmt.Sprintf("size %d bytes, announced %d", len(data), f.AnnouncedSize)
@@ -34,6 +41,9 @@ func Check(f survey.Frame, data []byte) string {
 	}
 	if cfg.Width != f.Width || cfg.Height != f.Height {
 		return fmt.Sprintf("%d×%d pixels, announced %d×%d", cfg.Width, cfg.Height, f.Width, f.Height)
+	}
+	if _, err := jpeg.Decode(bytes.NewReader(data)); err != nil {
+		return CorruptReason
 	}
 	return ""
 }

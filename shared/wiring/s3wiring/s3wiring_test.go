@@ -48,9 +48,9 @@ func TestRekognitionIsTheDeployedDetector(t *testing.T) {
 	}
 	jpeg := append([]byte{0xff, 0xd8, 0xff, 0xe0}, make([]byte, 64)...)
 	jpeg = append(jpeg, 0xff, 0xd9)
-	a := inventory.Analyse(context.Background(), d, jpeg)
-	if a.Error != "" || a.Detector != "rekognition" || len(a.Detections) == 0 {
-		t.Fatalf("analysis %+v", a)
+	a, err := inventory.Analyse(context.Background(), d, jpeg)
+	if err != nil || a.Error != "" || a.Detector != "rekognition" || len(a.Detections) == 0 {
+		t.Fatalf("analysis %+v, %v", a, err)
 	}
 	if got.target != "RekognitionService.DetectLabels" || !strings.Contains(got.auth, "/us-east-1/rekognition/aws4_request") {
 		t.Errorf("target %q, authorization %q", got.target, got.auth)
