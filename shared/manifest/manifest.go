@@ -441,15 +441,17 @@ var Functions = []Function{
 			},
 			{
 				Operation: QuoteAccept, Method: "POST", PilotPath: "/v1-quote/{token}/accept",
-				Auth: AuthQuoteToken, BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerToken,
+				Auth: AuthQuoteToken, Beta: Deposits, BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerToken,
 			},
 			{
 				Operation: QuoteDeposit, Method: "POST", PilotPath: "/v1-quote/{token}/deposit",
-				Auth: AuthQuoteToken, BodyLimit: 1 << 10, Response: JSON, RateLimit: PerToken,
+				Auth: AuthQuoteToken, Beta: Deposits, BodyLimit: 1 << 10, Response: JSON, RateLimit: PerToken,
 			},
 		},
 		// The token's record counts requests; then as v1-accept and
-		// v1-deposits (the page's deposit is the quote's).
+		// v1-deposits (the page's deposit is the quote's). Accepting and
+		// paying are the beta's, as through the API; the page itself
+		// opens without it (it says what the customer can do).
 		Table:   TableAccess{Get: true, Write: []string{table.QuoteTokenKeys, table.LeadKeys, table.DepositKeys}},
 		Bucket:  BucketAccess{Write: []string{SignaturePrefix}},
 		Secrets: []string{SecretStripeKeys},
