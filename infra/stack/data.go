@@ -201,6 +201,7 @@ var secretEnv = map[string]string{
 	manifest.SecretWebhookSealing: settings.WebhookSealingKeyARN,
 	manifest.SecretStripeKeys:     settings.StripeAPIKeysARN,
 	manifest.SecretStripeWebhook:  settings.StripeWebhookSecretsARN,
+	manifest.SecretCaptureLink:    settings.CaptureLinkKeyARN,
 }
 
 // generatedSecret is a secret of 32 random bytes that CloudFormation
@@ -228,6 +229,13 @@ var generatedSecrets = map[string]generatedSecret{
 			"functions open them with one key: a new value would leave every sealed secret unreadable, so no webhook " +
 			"could be signed, until each is re-sealed. Rotation is a manual operation (a re-seal pass under the old and " +
 			"new keys) until sealed values name their key; the signing secrets themselves rotate per endpoint.",
+	},
+	manifest.SecretCaptureLink: {
+		id:          "CaptureLinkKey",
+		description: "HMAC key getSurveyLink derives capture tokens from under an Idempotency-Key (64 hex digits = 32 bytes)",
+		noRotation: "A replay of getSurveyLink under an Idempotency-Key (kept 24 h) computes its capture link again from this key: " +
+			"a new value makes replays of earlier keys answer links that do not open. Links themselves are revoked by their stored " +
+			"hash, never by rotating the key; rotation is a manual operation, best 24 h after the last keyed call.",
 	},
 }
 

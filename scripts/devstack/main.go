@@ -381,6 +381,7 @@ func stackEnv(dynamoEndpoint string, s3srv *s3local.Server, base string) map[str
 		settings.Table: table.DefaultName, settings.CursorSecret: randomHex(32),
 		settings.ClipBucket: clipBucket, settings.PublicBaseURL: base,
 		settings.WebhookSealingKey: randomHex(32),
+		settings.CaptureLinkKey:    randomHex(32),
 		// Local only: test-mode webhooks may reach listeners on this
 		// machine (scripts/webhook-listen). Never set when deployed.
 		settings.WebhookAllowLoopback: "1",

@@ -10,8 +10,8 @@
 // Environment: while make dev runs, the variables of <repo
 // root>/.local/dev.json win over the process's (as scripts/invoke);
 // otherwise the process environment, as a deployed function's (TABLE_NAME,
-// AWS_REGION and credentials, CURSOR_SECRET[_ARN], STRIPE_API_KEYS[_ARN],
-// CLIP_BUCKET, PUBLIC_BASE_URL). stdout carries the protocol only; one
+// AWS_REGION and credentials, CURSOR_SECRET[_ARN], CAPTURE_LINK_KEY[_ARN],
+// STRIPE_API_KEYS[_ARN], CLIP_BUCKET, PUBLIC_BASE_URL). stdout carries the protocol only; one
 // line on stderr says where the environment came from, and the server's
 // log lines (JSON, never a key) go to stderr.
 //

@@ -136,6 +136,7 @@ func (w *world) stdioCommand(t *testing.T, key string) *exec.Cmd {
 		"PARTNER_API_KEY="+key,
 		settings.Table+"="+w.env.Store.Table(),
 		settings.CursorSecret+"="+hex.EncodeToString(w.env.Secret),
+		settings.CaptureLinkKey+"="+hex.EncodeToString(w.env.Secret),
 		settings.StripeAPIKeys+"="+apitest.StripeSecrets[manifest.SecretStripeKeys],
 	)
 	cmd.Stderr = &testLog{t: t}

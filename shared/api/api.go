@@ -104,6 +104,11 @@ type Endpoint struct {
 	// RenderError renders an error of an HTML route as a page (the JSON
 	// error body is for programs, not people). Nil: the JSON body.
 	RenderError func(err error) Document
+	// BetaOff decides a call of a route whose beta feature (manifest
+	// Route.Beta) the partner lacks: nil lets it run (a read of what the
+	// beta already made), an error refuses it (a customer's page words its
+	// own). Nil: 403 beta_not_enabled (BetaNotEnabled).
+	BetaOff func(ctx context.Context, c *Call, partner auth.Partner) error
 }
 
 // Grant is what a token route's Verify found.

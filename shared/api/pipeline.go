@@ -125,9 +125,12 @@ func (p *Pipeline) run(ctx context.Context, ep Endpoint, c *Call, res *Result) (
 			return 0, nil, false, err
 		}
 		if !partner.BetaEnabled(rt.Beta) {
-			return 0, nil, false, errcode.New(errcode.BetaNotEnabled,
-				"This endpoint is in private beta (%s) and not enabled for your account; ask your operator to enable it.", rt.Beta).
-				WithDetail("feature", string(rt.Beta))
+			if ep.BetaOff == nil {
+				return 0, nil, false, BetaNotEnabled(rt.Beta)
+			}
+			if err := ep.BetaOff(ctx, c, partner); err != nil {
+				return 0, nil, false, err
+			}
 		}
 	}
 	if c.Malformed != nil {
@@ -271,6 +274,14 @@ func (p *Pipeline) admitToken(ctx context.Context, ep Endpoint, c *Call, res *Re
 			WithDetail("limit", u.Limit).WithDetail("retry_after", u.RetryAfter(c.Now))
 	}
 	return nil
+}
+
+// BetaNotEnabled is the refusal of a route whose beta feature f the
+// caller's partner lacks.
+func BetaNotEnabled(f manifest.Feature) error {
+	return errcode.New(errcode.BetaNotEnabled,
+		"This endpoint is in private beta (%s) and not enabled for your account; ask your operator to enable it.", f).
+		WithDetail("feature", string(f))
 }
 
 // TooLarge is the error for a body over limit bytes.

@@ -352,9 +352,11 @@ func stripeErr(err error) error {
 	return errcode.Upstream("create the Stripe checkout", err)
 }
 
-// GetDeposit is the getDeposit endpoint (beta).
+// GetDeposit is the getDeposit endpoint (beta). A partner whose beta was
+// turned off still reads, and reconciles, the deposits it has: payments
+// already made are kept; any other id answers 403 beta_not_enabled.
 func (s *Service) GetDeposit() api.Endpoint {
-	return api.Endpoint{Operation: manifest.GetDeposit, Prepare: func(ctx context.Context, c *api.Call) (api.Work, error) {
+	return api.Endpoint{Operation: manifest.GetDeposit, BetaOff: s.existingDeposit, Prepare: func(ctx context.Context, c *api.Call) (api.Work, error) {
 		u, err := uuid.Parse(c.PathParam)
 		if err != nil || len(c.PathParam) != 36 {
 			return api.Work{}, errcode.New(errcode.NotFound, "No deposit with that id exists for this API key.")
@@ -368,6 +370,21 @@ func (s *Service) GetDeposit() api.Endpoint {
 			return statusView(d, now), nil
 		}}, nil
 	}}
+}
+
+// existingDeposit lets getDeposit run without the beta when the path
+// names one of the caller's deposits.
+func (s *Service) existingDeposit(ctx context.Context, c *api.Call, _ auth.Partner) error {
+	off := api.BetaNotEnabled(c.Route.Beta)
+	u, err := uuid.Parse(c.PathParam)
+	if err != nil || len(c.PathParam) != 36 {
+		return off
+	}
+	_, err = s.d.Store.GetDeposit(ctx, c.Tenant(), u.String())
+	if e := errcode.As(err); e != nil && e.Code == errcode.NotFound {
+		return off
+	}
+	return err
 }
 
 // Status returns tenant t's deposit id at now, reconciled against Stripe

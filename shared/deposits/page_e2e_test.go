@@ -396,3 +396,30 @@ func TestPageErrorsInChromium(t *testing.T) {
 	}
 	htmltest.Shot(t, ctx, "error-410")
 }
+
+// TestPageBetaOffInChromium: with the partner's deposits beta off, an
+// open quote's page says online acceptance is unavailable and whom to
+// contact, with status 403 and no button to sign or pay.
+func TestPageBetaOffInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	w := newWorld(t)
+	w.env.Clock.Set(time.Now())
+	leadID := w.lead(t)
+	q := w.quote(t, leadID, `{"estimate_type":"binding","price_cents":245000,"deposit_cents":25000}`)
+	w.betaOff(t)
+	// Chromium reports the page's status on the console.
+	ctx := openPhone(t, q["quote_url"].(string), "the server responded with a status of 403")
+	waitHeading(t, ctx, "Online acceptance is unavailable")
+	waitText(t, ctx, "To go ahead with your move, please contact Acme Movers directly.")
+	if s := htmltest.DocumentStatus(t, ctx); s != 403 {
+		t.Errorf("page with the beta off: status %d; want 403", s)
+	}
+	for _, name := range []string{"Sign and accept quote", "Pay deposit of $250.00"} {
+		if _, err := browser.Find(ctx, browser.RoleButton, name); err == nil {
+			t.Errorf("the page offers %q with the beta off", name)
+		}
+	}
+	htmltest.Shot(t, ctx, "beta-off")
+}

@@ -70,20 +70,38 @@ func tokenItems(t auth.Tenant, sv survey.Survey) []any {
 // wrapping ErrChanged; any other failure → upstream_failed. On every error
 // nothing was written.
 func (s *Store) AddSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Survey, lifetime time.Duration, now time.Time) (string, survey.Survey, error) {
+	token, err := survey.NewToken()
+	if err != nil {
+		return "", survey.Survey{}, err
+	}
+	after, err := s.PutSurveyToken(ctx, t, sv, token, lifetime, now)
+	if err != nil {
+		return "", survey.Survey{}, err
+	}
+	return token, after, nil
+}
+
+// PutSurveyToken is AddSurveyToken with the given token
+// (survey.DerivedToken's). A token sv already has writes nothing: a
+// retried call under the same Idempotency-Key computes the same token.
+func (s *Store) PutSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Survey, token string, lifetime time.Duration, now time.Time) (survey.Survey, error) {
 	after := sv
 	after.Tokens = slices.Clone(sv.Tokens)
-	token, err := after.IssueToken(lifetime, now)
+	err := after.AddToken(token, lifetime, now)
 	if errors.Is(err, survey.ErrClosed) {
-		return "", survey.Survey{}, surveyClosed(sv.ID)
+		return survey.Survey{}, surveyClosed(sv.ID)
 	}
 	if err != nil {
-		return "", survey.Survey{}, fmt.Errorf("add capture token to survey %s: %w", sv.ID, err)
+		return survey.Survey{}, fmt.Errorf("add capture token to survey %s: %w", sv.ID, err)
+	}
+	if sv.HasToken(token) {
+		return sv, nil
 	}
 	hash := survey.TokenHash(token)
 	i := slices.IndexFunc(after.Tokens, func(st survey.StoredToken) bool { return st.Hash == hash })
 	put, err := s.putNew(newTokenItem(t, after, after.Tokens[i]))
 	if err != nil {
-		return "", survey.Survey{}, fmt.Errorf("add capture token to survey %s: %w", sv.ID, err)
+		return survey.Survey{}, fmt.Errorf("add capture token to survey %s: %w", sv.ID, err)
 	}
 	tokens := expression.Name("tokens")
 	cond := expression.AttributeExists(expression.Name(table.PK)).
@@ -96,26 +114,26 @@ func (s *Store) AddSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Sur
 		Set(expression.Name("token_expires_at"), expression.Value(lead.FormatTime(after.TokenExpiresAt)))
 	expr, err := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
 	if err != nil {
-		return "", survey.Survey{}, fmt.Errorf("build capture token update: %w", err)
+		return survey.Survey{}, fmt.Errorf("build capture token update: %w", err)
 	}
 	pk, sk := surveyKey(t, sv.ID)
 	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
 		TransactItems: []types.TransactWriteItem{put, s.update(pk, sk, expr)}, ReturnConsumedCapacity: capacity,
 	})
 	if err == nil {
-		return token, after, nil
+		return after, nil
 	}
 	reasons := cancelled(err)
 	if failed, old := failedAt(reasons, 1); failed {
-		return "", survey.Survey{}, surveyCondFailed(sv.ID, old, func(st survey.Status) bool { return !st.Final() })
+		return survey.Survey{}, surveyCondFailed(sv.ID, old, func(st survey.Status) bool { return !st.Final() })
 	}
 	if failed, _ := failedAt(reasons, 0); failed {
-		return "", survey.Survey{}, errcode.New(errcode.Conflict, "That capture token already exists; nothing was written.")
+		return survey.Survey{}, errcode.New(errcode.Conflict, "That capture token already exists; nothing was written.")
 	}
 	if hasReason(err, "TransactionConflict") {
-		return "", survey.Survey{}, changed("survey")
+		return survey.Survey{}, changed("survey")
 	}
-	return "", survey.Survey{}, upstream("add capture token", err)
+	return survey.Survey{}, upstream("add capture token", err)
 }
 
 // SurveyByToken returns the tenant and the survey of the capture token

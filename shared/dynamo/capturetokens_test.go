@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,6 +41,31 @@ func TestAddSurveyToken(t *testing.T) {
 		}
 		if l, _ := leadView(t, s, surveyTenant, "lead_1"); !l.UpdatedAt.Equal(l0.UpdatedAt) {
 			t.Errorf("lead updated_at moved to %s; want %s (a new link is no transition)", l.UpdatedAt, l0.UpdatedAt)
+		}
+	})
+	t.Run("a given token twice is written once", func(t *testing.T) {
+		s := newStore(t)
+		putLeadIn(t, s, surveyTenant, "lead_1", lead.New)
+		sv, _ := startSurvey(t, s, surveyTenant, "lead_1", t0)
+		token, err := survey.DerivedToken([]byte(strings.Repeat("k", survey.MinLinkKey)), "lead_1", "idem")
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, err := s.PutSurveyToken(ctx, surveyTenant, sv, token, survey.DefaultTokenLifetime, t0.Add(time.Minute))
+		if err != nil || len(after.Tokens) != 2 {
+			t.Fatalf("PutSurveyToken = %d tokens, %v; want 2, nil", len(after.Tokens), err)
+		}
+		// A retry after a lost answer: the same token, nothing written.
+		again, err := s.PutSurveyToken(ctx, surveyTenant, after, token, survey.DefaultTokenLifetime, t0.Add(2*time.Minute))
+		if err != nil || len(again.Tokens) != 2 {
+			t.Fatalf("PutSurveyToken again = %d tokens, %v; want 2, nil", len(again.Tokens), err)
+		}
+		stored, err := s.GetSurvey(ctx, surveyTenant, sv.ID)
+		if err != nil || !equalSurvey(stored.Survey, after) {
+			t.Errorf("stored survey = %+v, %v; want %+v", stored.Survey, err, after)
+		}
+		if _, _, err := s.SurveyByToken(ctx, survey.TokenHash(token), t0.Add(time.Hour)); err != nil {
+			t.Errorf("SurveyByToken of the given token = %v; want nil", err)
 		}
 	})
 	t.Run("keeps the newest tokens only", func(t *testing.T) {

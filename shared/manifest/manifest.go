@@ -230,6 +230,11 @@ const (
 	// "live": "whsec_…"} (one endpoint per mode: /stripe-webhook/test and
 	// /stripe-webhook/live).
 	SecretStripeWebhook = "stripe-webhook-secrets"
+	// SecretCaptureLink is the HMAC key (32 random bytes) getSurveyLink
+	// derives a call's capture token from under an Idempotency-Key
+	// (survey.DerivedToken), so a replay answers the same link while the
+	// table keeps only the token's hash.
+	SecretCaptureLink = "capture-link-key"
 )
 
 // SignaturePrefix is the key prefix of signed quotes' signature images in
@@ -251,7 +256,7 @@ const (
 )
 
 // Secrets lists every secret name.
-var Secrets = []string{SecretCursor, SecretWebhookSealing, SecretStripeKeys, SecretStripeWebhook}
+var Secrets = []string{SecretCursor, SecretWebhookSealing, SecretStripeKeys, SecretStripeWebhook, SecretCaptureLink}
 
 // Functions lists every Lambda function. Order is the order docs present
 // them in.
@@ -299,7 +304,8 @@ var Functions = []Function{
 		}},
 		// GetItem: the lead, its survey, the partner's settings (link
 		// lifetime) and a waited-for idempotency record.
-		Table: TableAccess{Get: true, Write: []string{table.LeadKeys, table.SurveyKeys, table.CaptureTokenKeys, table.SurveyRefKeys, table.IdempotencyKeys}},
+		Table:   TableAccess{Get: true, Write: []string{table.LeadKeys, table.SurveyKeys, table.CaptureTokenKeys, table.SurveyRefKeys, table.IdempotencyKeys}},
+		Secrets: []string{SecretCaptureLink},
 	},
 	{
 		Slug: "v1-capture", Summary: "The hosted capture page a customer opens on a phone, and its own JSON calls (request a clip upload, request its frames' uploads, save the checklist, finish).",
@@ -441,15 +447,17 @@ var Functions = []Function{
 			},
 			{
 				Operation: QuoteAccept, Method: "POST", PilotPath: "/v1-quote/{token}/accept",
-				Auth: AuthQuoteToken, BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerToken,
+				Auth: AuthQuoteToken, Beta: Deposits, BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerToken,
 			},
 			{
 				Operation: QuoteDeposit, Method: "POST", PilotPath: "/v1-quote/{token}/deposit",
-				Auth: AuthQuoteToken, BodyLimit: 1 << 10, Response: JSON, RateLimit: PerToken,
+				Auth: AuthQuoteToken, Beta: Deposits, BodyLimit: 1 << 10, Response: JSON, RateLimit: PerToken,
 			},
 		},
 		// The token's record counts requests; then as v1-accept and
-		// v1-deposits (the page's deposit is the quote's).
+		// v1-deposits (the page's deposit is the quote's). Accepting and
+		// paying are the beta's, as through the API; the page itself
+		// opens without it (it says what the customer can do).
 		Table:   TableAccess{Get: true, Write: []string{table.QuoteTokenKeys, table.LeadKeys, table.DepositKeys}},
 		Bucket:  BucketAccess{Write: []string{SignaturePrefix}},
 		Secrets: []string{SecretStripeKeys},
@@ -509,7 +517,7 @@ var Functions = []Function{
 			table.ViewTokenKeys, table.QuoteTokenKeys, table.DepositKeys, table.EventKeys, table.StripeKeys,
 		}},
 		Bucket:  BucketAccess{Write: []string{SignaturePrefix}},
-		Secrets: []string{SecretCursor, SecretStripeKeys},
+		Secrets: []string{SecretCursor, SecretStripeKeys, SecretCaptureLink},
 	},
 	{
 		Slug: "route-not-found", Summary: "Answer every request no route matches with the API's error body (404, or 405 with Allow).",

@@ -44,6 +44,24 @@ func BookedLinkExpiredPage(company string) Document {
 			upperFirst(name)+" has your booking details: contact them with any questions.")
 }
 
+// OnlineOff words what a customer reads when company no longer takes
+// acceptances or deposits online (the operator turned the partner's
+// deposits beta off): the page's title, and the message both the page and
+// its accept and deposit calls give.
+func OnlineOff(company string) (title, message string) {
+	name := companyText(company)
+	return "Online acceptance is unavailable",
+		"You can’t accept this quote or pay a deposit online at the moment. To go ahead with your move, please contact " + name + " directly."
+}
+
+// OnlineOffPage is the 403 page of a quote the customer could act on
+// (accept, sign or pay) when company no longer takes that online: it
+// offers no button, only whom to contact.
+func OnlineOffPage(company string) Document {
+	title, message := OnlineOff(company)
+	return messagePage(403, company, title, message)
+}
+
 // messagePage is the short page of the error and notice pages.
 func messagePage(status int, company, title, message string) Document {
 	a := loadAssets()

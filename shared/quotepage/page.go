@@ -71,6 +71,11 @@ type Page struct {
 	// paths on the page's origin: "/v1-quote/<token>/accept" and
 	// "/v1-quote/<token>/deposit".
 	AcceptPath, DepositPath string
+
+	// OnlineOff is set when the mover no longer takes acceptances or
+	// deposits online (its deposits beta was turned off): a page that
+	// would offer to accept, sign or pay is OnlineOffPage instead.
+	OnlineOff bool
 }
 
 // LiabilityOption is one liability option as the page offers it.
@@ -100,7 +105,8 @@ const dateLayout = "Monday 2 January 2006 at 15:04 UTC"
 // form of the estimate type while open, the deposit once accepted or
 // signed, and an explanation with whom to contact otherwise (an unknown
 // stage included, so nothing can be accepted from a page the caller did
-// not mean to be open).
+// not mean to be open). With p.OnlineOff a page that would offer to
+// accept, sign or pay is OnlineOffPage (403) instead.
 func Render(p Page) Document {
 	a := loadAssets()
 	company := companyText(p.CompanyName)
@@ -118,6 +124,9 @@ func Render(p Page) Document {
 	}
 	layout := layoutOf(p.Stage, binding)
 	dv := depositViewOf(p, layout)
+	if p.OnlineOff && offersAction(layout, dv) {
+		return OnlineOffPage(p.CompanyName)
+	}
 	done := doneTexts(p, binding, company)
 	closed := closedTexts(p, company)
 	payLabel := "Pay deposit"
@@ -163,6 +172,18 @@ func Render(p Page) Document {
 		"%%CLOSED_TEXT%%", htmlpage.Escape(closed.text),
 	).Replace(a.layouts[layout])
 	return Document{Status: 200, Header: Headers(), Body: []byte(body)}
+}
+
+// offersAction reports whether a page of layout and deposit block dv
+// offers the customer something to do: accept, sign or pay.
+func offersAction(layout string, dv depositView) bool {
+	switch layout {
+	case layoutSign, layoutAccept:
+		return true
+	case layoutDone:
+		return dv.kind == depositPay || dv.kind == depositLink
+	}
+	return false
 }
 
 // depositLabel names the deposit in the quote's facts: what it is for

@@ -58,6 +58,13 @@ func (s *Service) verify(ctx context.Context, c *api.Call) (api.Grant, error) {
 
 func session(c *api.Call) *pageSession { return c.Subject.(*pageSession) }
 
+// onlineOff refuses the page's accept and deposit calls when the
+// partner lost the beta their routes need, in the customer's words.
+func onlineOff(_ context.Context, c *api.Call, partner auth.Partner) error {
+	_, msg := quotepage.OnlineOff(partner.Name)
+	return errcode.New(errcode.BetaNotEnabled, "%s", msg).WithDetail("feature", string(c.Route.Beta))
+}
+
 var errExpiredLink = errcode.New(errcode.LinkExpired, "This quote link has expired; ask the mover for a new one.")
 
 // PageEndpoints returns the v1-quote function's endpoints: the page, its
@@ -131,6 +138,8 @@ func (s *Service) page(ctx context.Context, token string, partner auth.Partner, 
 		EstimateType: string(qr.EstimateType), PriceCents: qr.PriceCents, DepositCents: qr.DepositCents,
 		Currency: qr.Currency, ExpiresAt: qr.ExpiresAt, Stage: string(stage),
 		DepositStatus: string(deposit.PublicNone), AcceptPath: base + "/accept", DepositPath: base + "/deposit",
+		// The page's accept and deposit calls need the beta (one feature).
+		OnlineOff: !partner.BetaEnabled(manifest.ByOperation(manifest.QuoteAccept).Beta),
 	}
 	if qr.Acceptance != nil {
 		at := qr.Acceptance.At
@@ -157,7 +166,7 @@ func (s *Service) page(ctx context.Context, token string, partner auth.Partner, 
 
 func (s *Service) quoteAccept() api.Endpoint {
 	return api.Endpoint{
-		Operation: manifest.QuoteAccept, Verify: s.verify,
+		Operation: manifest.QuoteAccept, Verify: s.verify, BetaOff: onlineOff,
 		Prepare: func(ctx context.Context, c *api.Call) (api.Work, error) {
 			ss := session(c)
 			if ss.expired {
@@ -182,7 +191,7 @@ type DepositView struct {
 
 func (s *Service) quoteDeposit(checkout Checkout) api.Endpoint {
 	return api.Endpoint{
-		Operation: manifest.QuoteDeposit, Verify: s.verify,
+		Operation: manifest.QuoteDeposit, Verify: s.verify, BetaOff: onlineOff,
 		Prepare: func(ctx context.Context, c *api.Call) (api.Work, error) {
 			ss := session(c)
 			if ss.expired {

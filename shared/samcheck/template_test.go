@@ -617,6 +617,7 @@ func TestSettingsPinned(t *testing.T) {
 			"V1SurveyVideoAccessFunction", "V1VideoFunction"},
 		settings.WebhookSealingKey:    {"WebhookDispatcherFunction", "WebhookRetrierFunction"},
 		settings.CursorSecret:         {"V1LeadsListFunction", "V1McpFunction"},
+		settings.CaptureLinkKey:       {"V1LeadSurveyFunction", "V1McpFunction"},
 		settings.StripeAPIKeys:        {"V1DepositStatusFunction", "V1DepositsFunction", "V1McpFunction", "V1QuoteFunction"},
 		settings.StripeAPIURL:         {"V1DepositStatusFunction", "V1DepositsFunction", "V1McpFunction", "V1QuoteFunction"},
 		settings.StripeWebhookSecrets: {"StripeWebhookFunction"},

@@ -15,6 +15,11 @@ const (
 	// CursorSecretARN names the Secrets Manager secret holding that key, in
 	// AWS. It is read on the first listLeads request, not at init.
 	CursorSecretARN = "CURSOR_SECRET_ARN"
+	// CaptureLinkKey holds the key getSurveyLink derives capture tokens
+	// from under an Idempotency-Key (hex, 32 bytes), for local stacks; in
+	// AWS CaptureLinkKeyARN names its Secrets Manager secret.
+	CaptureLinkKey    = "CAPTURE_LINK_KEY"
+	CaptureLinkKeyARN = "CAPTURE_LINK_KEY_ARN"
 	// ClipBucket names the S3 bucket of survey clips (functions with
 	// bucket grants in the manifest).
 	ClipBucket = "CLIP_BUCKET"
@@ -75,6 +80,8 @@ func SecretVar(name string) string {
 		return StripeAPIKeys
 	case "stripe-webhook-secrets":
 		return StripeWebhookSecrets
+	case "capture-link-key":
+		return CaptureLinkKey
 	}
 	return ""
 }

@@ -43,12 +43,21 @@ var (
 // lifetime is out of range (see CheckTokenLifetime) or when no token can be
 // drawn.
 func New(id, leadID string, lifetime time.Duration, now time.Time) (Survey, string, error) {
-	s := Survey{ID: id, LeadID: leadID, Status: Invited, CreatedAt: now, UpdatedAt: now}
-	token, err := s.IssueToken(lifetime, now)
+	token, err := NewToken()
 	if err != nil {
 		return Survey{}, "", err
 	}
-	return s, token, nil
+	s, err := NewWithToken(id, leadID, token, lifetime, now)
+	return s, token, err
+}
+
+// NewWithToken is New with the given capture token (DerivedToken's).
+func NewWithToken(id, leadID, token string, lifetime time.Duration, now time.Time) (Survey, error) {
+	s := Survey{ID: id, LeadID: leadID, Status: Invited, CreatedAt: now, UpdatedAt: now}
+	if err := s.AddToken(token, lifetime, now); err != nil {
+		return Survey{}, err
+	}
+	return s, nil
 }
 
 // IssueToken mints a fresh capture token for s, valid for lifetime from now,
@@ -67,22 +76,39 @@ func New(id, leadID string, lifetime time.Duration, now time.Time) (Survey, stri
 // an error wrapping ErrLifetime when lifetime is out of range, and when the
 // random source fails.
 func (s *Survey) IssueToken(lifetime time.Duration, now time.Time) (string, error) {
-	if s.Status.Final() {
-		return "", fmt.Errorf("issue capture token for survey %s: %w", s.ID, ErrClosed)
-	}
-	if err := CheckTokenLifetime(lifetime); err != nil {
-		return "", fmt.Errorf("%w: %w", ErrLifetime, err)
-	}
 	token, err := NewToken()
 	if err != nil {
 		return "", err
+	}
+	return token, s.AddToken(token, lifetime, now)
+}
+
+// AddToken is IssueToken with the given token (DerivedToken's, which a
+// retried call computes again). A token s already has is left as it is,
+// with its own expiry: HasToken tells the caller there is nothing to
+// write.
+func (s *Survey) AddToken(token string, lifetime time.Duration, now time.Time) error {
+	if s.Status.Final() {
+		return fmt.Errorf("issue capture token for survey %s: %w", s.ID, ErrClosed)
+	}
+	if err := CheckTokenLifetime(lifetime); err != nil {
+		return fmt.Errorf("%w: %w", ErrLifetime, err)
+	}
+	if s.HasToken(token) {
+		return nil
 	}
 	exp := now.Add(lifetime)
 	s.Tokens = addToken(s.Tokens, StoredToken{Hash: TokenHash(token), IssuedAt: now, ExpiresAt: exp})
 	if exp.After(s.TokenExpiresAt) {
 		s.TokenExpiresAt = exp
 	}
-	return token, nil
+	return nil
+}
+
+// HasToken reports whether token is one of s's stored tokens.
+func (s *Survey) HasToken(token string) bool {
+	_, ok := findToken(s.Tokens, TokenHash(token))
+	return ok
 }
 
 // Access decides whether the holder of a capture token whose hash is hash

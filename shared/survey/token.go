@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -13,12 +14,13 @@ import (
 )
 
 // A capture token is the secret in a capture URL (/v1-capture/{token}): 32
-// bytes (256 bits) from crypto/rand, written in base64url without padding,
-// so exactly TokenLen characters of [A-Za-z0-9_-]. Only TokenHash of it is
-// stored. A token carries far more entropy than can be guessed, so an
-// unsalted SHA-256 cannot be reversed, and a lookup by hash needs no
-// secret of the deployment (unlike an HMAC-derived token, whose secret
-// would have to be rotated to revoke anything).
+// bytes (256 bits) from crypto/rand (NewToken), or, for a call under an
+// Idempotency-Key, an HMAC-SHA256 under the deployment's capture link key
+// (DerivedToken), written in base64url without padding, so exactly
+// TokenLen characters of [A-Za-z0-9_-]. Only TokenHash of it is stored,
+// either way: a token carries far more entropy than can be guessed, so an
+// unsalted SHA-256 cannot be reversed, a lookup by hash needs no secret,
+// and a link is revoked by its stored hash, never by rotating the key.
 const (
 	tokenBytes = 32
 	// TokenLen is the length of a capture token in characters.
@@ -53,6 +55,28 @@ func NewToken() (string, error) {
 		return "", fmt.Errorf("generate capture token: %w", err)
 	}
 	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// MinLinkKey is the shortest capture link key DerivedToken takes (32
+// bytes: the HMAC's output, so the key is never the weaker part).
+const MinLinkKey = 32
+
+// DerivedToken returns the capture token HMAC-SHA256(key, parts) in
+// NewToken's form: the token a getSurveyLink call under an Idempotency-Key
+// answers, which a replay of the call computes again (parts name the
+// tenant, the lead and the key), so the replay answers the same link while
+// only its hash is stored. Without key its 256 bits are unpredictable;
+// each part is length-prefixed, so no two lists of parts collide. It fails
+// only on a key shorter than MinLinkKey.
+func DerivedToken(key []byte, parts ...string) (string, error) {
+	if len(key) < MinLinkKey {
+		return "", fmt.Errorf("capture link key: %d bytes; want at least %d", len(key), MinLinkKey)
+	}
+	m := hmac.New(sha256.New, key)
+	for _, p := range parts {
+		fmt.Fprintf(m, "%d:%s;", len(p), p)
+	}
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil)), nil
 }
 
 // TokenHash returns the lowercase hex SHA-256 of token: the only form in

@@ -1,6 +1,7 @@
 package survey
 
 import (
+	"bytes"
 	"encoding/base64"
 	"errors"
 	"strings"
@@ -151,5 +152,40 @@ func TestAddTokenKeepsNewest(t *testing.T) {
 	}
 	if got, want := tokens[MaxTokens-1].Hash, TokenHash(string(rune('a'+MaxTokens+2))); got != want {
 		t.Errorf("newest kept token %s; want %s", got, want)
+	}
+}
+
+// TestDerivedToken: a derived token has a capture token's form, is the
+// same for the same key and parts, differs for another key or any other
+// part (parts are length-prefixed, so moving a boundary differs too),
+// and a short key is refused.
+func TestDerivedToken(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, MinLinkKey)
+	tok, err := DerivedToken(key, "getSurveyLink", "ptn_1", "test", "lead", "k1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, err := ParseToken(tok); err != nil || h != TokenHash(tok) {
+		t.Fatalf("ParseToken(%q) = %q, %v; want a capture token", tok, h, err)
+	}
+	again, _ := DerivedToken(key, "getSurveyLink", "ptn_1", "test", "lead", "k1")
+	if again != tok {
+		t.Errorf("same key and parts: %q then %q", tok, again)
+	}
+	other := bytes.Repeat([]byte{8}, MinLinkKey)
+	for name, got := range map[string][]any{
+		"another key":      {other, []string{"getSurveyLink", "ptn_1", "test", "lead", "k1"}},
+		"another idem key": {key, []string{"getSurveyLink", "ptn_1", "test", "lead", "k2"}},
+		"another lead":     {key, []string{"getSurveyLink", "ptn_1", "test", "lead2", "k1"}},
+		"another mode":     {key, []string{"getSurveyLink", "ptn_1", "live", "lead", "k1"}},
+		"moved boundary":   {key, []string{"getSurveyLink", "ptn_1", "test", "lea", "dk1"}},
+	} {
+		d, err := DerivedToken(got[0].([]byte), got[1].([]string)...)
+		if err != nil || d == tok {
+			t.Errorf("%s: %q, %v; want another token", name, d, err)
+		}
+	}
+	if _, err := DerivedToken(key[:MinLinkKey-1], "x"); err == nil {
+		t.Error("a 31-byte key was taken")
 	}
 }

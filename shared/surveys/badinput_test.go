@@ -2,18 +2,16 @@ package surveys_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/dynamo/dynamotest"
 	"github.com/moveleads/partnerapi/shared/survey"
 )
 
@@ -207,32 +205,45 @@ func TestPerTokenRateLimit(t *testing.T) {
 	want(t, e.Do(t, "PUT", capture+"/checklist", "", `{"rooms":[]}`), 200, "")
 }
 
-// TestIdempotentLinkStoresNoToken: getSurveyLink under an Idempotency-Key
-// replays the same survey with a fresh, working URL, and no capture token
-// is stored anywhere in the table.
-func TestIdempotentLinkStoresNoToken(t *testing.T) {
+// TestIdempotentLinkReplaysTheSameLink: getSurveyLink under an
+// Idempotency-Key replays the byte-identical body, capture_url included,
+// and that link opens the capture page; another key answers another link
+// to the same survey, no key a fresh link each time; and no capture token
+// is stored anywhere in the table (the spec's replay rule).
+func TestIdempotentLinkReplaysTheSameLink(t *testing.T) {
 	e := newEnv(t)
 	leadID := e.newLead(t, e.key)
-	a := want(t, e.Do(t, "POST", "/v1/leads/"+leadID+"/video-survey", e.key, "", "Idempotency-Key: k1"), 200, "")
-	r := e.Do(t, "POST", "/v1/leads/"+leadID+"/video-survey", e.key, "", "Idempotency-Key: k1")
-	b := want(t, r, 200, "")
-	if r.Header.Get("Idempotent-Replayed") != "true" || a["survey_id"] != b["survey_id"] || a["capture_url"] == b["capture_url"] {
-		t.Errorf("replay %v (replayed %q); want survey %v with a fresh URL", b, r.Header.Get("Idempotent-Replayed"), a["survey_id"])
+	path := "/v1/leads/" + leadID + "/video-survey"
+	first := e.Do(t, "POST", path, e.key, "", "Idempotency-Key: k1")
+	a := want(t, first, 200, "")
+	r := e.Do(t, "POST", path, e.key, "", "Idempotency-Key: k1")
+	want(t, r, 200, "")
+	if r.Header.Get("Idempotent-Replayed") != "true" || string(r.Body) != string(first.Body) {
+		t.Errorf("replay %s (replayed %q); want the original %s", r.Body, r.Header.Get("Idempotent-Replayed"), first.Body)
 	}
-	if p := e.Do(t, "GET", capturePath(t, b["capture_url"].(string)), "", ""); p.Status != 200 {
+	if p := e.Do(t, "GET", capturePath(t, a["capture_url"].(string)), "", ""); p.Status != 200 {
 		t.Errorf("replayed link's page: %d", p.Status)
+	}
+	other := want(t, e.Do(t, "POST", path, e.key, "", "Idempotency-Key: k2"), 200, "")
+	if other["survey_id"] != a["survey_id"] || other["capture_url"] == a["capture_url"] {
+		t.Errorf("another key: %v; want survey %v with another link", other, a["survey_id"])
+	}
+	fresh1 := want(t, e.Do(t, "POST", path, e.key, ""), 200, "")
+	fresh2 := want(t, e.Do(t, "POST", path, e.key, ""), 200, "")
+	if fresh1["capture_url"] == fresh2["capture_url"] || fresh1["capture_url"] == a["capture_url"] {
+		t.Errorf("calls without a key answered %v and %v; want a fresh link each", fresh1["capture_url"], fresh2["capture_url"])
+	}
+	// The replayed link still opens once later calls added theirs.
+	if p := e.Do(t, "GET", capturePath(t, a["capture_url"].(string)), "", ""); p.Status != 200 {
+		t.Errorf("replayed link's page after later links: %d", p.Status)
 	}
 	// The same key for another lead is another request.
 	want(t, e.Do(t, "POST", "/v1/leads/"+e.newLead(t, e.key)+"/video-survey", e.key, "", "Idempotency-Key: k1"), 422, "idempotency_key_reused")
 
-	items, err := e.DB.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String(e.Store.Table())})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dump, _ := json.Marshal(items.Items)
-	for _, l := range []map[string]any{a, b} {
+	dump := dynamotest.ScanStrings(t, e.DB, e.Store.Table())
+	for _, l := range []map[string]any{a, other, fresh1, fresh2} {
 		tok := strings.TrimPrefix(capturePath(t, l["capture_url"].(string)), "/v1-capture/")
-		if strings.Contains(string(dump), tok) {
+		if strings.Contains(dump, tok) {
 			t.Errorf("a capture token is stored in plain text")
 		}
 	}

@@ -33,8 +33,9 @@ type LinkView struct {
 }
 
 // storedLink is what an Idempotency-Key keeps of a LinkView: everything
-// but the capture URL, whose token must never be stored in plain text. A
-// replay mints a fresh token for the same survey (see GetSurveyLink).
+// but the capture URL, whose token is never stored in plain text. A
+// replay computes the token again (survey.DerivedToken) and answers the
+// same body.
 type storedLink struct {
 	SurveyID string `json:"survey_id"`
 	Status   string `json:"status"`
@@ -81,13 +82,14 @@ func parseLinkBody(body []byte) error {
 // survey while it is open or processing. Once it reached inventory_ready or
 // failed, a call starts a new survey, which getLead then shows.
 //
-// Every call answers a fresh capture URL (a new token) for the survey:
-// only token hashes are stored, so an earlier URL cannot be shown again.
-// Earlier URLs keep working until they expire (the customer may hold one);
-// a survey keeps its survey.MaxTokens newest. Under an Idempotency-Key the
-// stored response holds no token: a replay answers the same survey with a
-// fresh URL (and 409 survey_closed when that survey has since finished:
-// call again without the key for a new one).
+// A call without an Idempotency-Key answers a fresh capture URL (a random
+// token) for the survey: only token hashes are stored, so an earlier URL
+// cannot be shown again. Earlier URLs keep working until they expire (the
+// customer may hold one); a survey keeps its survey.MaxTokens newest.
+// Under an Idempotency-Key the token is survey.DerivedToken of the tenant,
+// the lead and the key, under the capture link key: the stored response
+// holds no token, and a replay computes it again, so it answers the
+// original body, capture_url included, as the spec's replay rule says.
 func (s *Service) GetSurveyLink() api.Endpoint {
 	return api.Endpoint{Operation: manifest.GetSurveyLink, Prepare: func(ctx context.Context, c *api.Call) (api.Work, error) {
 		if err := parseLinkBody(c.Body); err != nil {
@@ -102,21 +104,36 @@ func (s *Service) GetSurveyLink() api.Endpoint {
 			return api.Work{}, err
 		}
 		t, now, lifetime := c.Tenant(), c.Now, partner.CaptureLinkTTL()
+		mint := survey.NewToken
+		if c.IdempotencyKey != nil {
+			key, err := s.linkKey(ctx)
+			if err != nil {
+				return api.Work{}, err
+			}
+			idem := *c.IdempotencyKey
+			mint = func() (string, error) {
+				return survey.DerivedToken(key, string(manifest.GetSurveyLink), t.PartnerID, string(t.Mode), leadID, idem)
+			}
+		}
 		return api.Work{
 			Run: func(ctx context.Context, _ string) (any, error) {
-				return s.Link(ctx, t, leadID, lifetime, now)
+				return s.link(ctx, t, leadID, lifetime, now, mint)
 			},
 			Secret: &api.SecretResponse{
 				Strip: func(view any) any {
 					v := view.(LinkView)
 					return storedLink{SurveyID: v.SurveyID, Status: v.Status, Delivery: v.Delivery}
 				},
-				Restore: func(ctx context.Context, stored []byte) (any, error) {
+				Restore: func(_ context.Context, stored []byte) (any, error) {
 					var st storedLink
 					if err := json.Unmarshal(stored, &st); err != nil {
 						return nil, fmt.Errorf("read stored survey link: %w", err)
 					}
-					return s.relink(ctx, t, st, lifetime, now)
+					token, err := mint()
+					if err != nil {
+						return nil, err
+					}
+					return LinkView{SurveyID: st.SurveyID, CaptureURL: s.captureURL(token), Status: st.Status, Delivery: st.Delivery}, nil
 				},
 			},
 		}, nil
@@ -134,6 +151,15 @@ func parseLeadID(id string) (string, error) {
 // Link returns a capture link for tenant t's lead leadID, starting a new
 // survey unless the lead's latest is still open or processing.
 func (s *Service) Link(ctx context.Context, t auth.Tenant, leadID string, lifetime time.Duration, now time.Time) (LinkView, error) {
+	return s.link(ctx, t, leadID, lifetime, now, survey.NewToken)
+}
+
+// link is Link with the link's token made by mint.
+func (s *Service) link(ctx context.Context, t auth.Tenant, leadID string, lifetime time.Duration, now time.Time, mint func() (string, error)) (LinkView, error) {
+	token, err := mint()
+	if err != nil {
+		return LinkView{}, err
+	}
 	for attempt := 0; ; attempt++ {
 		_, ls, err := s.store.GetLeadWithSurvey(ctx, t, leadID)
 		if err != nil {
@@ -141,9 +167,9 @@ func (s *Service) Link(ctx context.Context, t auth.Tenant, leadID string, lifeti
 		}
 		var view LinkView
 		if ls.SurveyID != "" && !ls.Status.Final() {
-			view, err = s.reissue(ctx, t, ls.SurveyID, lifetime, now)
+			view, err = s.reissue(ctx, t, ls.SurveyID, token, lifetime, now)
 		} else {
-			view, err = s.start(ctx, t, leadID, lifetime, now)
+			view, err = s.start(ctx, t, leadID, token, lifetime, now)
 		}
 		// Raced by another call (a survey started or closed, a token
 		// added): read again and decide again, a few times.
@@ -161,8 +187,8 @@ func retryable(err error) bool {
 	return errors.As(err, &live) || errors.Is(err, survey.ErrClosed) || errors.Is(err, surveyrec.ErrChanged)
 }
 
-func (s *Service) start(ctx context.Context, t auth.Tenant, leadID string, lifetime time.Duration, now time.Time) (LinkView, error) {
-	sv, token, err := survey.New(s.newID(), leadID, lifetime, now)
+func (s *Service) start(ctx context.Context, t auth.Tenant, leadID, token string, lifetime time.Duration, now time.Time) (LinkView, error) {
+	sv, err := survey.NewWithToken(s.newID(), leadID, token, lifetime, now)
 	if err != nil {
 		return LinkView{}, err
 	}
@@ -172,7 +198,7 @@ func (s *Service) start(ctx context.Context, t auth.Tenant, leadID string, lifet
 	return s.view(sv, token), nil
 }
 
-func (s *Service) reissue(ctx context.Context, t auth.Tenant, surveyID string, lifetime time.Duration, now time.Time) (LinkView, error) {
+func (s *Service) reissue(ctx context.Context, t auth.Tenant, surveyID, token string, lifetime time.Duration, now time.Time) (LinkView, error) {
 	rec, err := s.store.GetSurvey(ctx, t, surveyID)
 	if err != nil {
 		return LinkView{}, err
@@ -180,30 +206,19 @@ func (s *Service) reissue(ctx context.Context, t auth.Tenant, surveyID string, l
 	if rec.Status.Final() {
 		return LinkView{}, closed(rec.ID)
 	}
-	token, sv, err := s.store.AddSurveyToken(ctx, t, rec.Survey, lifetime, now)
+	sv, err := s.store.PutSurveyToken(ctx, t, rec.Survey, token, lifetime, now)
 	if err != nil {
 		return LinkView{}, err
 	}
 	return s.view(sv, token), nil
 }
 
-// relink answers a replayed getSurveyLink: the stored survey, with a fresh
-// token.
-func (s *Service) relink(ctx context.Context, t auth.Tenant, st storedLink, lifetime time.Duration, now time.Time) (LinkView, error) {
-	view, err := s.reissue(ctx, t, st.SurveyID, lifetime, now)
-	if errors.Is(err, survey.ErrClosed) {
-		return LinkView{}, errcode.New(errcode.SurveyClosed,
-			"The survey this Idempotency-Key started (%s) is finished; call again without the key, or with a new one, to start a new survey.", st.SurveyID).
-			WithDetail("survey_id", st.SurveyID)
-	}
-	return view, err
+func (s *Service) view(sv survey.Survey, token string) LinkView {
+	return LinkView{SurveyID: sv.ID, CaptureURL: s.captureURL(token), Status: linkStatus(sv.Status), Delivery: DeliveryLink}
 }
 
-func (s *Service) view(sv survey.Survey, token string) LinkView {
-	return LinkView{
-		SurveyID: sv.ID, CaptureURL: strings.TrimRight(s.baseURL, "/") + CapturePath(token),
-		Status: linkStatus(sv.Status), Delivery: DeliveryLink,
-	}
+func (s *Service) captureURL(token string) string {
+	return strings.TrimRight(s.baseURL, "/") + CapturePath(token)
 }
 
 // closed is the survey_closed error of survey id.

@@ -30,7 +30,7 @@ type Store interface {
 
 	GetSurvey(ctx context.Context, t auth.Tenant, id string) (surveyrec.Record, error)
 	StartSurvey(ctx context.Context, t auth.Tenant, sv survey.Survey) error
-	AddSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Survey, lifetime time.Duration, now time.Time) (string, survey.Survey, error)
+	PutSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Survey, token string, lifetime time.Duration, now time.Time) (survey.Survey, error)
 	AdmitCaptureToken(ctx context.Context, tokenHash string, now time.Time, limit int) (surveyrec.CaptureGrant, auth.Usage, error)
 	AdvanceSurvey(ctx context.Context, t auth.Tenant, tr surveyrec.Transition) error
 	SetChecklist(ctx context.Context, t auth.Tenant, id string, c inventory.Checklist) error
@@ -83,6 +83,7 @@ type Service struct {
 	detector inventory.Detector
 	log      *slog.Logger
 	newID    func() string
+	linkKey  func(context.Context) ([]byte, error)
 }
 
 // Deps is what a Service needs; functions that do not touch the bucket
@@ -104,6 +105,10 @@ type Deps struct {
 	Log      *slog.Logger
 	// NewID makes survey ids; nil is random UUIDs.
 	NewID func() string
+	// LinkKey loads the capture link key (manifest.SecretCaptureLink),
+	// from which getSurveyLink derives the token of a call under an
+	// Idempotency-Key; read on first use. Nil: such calls fail (500).
+	LinkKey func(context.Context) ([]byte, error)
 }
 
 // New returns the service over d.
@@ -117,7 +122,7 @@ func New(d Deps) *Service {
 	if d.NewID == nil {
 		d.NewID = newUUID
 	}
-	return &Service{store: d.Store, objects: d.Objects, baseURL: d.BaseURL, builder: d.Builder, detector: d.Detector, log: d.Log, newID: d.NewID}
+	return &Service{store: d.Store, objects: d.Objects, baseURL: d.BaseURL, builder: d.Builder, detector: d.Detector, log: d.Log, newID: d.NewID, linkKey: lazyKey(d.LinkKey)}
 }
 
 // Limits of the capture page's calls.

@@ -45,7 +45,9 @@ func SurveyLink(e *awsenv.Env) ([]api.Endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []api.Endpoint{surveys.New(surveys.Deps{Store: e.Store, BaseURL: base, Log: e.Log}).GetSurveyLink()}, nil
+	return []api.Endpoint{surveys.New(surveys.Deps{
+		Store: e.Store, BaseURL: base, Log: e.Log, LinkKey: e.Secret(manifest.SecretCaptureLink),
+	}).GetSurveyLink()}, nil
 }
 
 // VideoAccess builds the v1-survey-video-access function's endpoints:

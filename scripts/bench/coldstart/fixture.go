@@ -166,6 +166,9 @@ func (f *fixture) Env(fn *manifest.Function) []string {
 	if fn != nil && slices.Contains(fn.Secrets, manifest.SecretCursor) {
 		env = append(env, settings.CursorSecret+"="+f.secret)
 	}
+	if fn != nil && slices.Contains(fn.Secrets, manifest.SecretCaptureLink) {
+		env = append(env, settings.CaptureLinkKey+"="+f.secret)
+	}
 	if fn != nil && slices.Contains(fn.Secrets, manifest.SecretWebhookSealing) {
 		env = append(env, f.webhookEnv()...)
 	}

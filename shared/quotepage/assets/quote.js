@@ -317,7 +317,7 @@
       }));
       return;
     }
-    if (err.status === 409 || err.status === 404 || err.status === 410) {
+    if (err.status === 409 || err.status === 404 || err.status === 410 || err.status === 403) {
       // Sending again cannot succeed: the quote changed. Only reloading
       // helps, so that is the one button left.
       formMessage(err.message + " Reload the page to see the latest version of your quote.", true);
@@ -371,7 +371,7 @@
       return; // the button stays disabled while the browser leaves
     } catch (err) {
       var text = err.message;
-      if (err.status === 409) text += " Reload the page to see the latest.";
+      if (err.status === 409 || err.status === 403) text += " Reload the page to see the latest.";
       payMessage(text, true);
     }
     button.disabled = false;

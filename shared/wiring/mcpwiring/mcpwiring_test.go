@@ -21,6 +21,7 @@ func localEnv(origins string) map[string]string {
 		"AWS_ENDPOINT_URL_DYNAMODB":       "http://127.0.0.1:1",
 		settings.Table:                    "partner-api",
 		settings.CursorSecret:             strings.Repeat("ab", 32),
+		settings.CaptureLinkKey:           strings.Repeat("cd", 32),
 		settings.StripeAPIKeys:            `{"test":"sk_test_local","live":""}`,
 		settings.ClipBucket:               "moveleads-clips-local",
 		settings.PublicBaseURL:            "http://127.0.0.1:3001",
