@@ -38,15 +38,15 @@ func (s *Service) handoff(ctx context.Context, refs []webhook.Ref, delay time.Du
 // Deliver makes the attempt that queue message r names, when it is still
 // the delivery's next one: the delivery is pending, has made r.Attempts
 // attempts and is due. A message that is stale (the delivery moved on, or
-// another worker claimed it first), or names no delivery, is dropped
-// (nil). A delivery due within InProcess (the schedule's 5 s after a
+// another worker claimed it first), or names no delivery (one expired
+// from the table), is dropped (nil). A delivery due within InProcess (the schedule's 5 s after a
 // failed first attempt, or a message early) is handed back with that
 // delay; a later one is RetryDue's. An error means r may be tried again
 // (a storage failure): the message should come back.
 func (s *Service) Deliver(ctx context.Context, r webhook.Ref) error {
 	cur, err := s.d.Store.GetDelivery(ctx, r.EndpointID, webhook.Event{ID: r.EventID, At: r.EventAt})
 	if e := errcode.As(err); e != nil && e.Code == errcode.NotFound {
-		s.d.Log.WarnContext(ctx, "webhook queue message names no delivery; dropped", "endpoint_id", r.EndpointID, "webhook_id", r.ID())
+		s.d.Log.InfoContext(ctx, "webhook queue message names no delivery; dropped", "endpoint_id", r.EndpointID, "webhook_id", r.ID())
 		return nil
 	}
 	if err != nil {
