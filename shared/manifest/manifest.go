@@ -503,8 +503,10 @@ var Functions = []Function{
 	},
 	{
 		Slug: "webhook-sender", Summary: "Make the webhook delivery attempts the attempts queue holds, many at once, each within its 10 s timeout (a second attempt goes back to the queue for 5 s): one partner's slow endpoint delays only its own deliveries.",
-		// MaxConcurrency 20 × 10 messages: 200 attempts in flight at once.
-		Queue: &QueueTrigger{Name: QueueWebhookAttempts, BatchSize: 10, MaxConcurrency: 20},
+		// Up to 50 batches of 10 at once. A hanging endpoint holds one
+		// slot per message for at most webhook.AttemptTimeout: other
+		// partners wait only when hanging messages fill every slot.
+		Queue: &QueueTrigger{Name: QueueWebhookAttempts, BatchSize: 10, MaxConcurrency: 50},
 		// GetItem: the delivery, its endpoint; then claim, record and
 		// endpoint health, as the retrier.
 		Table:   TableAccess{Get: true, Write: []string{table.WebhookKeys}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 )
@@ -38,5 +39,29 @@ func TestMeasure(t *testing.T) {
 		if strings.TrimSpace(r.Value) == "" {
 			t.Errorf("row %q has no value", r.Metric)
 		}
+	}
+}
+
+// TestMeasureWithAHangingNeighbour: with another partner's endpoint
+// hanging on each of its deliveries, every event measured still arrives,
+// verified (its latency is the bench's row, not asserted here).
+func TestMeasureWithAHangingNeighbour(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts DynamoDB Local")
+	}
+	endpoint, stop, err := dynamolocal.ForTests()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	res, err := Measure(context.Background(), Options{Endpoint: endpoint, Events: 5, Hanging: 3, HangFor: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Latencies) != 5 || res.Deliveries < 5 {
+		t.Errorf("latencies %d, deliveries %d; want 5 and at least 5", len(res.Latencies), res.Deliveries)
+	}
+	if r := noisyRow(res); strings.TrimSpace(r.Value) == "" || r.Budget == "" {
+		t.Errorf("row %+v", r)
 	}
 }
