@@ -2,12 +2,38 @@ package hooklatency
 
 import (
 	"context"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 )
+
+// localDynamo is one DynamoDB Local for the package's tests, started on
+// first use and stopped by TestMain.
+func localDynamo(t *testing.T) string {
+	t.Helper()
+	dbOnce.Do(func() { dbEndpoint, dbStop, dbErr = dynamolocal.ForTests() })
+	if dbErr != nil {
+		t.Fatal(dbErr)
+	}
+	return dbEndpoint
+}
+
+var (
+	dbOnce     sync.Once
+	dbEndpoint string
+	dbStop     = func() {}
+	dbErr      error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	dbStop()
+	os.Exit(code)
+}
 
 // TestMeasure runs a short measurement against DynamoDB Local: every
 // event owed arrives, verified, and the dispatcher's round trips are
@@ -16,11 +42,7 @@ func TestMeasure(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts DynamoDB Local")
 	}
-	endpoint, stop, err := dynamolocal.ForTests()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	endpoint := localDynamo(t)
 	res, err := Measure(context.Background(), Options{Endpoint: endpoint, Events: 10})
 	if err != nil {
 		t.Fatal(err)
@@ -49,11 +71,7 @@ func TestMeasureWithAHangingNeighbour(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts DynamoDB Local")
 	}
-	endpoint, stop, err := dynamolocal.ForTests()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	endpoint := localDynamo(t)
 	res, err := Measure(context.Background(), Options{Endpoint: endpoint, Events: 5, Hanging: 3, HangFor: time.Minute})
 	if err != nil {
 		t.Fatal(err)
