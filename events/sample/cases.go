@@ -264,7 +264,7 @@ func (c Case) FileName() string { return fmt.Sprintf("%s.%s.%d.json", c.Slug, c.
 // ParseFileName splits an events/ file name into the function's slug, the
 // case name and the expected status: <slug>.<case>.<status>.json for a
 // function API Gateway starts, <slug>.<case>.json (status 0) for one
-// another trigger starts (S3, a stream, a schedule), which answers no
+// another trigger starts (S3, a stream, a schedule, a queue), which answers no
 // status. It fails for any
 // other form, for a slug that is not a function of the manifest, and for
 // a form that does not fit the function's trigger.
@@ -374,7 +374,8 @@ func (c Case) Event() (events.APIGatewayV2HTTPRequest, error) {
 
 // Files returns every case's file name and content: the API Gateway
 // events of Cases, the S3 events of S3Cases, the DynamoDB stream events of
-// StreamCases and the scheduled events of ScheduleCases.
+// StreamCases, the scheduled events of ScheduleCases and the SQS events of
+// QueueCases.
 func Files() (map[string][]byte, error) {
 	files := map[string][]byte{}
 	add := func(name string, ev any) error {
@@ -411,6 +412,11 @@ func Files() (map[string][]byte, error) {
 		}
 	}
 	for _, c := range ScheduleCases() {
+		if err := add(c.FileName(), c.event()); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range QueueCases() {
 		if err := add(c.FileName(), c.event()); err != nil {
 			return nil, err
 		}

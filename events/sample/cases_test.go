@@ -156,6 +156,9 @@ func TestEveryFunctionHasEvents(t *testing.T) {
 	for _, c := range sample.ScheduleCases() {
 		has[c.Slug] = manifest.TriggerSchedule
 	}
+	for _, c := range sample.QueueCases() {
+		has[c.Slug] = manifest.TriggerQueue
+	}
 	for _, f := range manifest.Functions {
 		switch kind, ok := has[f.Slug]; {
 		case !ok:

@@ -23,6 +23,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
+	"github.com/moveleads/partnerapi/shared/queueevent"
 	"github.com/moveleads/partnerapi/shared/streamevent"
 	"github.com/moveleads/partnerapi/shared/tick"
 )
@@ -98,10 +99,13 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 	jobLogs := &apitest.SyncBuffer{}
 	streams := map[string]streamevent.Handler{}
 	schedules := map[string]tick.Handler{}
+	queues := map[string]queueevent.Handler{}
 	for _, f := range manifest.Functions {
 		switch {
 		case f.Stream != nil:
 			streams[f.Slug] = streamHandler(t, env, f.Slug, jobLogs)
+		case f.Queue != nil:
+			queues[f.Slug] = queueHandler(t, env, f.Slug, jobLogs)
 		case f.Schedule != nil:
 			schedules[f.Slug], _ = scheduleHandler(t, env, f.Slug, jobLogs)
 		}
@@ -134,6 +138,9 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 				case f.Stream != nil:
 					checkStreamEvent(t, f, payload)
 					invokeStream(t, streams[slug], payload, jobLogs)
+					return
+				case f.Queue != nil:
+					invokeQueue(t, queues[slug], payload, jobLogs)
 					return
 				case f.Schedule != nil:
 					checkScheduleEvent(t, payload)

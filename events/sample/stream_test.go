@@ -26,6 +26,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/catalog"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/queueevent"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/streamevent"
 	"github.com/moveleads/partnerapi/shared/table"
@@ -291,5 +292,39 @@ func checkNoDeliveries(t *testing.T, env *apitest.Env) {
 	due, err := env.Store.DueDeliveries(ctx, time.Now().Add(48*time.Hour), 10)
 	if err != nil || len(due) != 0 {
 		t.Errorf("deliveries due within 48 h: %v, %v; want none", due, err)
+	}
+}
+
+// queueHandler returns the handler of the queue-triggered function slug,
+// built as its main builds it (queueevent.Build over awsenv.Load with its
+// processor of catalog.QueueProcessors) on env's table, with its log
+// lines in logs.
+func queueHandler(t *testing.T, env *apitest.Env, slug string, logs *apitest.SyncBuffer) queueevent.Handler {
+	t.Helper()
+	build, ok := catalog.QueueProcessors()[slug]
+	if !ok {
+		t.Fatalf("catalog.QueueProcessors has no %s", slug)
+	}
+	h, err := queueevent.Build(loadWithLogs(t, env, logs), slug, build)
+	if err != nil {
+		t.Fatalf("build %s: %v", slug, err)
+	}
+	return h
+}
+
+// invokeQueue runs payload (an events.SQSEvent) through h as Lambda would
+// and fails unless every message succeeded.
+func invokeQueue(t *testing.T, h queueevent.Handler, payload []byte, logs *apitest.SyncBuffer) {
+	t.Helper()
+	out, err := lambda.NewHandler(h).Invoke(context.Background(), payload)
+	if err != nil {
+		t.Fatalf("invoke: %v (log %s)", err, logs)
+	}
+	var resp events.SQSEventResponse
+	if err := json.Unmarshal(out, &resp); err != nil {
+		t.Fatalf("response %s: %v", out, err)
+	}
+	if len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("batch item failures %v; want none (log %s)", resp.BatchItemFailures, logs)
 	}
 }

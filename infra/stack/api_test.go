@@ -212,12 +212,12 @@ func TestNewFunctionFlowsThrough(t *testing.T) {
 
 // wantAlarmCount is the number of alarms the stack declares for fns: the
 // API's two, Errors and Throttles per function, one per dead-letter queue
-// (one per stream or schedule function) and the job alarms of the
+// (one per stream, schedule or queue function) and the job alarms of the
 // functions fns has.
 func wantAlarmCount(fns []manifest.Function) int {
 	n := 2 + 2*len(fns)
 	for _, f := range fns {
-		if f.Stream != nil || f.Schedule != nil {
+		if f.Stream != nil || f.Schedule != nil || f.Queue != nil {
 			n++
 		}
 		for _, j := range jobAlarms {

@@ -267,6 +267,9 @@ func TestFunctionEnvironment(t *testing.T) {
 			for _, name := range f.Secrets {
 				want[secretEnv[name]] = vars[secretEnv[name]] // TestSecretsReadOnlyByTheirFunctions checks the value
 			}
+			for _, name := range f.SendsTo {
+				want[settings.QueueURLVar(name)] = vars[settings.QueueURLVar(name)] // TestQueues checks the value
+			}
 			if usesBucket(f) {
 				want[settings.ClipBucket] = map[string]any{"Ref": s.clipBucketID(t)}
 				withBucket = append(withBucket, f.Slug)

@@ -68,6 +68,8 @@ func timeout(f manifest.Function) time.Duration {
 		return scheduleTimeout
 	case f.S3 != nil:
 		return s3Timeout
+	case f.Queue != nil:
+		return queueTimeout
 	}
 	d := 10 * time.Second
 	if waitsForDuplicates(f) {

@@ -445,7 +445,7 @@ func TestSecretsReadOnlyByTheirFunctions(t *testing.T) {
 		// v1-mcp: the agent tool server runs listLeads, createDeposit
 		// and getDeposit as tools.
 		manifest.SecretCursor:         {"v1-leads-list", "v1-mcp"},
-		manifest.SecretWebhookSealing: {"webhook-dispatcher", "webhook-retrier"},
+		manifest.SecretWebhookSealing: {"webhook-dispatcher", "webhook-sender", "webhook-retrier"},
 		manifest.SecretStripeKeys:     {"v1-deposits", "v1-deposit-status", "v1-quote", "v1-mcp"},
 		manifest.SecretStripeWebhook:  {"stripe-webhook"},
 	} {
@@ -457,7 +457,7 @@ func TestSecretsReadOnlyByTheirFunctions(t *testing.T) {
 		vars, _ := props(s.resources("AWS::Lambda::Function")[fid])["Environment"].(map[string]any)["Variables"].(map[string]any)
 		for k, v := range vars {
 			switch k {
-			case settings.Table, settings.ClipBucket, settings.PublicBaseURL:
+			case settings.Table, settings.ClipBucket, settings.PublicBaseURL, settings.WebhookQueueURL: // TestQueues checks the queue's
 				continue
 			}
 			name, ok := "", false

@@ -108,7 +108,9 @@ func TestCheckFunctions(t *testing.T) {
 		{"stream batch of 0", []manifest.Function{{Slug: "fanout", Stream: &manifest.StreamTrigger{}}}, []string{"fanout: stream BatchSize 0; want 1 to 30"}},
 		{"stream batch too large to time", []manifest.Function{{Slug: "fanout", Stream: &manifest.StreamTrigger{BatchSize: 100}}},
 			[]string{"fanout: stream BatchSize 100; want 1 to 30"}},
-		{"queue", []manifest.Function{{Slug: "webhooks", Queue: &manifest.QueueTrigger{Name: "q"}}}, []string{`webhooks: trigger "SQS"`}},
+		{"queue without batch or concurrency", []manifest.Function{{Slug: "webhooks", Queue: &manifest.QueueTrigger{Name: "q"}}},
+			[]string{"webhooks: queue trigger", "MaxConcurrency 2 to 1000"}},
+		{"queue", []manifest.Function{{Slug: "webhooks", Queue: &manifest.QueueTrigger{Name: "q", BatchSize: 10, MaxConcurrency: 20}}}, nil},
 		{"schedule", []manifest.Function{
 			{Slug: "nightly", Schedule: &manifest.ScheduleTrigger{Expression: "rate(1 day)"}},
 			{Slug: "weekly", Schedule: &manifest.ScheduleTrigger{Expression: "cron(0 3 ? * MON *)"}},

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslogs"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3"
 	"github.com/aws/aws-cdk-go/awscdk/v2/awss3notifications"
+	"github.com/aws/aws-cdk-go/awscdk/v2/awssqs"
 	"github.com/aws/jsii-runtime-go"
 
 	"github.com/moveleads/partnerapi/shared/manifest"
@@ -31,6 +32,8 @@ type wiring struct {
 	// deadLetters collects the dead-letter queues the triggers declare
 	// (deadLetterQueue), for their alarms.
 	deadLetters *[]deadLetter
+	// queues are the queues that trigger functions, by name (newQueues).
+	queues map[string]awssqs.Queue
 }
 
 // triggers connects each kind of trigger the stack deploys (manifest
@@ -43,6 +46,7 @@ var triggers = map[manifest.TriggerKind]func(w wiring, f function){
 	manifest.TriggerS3:       connectS3,
 	manifest.TriggerStream:   connectStream,
 	manifest.TriggerSchedule: connectSchedule,
+	manifest.TriggerQueue:    connectQueue,
 }
 
 // connectTriggers connects every function to what starts it. It panics,
@@ -50,6 +54,9 @@ var triggers = map[manifest.TriggerKind]func(w wiring, f function){
 // New refuses such a manifest first (checkFunctions), so that synth fails
 // with a clear error before anything is declared.
 func connectTriggers(w wiring, fns []function) {
+	if w.queues == nil {
+		w.queues = newQueues(w, fns)
+	}
 	for _, f := range fns {
 		connect, ok := triggers[f.spec.Trigger()]
 		if !ok {
@@ -141,6 +148,9 @@ func checkFunctions(fns []manifest.Function) error {
 				errs = append(errs, fmt.Errorf("function %s: stream BatchSize %d; want 1 to %d (%v per record within Lambda's %v)",
 					f.Slug, n, int(maxTimeout/streamRecordBudget), streamRecordBudget, maxTimeout))
 			}
+		}
+		if kind == manifest.TriggerQueue && (f.Queue.Name == "" || f.Queue.BatchSize < 1 || f.Queue.BatchSize > 10 || f.Queue.MaxConcurrency < 2 || f.Queue.MaxConcurrency > 1000) {
+			errs = append(errs, fmt.Errorf("function %s: queue trigger %+v; want a Name, BatchSize 1 to 10 and MaxConcurrency 2 to 1000", f.Slug, *f.Queue))
 		}
 		if kind == manifest.TriggerSchedule && !validScheduleExpression(f.Schedule.Expression) {
 			errs = append(errs, fmt.Errorf("function %s: schedule %q is neither rate(...) nor cron(...)", f.Slug, f.Schedule.Expression))

@@ -36,13 +36,40 @@ func main() {
 	out := flag.String("out", "docs/BENCHMARKS.md", "where to write the table")
 	runs := flag.Int("coldstarts", 60, "cold starts per function")
 	loadFor := flag.Duration("load", 20*time.Second, "length of each load run")
+	only := flag.String("only", "", `run one section alone and print its rows, writing no file: "webhooks"`)
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
+	if *only != "" {
+		if err := runOnly(ctx, *only); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(ctx, *out, *runs, *loadFor); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// runOnly runs the section name alone (on its own DynamoDB Local) and
+// prints its rows.
+func runOnly(ctx context.Context, name string) error {
+	if name != "webhooks" {
+		return fmt.Errorf("-only %q: want webhooks", name)
+	}
+	db, err := dynamolocal.Start(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Stop()
+	rows, err := hooklatency.Run(ctx, hooklatency.Options{Endpoint: db.Endpoint, Log: os.Stderr})
+	if err != nil {
+		return err
+	}
+	fmt.Println(report.Markdown(rows))
+	return nil
 }
 
 func run(ctx context.Context, out string, runs int, loadFor time.Duration) error {

@@ -56,6 +56,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/localgw"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/openapi"
+	"github.com/moveleads/partnerapi/shared/queuelocal"
 	"github.com/moveleads/partnerapi/shared/repo"
 	"github.com/moveleads/partnerapi/shared/s3local"
 	"github.com/moveleads/partnerapi/shared/settings"
@@ -192,7 +193,8 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	if err := sample.PutClipObject(ctx, s3srv.Client(), clipBucket); err != nil {
 		return err
 	}
-	gw, stack, log, err := gateway(ctx, out, detector)
+	queues := localQueues(nil)
+	gw, stack, log, err := gateway(ctx, out, detector, queues)
 	if err != nil {
 		return err
 	}
@@ -208,11 +210,12 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	defer stopServing()
 	served := make(chan error, 1)
 	go func() { served <- localgw.Serve(serveCtx, ln, gw) }()
-	// The stream- and schedule-triggered functions (the webhooks') run on
-	// the same handlers, from DynamoDB Local's stream and a ticker; one
-	// that stops fails the stack as a failing server would.
+	// The stream-, queue- and schedule-triggered functions (the
+	// webhooks') run on the same handlers, from DynamoDB Local's stream,
+	// in-process queues and a ticker; one that stops fails the stack as a
+	// failing server would.
 	triggered := make(chan error, 1)
-	if err := startTriggered(serveCtx, stack, log, triggered); err != nil {
+	if err := startTriggered(serveCtx, stack, queues, log, triggered); err != nil {
 		return stop0(stopServing, served, err)
 	}
 
@@ -249,7 +252,7 @@ Partner API running at %s   (Ctrl-C stops it, DynamoDB Local, MinIO and the dete
   details:  .local/dev.json   API description: %s/openapi.yaml
   S3:       MinIO at %s, bucket %s; uploads under %s run the clip processor
   detector: %s
-  webhooks: the table's stream runs webhook-dispatcher; webhook-retrier runs every %s
+  webhooks: the table's stream runs webhook-dispatcher, an in-process queue webhook-sender; webhook-retrier runs every %s
             watch events arrive: go run ./scripts/webhook-listen   (another terminal)
   fixtures: partner %s, key %s, lead %s
             (local-only, not secret) used by events/*.json
@@ -299,12 +302,27 @@ func stop0(stopServing func(), served chan error, err error) error {
 	return err
 }
 
+// localQueues returns an in-process queue (shared/queuelocal) for each
+// queue trigger of the manifest, by name, with the trigger's batch size
+// and concurrency, logging to log.
+func localQueues(log *slog.Logger) map[string]*queuelocal.Queue {
+	qs := map[string]*queuelocal.Queue{}
+	for _, f := range manifest.Functions {
+		if q := f.Queue; q != nil {
+			qs[q.Name] = queuelocal.New(q.Name, queuelocal.Options{BatchSize: q.BatchSize, Concurrency: q.MaxConcurrency, Log: log})
+		}
+	}
+	return qs
+}
+
 // startTriggered runs each stream-triggered function of the manifest on
 // DynamoDB Local's stream of the table (shared/streamlocal: Lambda's
-// batches, order and retries) and each schedule-triggered one on a ticker
-// at its rate, with the handlers stack built (the functions' own). The
-// first one that stops with an error sends it on failed.
-func startTriggered(ctx context.Context, stack *catalog.Stack, log *slog.Logger, failed chan<- error) error {
+// batches, order and retries), each queue-triggered one on its queue of
+// queues (shared/queuelocal: batches, concurrency, delays and retries)
+// and each schedule-triggered one on a ticker at its rate, with the
+// handlers stack built (the functions' own). The first one that stops
+// with an error sends it on failed.
+func startTriggered(ctx context.Context, stack *catalog.Stack, queues map[string]*queuelocal.Queue, log *slog.Logger, failed chan<- error) error {
 	cfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
 		return err
@@ -329,6 +347,13 @@ func startTriggered(ctx context.Context, stack *catalog.Stack, log *slog.Logger,
 					fail(fmt.Errorf("%s: %w", f.Slug, err))
 				}
 			}()
+		case f.Queue != nil:
+			h, ok := stack.Queues()[f.Slug]
+			q := queues[f.Queue.Name]
+			if !ok || q == nil {
+				return fmt.Errorf("queue function %s has no handler in shared/catalog or no local queue", f.Slug)
+			}
+			go func() { _ = q.Run(ctx, h) }()
 		case f.Schedule != nil:
 			h, ok := stack.Jobs()[f.Slug]
 			if !ok {
@@ -423,7 +448,7 @@ func stripeEnv(srv *stripelocal.Server) map[string]string {
 // public base URL through the AWS configuration and settings), with the
 // stack (for its clip processor, whose frames go to detector) and the logger that writes one JSON line
 // per request to out.
-func gateway(ctx context.Context, out io.Writer, detector inventory.Detector) (*localgw.Gateway, *catalog.Stack, *slog.Logger, error) {
+func gateway(ctx context.Context, out io.Writer, detector inventory.Detector, queues map[string]*queuelocal.Queue) (*localgw.Gateway, *catalog.Stack, *slog.Logger, error) {
 	env, err := awsenv.Load()
 	if err != nil {
 		return nil, nil, nil, err
@@ -433,7 +458,11 @@ func gateway(ctx context.Context, out io.Writer, detector inventory.Detector) (*
 		return nil, nil, nil, err
 	}
 	log := slog.New(slog.NewJSONHandler(out, nil))
-	stack := catalog.New(catalog.Deps{Store: env.Store, Secret: env.Secret, AWS: cfg, Log: log, Detector: detector})
+	deps := catalog.Deps{Store: env.Store, Secret: env.Secret, AWS: cfg, Log: log, Detector: detector}
+	if q, ok := queues[manifest.QueueWebhookAttempts]; ok {
+		deps.WebhookQueue = q
+	}
+	stack := catalog.New(deps)
 	gw := localgw.New(func(op manifest.Operation) any { return stack.Route(op) }, log)
 	return gw, stack, log, nil
 }

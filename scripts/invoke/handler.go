@@ -10,6 +10,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/catalog"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/queueevent"
 	"github.com/moveleads/partnerapi/shared/s3event"
 	"github.com/moveleads/partnerapi/shared/streamevent"
 	"github.com/moveleads/partnerapi/shared/tick"
@@ -27,7 +28,9 @@ const notFoundSlug = "route-not-found"
 // (manifest.AgentToolsSlug),
 // s3event.Build(awsenv.Load, slug, catalog.S3Processors()[slug]) for an
 // S3-triggered function, streamevent.Build(awsenv.Load, slug,
-// catalog.StreamProcessors()[slug]) for a stream-triggered one and
+// catalog.StreamProcessors()[slug]) for a stream-triggered one,
+// queueevent.Build(awsenv.Load, slug, catalog.QueueProcessors()[slug])
+// for a queue-triggered one and
 // tick.Build(awsenv.Load, slug, catalog.Jobs()[slug]) for a
 // schedule-triggered one. The function's log lines (and a scheduled job's
 // metric lines), which its main writes to stdout for CloudWatch, go to
@@ -65,6 +68,12 @@ func buildHandler(slug string) (any, error) {
 			return nil, missing()
 		}
 		return orNil(streamevent.Build(awsenv.Load, slug, p))
+	case f.Queue != nil:
+		p, ok := catalog.QueueProcessors()[slug]
+		if !ok {
+			return nil, missing()
+		}
+		return orNil(queueevent.Build(awsenv.Load, slug, p))
 	case f.Schedule != nil:
 		j, ok := catalog.Jobs()[slug]
 		if !ok {
@@ -98,6 +107,9 @@ func runnable() []string {
 		out = append(out, slug)
 	}
 	for slug := range catalog.StreamProcessors() {
+		out = append(out, slug)
+	}
+	for slug := range catalog.QueueProcessors() {
 		out = append(out, slug)
 	}
 	for slug := range catalog.Jobs() {

@@ -179,6 +179,13 @@ func TestSamplesAnswerAsNamed(t *testing.T) {
 					t.Errorf("exit %d, stdout %q, stderr %q; want 0, null, and the table named", inv.code, inv.stdout, inv.stderr)
 				}
 				return
+			case manifest.TriggerQueue:
+				var resp events.SQSEventResponse
+				if err := json.Unmarshal([]byte(inv.stdout), &resp); err != nil || len(resp.BatchItemFailures) != 0 ||
+					inv.code != exitOK || !strings.HasPrefix(inv.stderr, wantLine) {
+					t.Errorf("exit %d, stdout %q (%v), stderr %q; want 0, no failed message, and the table named", inv.code, inv.stdout, err, inv.stderr)
+				}
+				return
 			case manifest.TriggerStream:
 				var resp events.DynamoDBEventResponse
 				if err := json.Unmarshal([]byte(inv.stdout), &resp); err != nil || len(resp.BatchItemFailures) != 0 ||
@@ -490,6 +497,7 @@ func TestEveryFunctionRuns(t *testing.T) {
 	}
 	check("catalog.S3Processors", slices.Collect(maps.Keys(catalog.S3Processors())), func(f manifest.Function) bool { return f.S3 != nil })
 	check("catalog.StreamProcessors", slices.Collect(maps.Keys(catalog.StreamProcessors())), func(f manifest.Function) bool { return f.Stream != nil })
+	check("catalog.QueueProcessors", slices.Collect(maps.Keys(catalog.QueueProcessors())), func(f manifest.Function) bool { return f.Queue != nil })
 	check("catalog.Jobs", slices.Collect(maps.Keys(catalog.Jobs())), func(f manifest.Function) bool { return f.Schedule != nil })
 }
 

@@ -100,7 +100,7 @@ func TestFeaturesImportNoEdgeOrAdapter(t *testing.T) {
 	pkgs := listPackages(t)
 	for _, feature := range []string{"shared/leads", "shared/api", "shared/surveys", "shared/videolinks", "shared/webhooks"} {
 		for _, d := range pkgs[feature].Deps {
-			for _, banned := range []string{"shared/apigw", "shared/s3event", "shared/streamevent", "shared/streamlocal", "shared/tick", "shared/dynamo", "shared/s3store", "shared/safehttp", "shared/webhooksign", "shared/awsenv", "shared/catalog", "shared/localgw"} {
+			for _, banned := range []string{"shared/apigw", "shared/s3event", "shared/streamevent", "shared/streamlocal", "shared/queueevent", "shared/queuelocal", "shared/sqsqueue", "shared/tick", "shared/dynamo", "shared/s3store", "shared/safehttp", "shared/webhooksign", "shared/awsenv", "shared/catalog", "shared/localgw"} {
 				if d == module+banned {
 					t.Errorf("%s imports %s", feature, banned)
 				}
@@ -119,12 +119,12 @@ func TestMainsOnlyWire(t *testing.T) {
 		n++
 		for _, imp := range p.Imports {
 			switch imp {
-			case module + "shared/apigw", module + "shared/s3event", module + "shared/streamevent", module + "shared/tick",
+			case module + "shared/apigw", module + "shared/s3event", module + "shared/streamevent", module + "shared/tick", module + "shared/queueevent",
 				module + "shared/wiring", module + "shared/wiring/s3wiring", module + "shared/wiring/hookwiring",
 				module + "shared/wiring/quotewiring", module + "shared/wiring/paywiring", module + "shared/wiring/quotepagewiring",
 				module + "shared/wiring/acceptwiring", module + "shared/wiring/mcpwiring":
 			default:
-				t.Errorf("%s imports %s; a main imports only an edge (shared/apigw, shared/s3event, shared/streamevent, shared/tick) and its builder's package (shared/wiring/...)", name, imp)
+				t.Errorf("%s imports %s; a main imports only an edge (shared/apigw, shared/s3event, shared/streamevent, shared/queueevent, shared/tick) and its builder's package (shared/wiring/...)", name, imp)
 			}
 		}
 	}
@@ -157,14 +157,15 @@ func TestOnlyS3FunctionsLinkS3(t *testing.T) {
 }
 
 // TestNoFunctionLinksStreamlocal: shared/streamlocal (and the DynamoDB
-// Streams client it reads with) drives stream handlers in make dev and
-// tests only; in AWS, Lambda reads the stream.
+// Streams client it reads with) drives stream handlers, and
+// shared/queuelocal queue handlers, in make dev and tests only; in AWS,
+// Lambda reads the stream and the queue.
 func TestNoFunctionLinksStreamlocal(t *testing.T) {
 	for name, p := range listPackages(t) {
 		if !strings.HasPrefix(name, "functions/") {
 			continue
 		}
-		for _, banned := range []string{module + "shared/streamlocal", "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"} {
+		for _, banned := range []string{module + "shared/streamlocal", module + "shared/queuelocal", "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"} {
 			if slices.Contains(p.Deps, banned) {
 				t.Errorf("%s links %s", name, banned)
 			}

@@ -26,6 +26,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/queueevent"
 	"github.com/moveleads/partnerapi/shared/s3event"
 	"github.com/moveleads/partnerapi/shared/streamevent"
 	"github.com/moveleads/partnerapi/shared/tick"
@@ -60,6 +61,10 @@ type Deps struct {
 	// as not analysed. (The deployed function calls Amazon Rekognition:
 	// s3wiring.ClipProcessor.)
 	Detector inventory.Detector
+	// WebhookQueue is the webhook attempts queue the dispatcher and the
+	// sender hand attempts to (make dev and tests: shared/queuelocal);
+	// nil: the one settings.WebhookQueueURL names, if any.
+	WebhookQueue hookwiring.Queue
 }
 
 // Builders maps the slug of every function with partner routes to the
@@ -98,6 +103,14 @@ func StreamProcessors() map[string]func(*awsenv.Env) (streamevent.Processor, err
 	}
 }
 
+// QueueProcessors maps the slug of every queue-triggered function to the
+// processor builder its main hands to queueevent.Start.
+func QueueProcessors() map[string]func(*awsenv.Env) (queueevent.Processor, error) {
+	return map[string]func(*awsenv.Env) (queueevent.Processor, error){
+		"webhook-sender": hookwiring.Attempts,
+	}
+}
+
 // Jobs maps the slug of every schedule-triggered function to the job
 // builder its main hands to tick.Start.
 func Jobs() map[string]func(*awsenv.Env) (tick.Job, error) {
@@ -128,6 +141,7 @@ type Stack struct {
 	eps      map[manifest.Operation]api.Endpoint
 	clips    s3event.Handler
 	streams  map[string]streamevent.Handler
+	queues   map[string]queueevent.Handler
 	jobs     map[string]tick.Handler
 	log      *slog.Logger
 	// agentTools serves the agent tool server's HTTP transport over the
@@ -165,8 +179,22 @@ func New(d Deps) *Stack {
 		proc = failingProcessor{err}
 	}
 	s.clips = s3event.New(proc, d.Log)
+	streams, queues := StreamProcessors(), QueueProcessors()
+	if q := d.WebhookQueue; q != nil {
+		streams["webhook-dispatcher"] = func(e *awsenv.Env) (streamevent.Processor, error) { return hookwiring.DispatcherWith(e, q) }
+		queues["webhook-sender"] = func(e *awsenv.Env) (queueevent.Processor, error) { return hookwiring.AttemptsWith(e, q) }
+	}
+	s.queues = map[string]queueevent.Handler{}
+	for slug, b := range queues {
+		f, _ := manifest.BySlug(slug)
+		p, err := b(env)
+		if err != nil {
+			p = failingMessages{fmt.Errorf("function %s is not configured: %w", slug, err)}
+		}
+		s.queues[slug] = queueevent.New(p, f.Queue.BatchSize, d.Log)
+	}
 	s.streams = map[string]streamevent.Handler{}
-	for slug, b := range StreamProcessors() {
+	for slug, b := range streams {
 		p, err := b(env)
 		if err != nil {
 			p = failingRecords{fmt.Errorf("function %s is not configured: %w", slug, err)}
@@ -188,12 +216,19 @@ type failingRecords struct{ err error }
 
 func (p failingRecords) Process(context.Context, streamevent.Record) error { return p.err }
 
+type failingMessages struct{ err error }
+
+func (p failingMessages) Process(context.Context, queueevent.Message) error { return p.err }
+
 type failingJob struct{ err error }
 
 func (j failingJob) Run(context.Context) ([]tick.Metric, error) { return nil, j.err }
 
 // Streams returns the handler of each stream-triggered function, by slug.
 func (s *Stack) Streams() map[string]streamevent.Handler { return s.streams }
+
+// Queues returns the handler of each queue-triggered function, by slug.
+func (s *Stack) Queues() map[string]queueevent.Handler { return s.queues }
 
 // Jobs returns the handler of each schedule-triggered function, by slug
 // (metrics are not written: there is no CloudWatch locally; the log line

@@ -52,6 +52,10 @@ type Function struct {
 	Bucket BucketAccess
 	// Secrets names the secrets the function reads (see the Secret* names).
 	Secrets []string
+	// SendsTo names the queues (a QueueTrigger's Name) the function sends
+	// messages to: sqs:SendMessage on each, and its URL in the variable
+	// settings.QueueURLVar names.
+	SendsTo []string
 	// Detect allows the function to call Amazon Rekognition's DetectLabels
 	// on the survey frames it reads (the inventory's detector in AWS).
 	// DetectLabels on image bytes has no resource-level permissions, so
@@ -179,7 +183,15 @@ func (s ScheduleTrigger) Every() (time.Duration, error) {
 type QueueTrigger struct {
 	Name      string
 	BatchSize int
+	// MaxConcurrency bounds how many invocations the queue's event source
+	// mapping runs at once (Lambda's MaximumConcurrency, 2 to 1000).
+	MaxConcurrency int
 }
+
+// QueueWebhookAttempts is the webhook attempts queue: one message per
+// delivery attempt to make, from webhook-dispatcher (first attempts) and
+// webhook-sender itself (second attempts, delayed 5 s).
+const QueueWebhookAttempts = "webhook-attempts"
 
 // TableAccess is what a function does to the table beyond authenticating
 // and counting requests, which every partner-key route does with one
@@ -487,13 +499,27 @@ var Functions = []Function{
 		Detect: true,
 	},
 	{
-		Slug: "webhook-dispatcher", Summary: "Fan each webhook event owed (an event item written with the state change that owes it) out to the partner's endpoints of its mode, and make each delivery's first attempts.",
+		Slug: "webhook-dispatcher", Summary: "Fan each webhook event owed (an event item written with the state change that owes it) out to the partner's endpoints of its mode: write each delivery and hand it to the attempts queue, without waiting for any endpoint.",
 		Stream: &StreamTrigger{BatchSize: 10, InsertsOf: "event"},
 		// GetItem: an endpoint, a delivery; Query (gsi1): the tenant's
 		// endpoints. Deliveries, attempts and endpoint health are items of
-		// the endpoint's partition.
+		// the endpoint's partition. It links the attempt code (and so
+		// holds the sealing key) though the sender makes the attempts.
 		Table:   TableAccess{Get: true, Query: true, Write: []string{table.WebhookKeys}},
 		Secrets: []string{SecretWebhookSealing},
+		SendsTo: []string{QueueWebhookAttempts},
+	},
+	{
+		Slug: "webhook-sender", Summary: "Make the webhook delivery attempts the attempts queue holds, many at once, each within its 10 s timeout (a second attempt goes back to the queue for 5 s): one partner's slow endpoint delays only its own deliveries.",
+		// Up to 50 batches of 10 at once. A hanging endpoint holds one
+		// slot per message for at most webhook.AttemptTimeout: other
+		// partners wait only when hanging messages fill every slot.
+		Queue: &QueueTrigger{Name: QueueWebhookAttempts, BatchSize: 10, MaxConcurrency: 50},
+		// GetItem: the delivery, its endpoint; then claim, record and
+		// endpoint health, as the retrier.
+		Table:   TableAccess{Get: true, Write: []string{table.WebhookKeys}},
+		Secrets: []string{SecretWebhookSealing},
+		SendsTo: []string{QueueWebhookAttempts},
 	},
 	{
 		Slug: "webhook-retrier", Summary: "Every minute, attempt the webhook deliveries that are due again (the schedule's 5 min to 24 h waits, redeliveries, attempts a crash interrupted) and report how late the most overdue one is.",

@@ -522,3 +522,28 @@ func TestBucketPrefixesAreDisjoint(t *testing.T) {
 		}
 	}
 }
+
+// TestQueues: every queue a function sends to is some function's queue
+// trigger and has a URL variable; every queue trigger has a batch size and
+// a MaxConcurrency Lambda accepts (2 to 1000).
+func TestQueues(t *testing.T) {
+	triggered := map[string]bool{}
+	for _, f := range Functions {
+		if q := f.Queue; q != nil {
+			triggered[q.Name] = true
+			if q.BatchSize < 1 || q.BatchSize > 10 || q.MaxConcurrency < 2 || q.MaxConcurrency > 1000 {
+				t.Errorf("%s: queue trigger %+v; want BatchSize 1..10, MaxConcurrency 2..1000", f.Slug, *q)
+			}
+		}
+	}
+	for _, f := range Functions {
+		for _, name := range f.SendsTo {
+			if !triggered[name] || settings.QueueURLVar(name) == "" {
+				t.Errorf("%s sends to %q: triggered %v, URL variable %q; want both", f.Slug, name, triggered[name], settings.QueueURLVar(name))
+			}
+		}
+	}
+	if !triggered[QueueWebhookAttempts] {
+		t.Error("no function is triggered by the webhook attempts queue")
+	}
+}

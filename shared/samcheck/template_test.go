@@ -353,8 +353,10 @@ func wantEvents(f manifest.Function) ([]string, []string) {
 		return []string{streamEvent(wantStreamArn, "TRIM_HORIZON", f.Stream.BatchSize, reportFailures, wantStreamFilter(*f.Stream))}, nil
 	case manifest.TriggerSchedule:
 		return []string{"Schedule " + f.Schedule.Expression}, nil
+	case manifest.TriggerQueue:
+		return []string{queueEvent(wantQueueArn(f.Queue.Name), f.Queue.BatchSize, reportFailures, f.Queue.MaxConcurrency)}, nil
 	default:
-		return nil, []string{fmt.Sprintf("trigger %q: template.yaml and this check declare only HttpApi, S3, DynamoDB and Schedule events yet; add the %s event to both", kind, kind)}
+		return nil, []string{fmt.Sprintf("trigger %q: template.yaml and this check declare only HttpApi, S3, DynamoDB, Schedule and SQS events yet; add the %s event to both", kind, kind)}
 	}
 }
 
@@ -389,6 +391,16 @@ func streamEvent(stream, start string, batch int, responses string, pattern any)
 	return fmt.Sprintf("DynamoDB stream=%s start=%s batch=%d responses=%s filter=%s", stream, start, batch, responses, filter)
 }
 
+// wantQueueArn is what an SQS event's Queue resolves to: a placeholder
+// ARN of the queue called name, which sam local never reads.
+func wantQueueArn(name string) string { return "arn:aws:sqs:us-east-1:123456789012:" + name }
+
+// queueEvent is the line of an SQS event: its queue, batch size, response
+// types and maximum concurrency.
+func queueEvent(queue string, batch int, responses string, concurrency int) string {
+	return fmt.Sprintf("SQS queue=%s batch=%d responses=%s concurrency=%d", queue, batch, responses, concurrency)
+}
+
 // clipBucketID is the logical id of the template's clip bucket, the one
 // bucket S3 events may name.
 const clipBucketID = "ClipBucket"
@@ -410,7 +422,7 @@ func checkEvents(tpl *cloudformation.Template, fn function, f manifest.Function)
 	for _, name := range slices.Sorted(mapKeys(fn.events)) {
 		ev := fn.events[name]
 		switch {
-		case ev.Type == "DynamoDB" || ev.Type == "Schedule":
+		case ev.Type == "DynamoDB" || ev.Type == "Schedule" || ev.Type == "SQS":
 			line, ps := rawEvent(name, fn.rawEvents[name])
 			problems = append(problems, ps...)
 			got = append(got, line)
@@ -446,7 +458,7 @@ func checkEvents(tpl *cloudformation.Template, fn function, f manifest.Function)
 			}
 			got = append(got, s3Event(e.Bucket, strings.Join(events, ","), rules["prefix"], rules["suffix"]))
 		default:
-			problems = append(problems, fmt.Sprintf("event %s: type %q; want HttpApi with Method and Path, S3 with Bucket, Events and Filter, DynamoDB or Schedule", name, ev.Type))
+			problems = append(problems, fmt.Sprintf("event %s: type %q; want HttpApi with Method and Path, S3 with Bucket, Events and Filter, DynamoDB, Schedule or SQS", name, ev.Type))
 		}
 	}
 	want, unknown := wantEvents(f)
@@ -468,6 +480,7 @@ func rawEvent(name string, ev map[string]any) (string, []string) {
 	known := map[string][]string{
 		"DynamoDB": {"Stream", "StartingPosition", "BatchSize", "FunctionResponseTypes", "FilterCriteria"},
 		"Schedule": {"Schedule"},
+		"SQS":      {"Queue", "BatchSize", "FunctionResponseTypes", "ScalingConfig"},
 	}[fmt.Sprint(ev["Type"])]
 	for _, k := range slices.Sorted(mapKeys(p)) {
 		if !slices.Contains(known, k) {
@@ -480,6 +493,12 @@ func rawEvent(name string, ev map[string]any) (string, []string) {
 	var responses []string
 	for _, r := range list(p["FunctionResponseTypes"]) {
 		responses = append(responses, fmt.Sprint(r))
+	}
+	if ev["Type"] == "SQS" {
+		batch, _ := p["BatchSize"].(float64)
+		sc, _ := p["ScalingConfig"].(map[string]any)
+		conc, _ := sc["MaximumConcurrency"].(float64)
+		return queueEvent(fmt.Sprint(p["Queue"]), int(batch), strings.Join(responses, ","), int(conc)), problems
 	}
 	var pattern any
 	fc, _ := p["FilterCriteria"].(map[string]any)
@@ -615,7 +634,7 @@ func TestSettingsPinned(t *testing.T) {
 		"AWS_ENDPOINT_URL_S3": {"ClipProcessorFunction", "V1AcceptFunction", "V1CaptureFunction", "V1McpFunction", "V1QuoteFunction", "V1VideoFunction"},
 		settings.PublicBaseURL: {"V1CaptureFunction", "V1DepositsFunction", "V1LeadQuoteFunction", "V1LeadSurveyFunction", "V1McpFunction", "V1QuoteFunction",
 			"V1SurveyVideoAccessFunction", "V1VideoFunction"},
-		settings.WebhookSealingKey:    {"WebhookDispatcherFunction", "WebhookRetrierFunction"},
+		settings.WebhookSealingKey:    {"WebhookDispatcherFunction", "WebhookRetrierFunction", "WebhookSenderFunction"},
 		settings.CursorSecret:         {"V1LeadsListFunction", "V1McpFunction"},
 		settings.CaptureLinkKey:       {"V1LeadSurveyFunction", "V1McpFunction"},
 		settings.StripeAPIKeys:        {"V1DepositStatusFunction", "V1DepositsFunction", "V1McpFunction", "V1QuoteFunction"},

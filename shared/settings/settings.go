@@ -39,6 +39,12 @@ const (
 	// template's tests check), and live-mode deliveries refuse loopback
 	// whatever it says.
 	WebhookAllowLoopback = "WEBHOOK_ALLOW_LOOPBACK"
+	// WebhookQueueURL is the URL of the webhook attempts queue (SQS),
+	// to which webhook-dispatcher hands each delivery it writes and
+	// webhook-sender hands a second attempt due within seconds. Unset (a
+	// tool that runs a function alone), deliveries are left to
+	// webhook-retrier; make dev uses an in-process queue instead.
+	WebhookQueueURL = "WEBHOOK_QUEUE_URL"
 	// StripeAPIKeys holds the platform's Stripe secret keys by mode, as
 	// JSON text ({"test": "sk_test_…", "live": "sk_live_…"}), for local
 	// stacks; in AWS StripeAPIKeysARN names its Secrets Manager secret.
@@ -82,6 +88,18 @@ func SecretVar(name string) string {
 		return StripeWebhookSecrets
 	case "capture-link-key":
 		return CaptureLinkKey
+	}
+	return ""
+}
+
+// QueueURLVar is the environment variable that holds the URL of the queue
+// called name (a manifest queue: manifest.QueueWebhookAttempts), or ""
+// for a name it does not know; a test checks every manifest queue has
+// one.
+func QueueURLVar(name string) string {
+	switch name {
+	case "webhook-attempts":
+		return WebhookQueueURL
 	}
 	return ""
 }

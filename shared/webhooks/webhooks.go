@@ -12,11 +12,14 @@
 // (shared/dynamo AdvanceSurvey); the table's stream hands it to Fanout,
 // which is retried until it returns (a stream record is retried until its
 // handler succeeds). Fanout writes every delivery, pending and due at
-// once, before it attempts any; an attempt is claimed under a lease before
-// sending and recorded after. A crash anywhere leaves either the stream
-// record to retry or a pending delivery that RetryDue attempts once due
-// (or once its claim's lease ended): at least once, always with the same
-// webhook-id.
+// once, and hands them to a queue (Handoff) whose workers attempt each
+// (Deliver), so no endpoint holds up the stream; an attempt is claimed
+// under a lease before sending and recorded after. A crash anywhere, or a
+// lost queue message, leaves either the stream record to retry or a
+// pending delivery that RetryDue attempts once due (or once its claim's
+// lease ended): at least once, always with the same webhook-id. A
+// duplicate message sends nothing: it names the attempt count it was sent
+// at, and a delivery that has moved on skips it.
 package webhooks
 
 import (
@@ -98,6 +101,10 @@ type Deps struct {
 	// math/rand/v2.
 	Rand func() float64
 	Log  *slog.Logger
+	// Handoff hands the deliveries Fanout wrote, and the next attempts
+	// Deliver schedules within InProcess, to the attempts' workers; nil
+	// leaves them all to RetryDue.
+	Handoff Handoff
 	// Fault, when set, is called at each step of a delivery with the
 	// step's name; an error it returns stops the delivery there, as a
 	// crash would (tests).
@@ -129,39 +136,43 @@ func New(d Deps) *Service {
 // that a crashed one is soon retried.
 const Lease = webhook.AttemptTimeout + 20*time.Second
 
-// inProcess is the longest wait between two attempts that Fanout makes
-// itself (the schedule's 5 s); longer waits are the retrier's.
-const inProcess = 10 * time.Second
+// InProcess is the longest wait before a next attempt that Deliver hands
+// back to the queue with a delay (the schedule's 5 s); longer waits are
+// the retrier's (RetryDue).
+const InProcess = 10 * time.Second
 
 // The steps a Fault hook sees.
 const (
 	StepFanout  = "fanout"   // after listing endpoints, before any delivery is written
 	StepCreated = "created"  // after a delivery is written, before its first attempt
+	StepHandoff = "handoff"  // after every delivery is written, before they are handed off
 	StepClaimed = "claimed"  // after an attempt is claimed, before it is sent
 	StepSent    = "sent"     // after an attempt is sent, before it is recorded
 	StepFinish  = "finished" // after an attempt is recorded
 )
 
-// Fanout delivers event e of tenant t to each of t's endpoints that
-// receives its type (or to e.Endpoint alone, when set): it writes every
-// delivery first (Enqueue), then attempts each at once, and a failed first
-// attempt once more after the schedule's 5 s; later attempts are
-// RetryDue's. An error means the event may not be safely handed off yet
-// (retry Fanout): every delivery that was written stays pending and due.
+// Fanout hands event e of tenant t to each of t's endpoints that receives
+// its type (or to e.Endpoint alone, when set): it writes every delivery
+// (Enqueue), pending and due, then hands them to the attempts' workers
+// (Deps.Handoff) and returns, without waiting for any endpoint: a slow or
+// failing endpoint delays only its own deliveries. A failed hand-off is
+// logged, not returned: the deliveries are written and due, and RetryDue
+// attempts them. An error means the event may not be safely handed off
+// yet (retry Fanout): every delivery that was written stays pending and
+// due.
 func (s *Service) Fanout(ctx context.Context, t auth.Tenant, e webhook.Event) error {
 	owed, err := s.Enqueue(ctx, t, e)
 	if err != nil {
 		return err
 	}
-	var wg sync.WaitGroup
-	for _, d := range owed {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.firstAttempts(ctx, d)
-		}()
+	if err := s.d.Fault(StepHandoff); err != nil {
+		return err
 	}
-	wg.Wait()
+	refs := make([]webhook.Ref, len(owed))
+	for i, d := range owed {
+		refs[i] = webhook.RefOf(d)
+	}
+	s.handoff(ctx, refs, 0)
 	return nil
 }
 
@@ -200,30 +211,6 @@ func (s *Service) Enqueue(ctx context.Context, t auth.Tenant, e webhook.Event) (
 		owed = append(owed, d)
 	}
 	return owed, nil
-}
-
-// firstAttempts makes a fresh delivery's first attempt and, when it fails,
-// its second after the schedule's delay (5 s). A delivery another
-// dispatcher already took (a duplicate record) is left to it.
-func (s *Service) firstAttempts(ctx context.Context, d webhook.Delivery) {
-	cur, err := s.d.Store.GetDelivery(ctx, d.EndpointID, d.Event)
-	if err != nil || cur.Status != webhook.Pending || cur.Attempts > 0 {
-		return
-	}
-	for {
-		next, err := s.Attempt(ctx, cur)
-		if err != nil || next.Status != webhook.Pending {
-			return
-		}
-		wait := next.NextAt.Sub(s.d.Clock.Now())
-		if wait > inProcess {
-			return
-		}
-		if err := s.d.Clock.Sleep(ctx, max(wait, 0)); err != nil {
-			return
-		}
-		cur = next
-	}
 }
 
 // Parallel is how many attempts RetryDue makes at once: an endpoint that

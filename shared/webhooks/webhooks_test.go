@@ -90,8 +90,94 @@ type stack struct {
 	sealer *webhook.Sealer
 	clock  *fakeClock
 	svc    *webhooks.Service
+	queue  *testQueue
 	faults map[string]int // step → how many more times it fails
 	mu     sync.Mutex
+}
+
+// testQueue is the attempts queue on the fake clock: it keeps the refs
+// handed off, each visible after its delay, and loses them while lose is
+// set (a failed SendMessage).
+type testQueue struct {
+	clock *fakeClock
+	mu    sync.Mutex
+	msgs  []queued
+	lose  bool
+	sent  int
+}
+
+type queued struct {
+	ref webhook.Ref
+	at  time.Time
+}
+
+func (q *testQueue) Send(_ context.Context, refs []webhook.Ref, delay time.Duration) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.lose {
+		return errors.New("queue unavailable")
+	}
+	for _, r := range refs {
+		q.msgs = append(q.msgs, queued{r, q.clock.Now().Add(delay)})
+		q.sent++
+	}
+	return nil
+}
+
+// next takes the earliest visible message, if any.
+func (q *testQueue) next() (queued, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.msgs) == 0 {
+		return queued{}, false
+	}
+	i := 0
+	for j, m := range q.msgs {
+		if m.at.Before(q.msgs[i].at) {
+			i = j
+		}
+	}
+	m := q.msgs[i]
+	q.msgs = append(q.msgs[:i], q.msgs[i+1:]...)
+	return m, true
+}
+
+// drain works the queue as the sender's workers do, moving the fake clock
+// to each message's delay: Deliver each message times times (a queue
+// delivers at least once), and put one that failed back after a
+// visibility timeout of 30 s.
+func (st *stack) drain(t *testing.T, times int) {
+	t.Helper()
+	for n := 0; ; n++ {
+		if n > 100 {
+			t.Fatal("the queue never empties")
+		}
+		m, ok := st.queue.next()
+		if !ok {
+			return
+		}
+		if wait := m.at.Sub(st.clock.Now()); wait > 0 {
+			st.clock.Advance(wait)
+		}
+		for range times {
+			if err := st.svc.Deliver(context.Background(), m.ref); err != nil {
+				st.queue.mu.Lock()
+				st.queue.msgs = append(st.queue.msgs, queued{m.ref, st.clock.Now().Add(30 * time.Second)})
+				st.queue.mu.Unlock()
+				break
+			}
+		}
+	}
+}
+
+// fanout is the dispatcher and the sender: Fanout, then drain once.
+func (st *stack) fanout(t *testing.T, tn auth.Tenant, ev webhook.Event) error {
+	t.Helper()
+	if err := st.svc.Fanout(context.Background(), tn, ev); err != nil {
+		return err
+	}
+	st.drain(t, 1)
+	return nil
 }
 
 func newStack(t *testing.T) *stack {
@@ -108,8 +194,10 @@ func newStack(t *testing.T) *stack {
 	t.Cleanup(func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name}) })
 	sealer, _ := webhook.NewSealer(make([]byte, 32))
 	st := &stack{store: dynamo.New(db, name), sealer: sealer, clock: &fakeClock{now: time.Now().UTC().Truncate(time.Second)}, faults: map[string]int{}}
+	st.queue = &testQueue{clock: st.clock}
 	st.svc = webhooks.New(webhooks.Deps{
-		Store: st.store, Sender: hookwiring.Sender{C: safehttp.New(safehttp.Options{AllowLoopback: true, Timeout: 2 * time.Second})},
+		Handoff: st.queue,
+		Store:   st.store, Sender: hookwiring.Sender{C: safehttp.New(safehttp.Options{AllowLoopback: true, Timeout: 2 * time.Second})},
 		Sign: webhooksign.Sign, Sealer: func(context.Context) (*webhook.Sealer, error) { return sealer, nil }, Clock: st.clock, Rand: func() float64 { return 0.5 },
 		Fault: func(step string) error {
 			st.mu.Lock()
@@ -168,11 +256,11 @@ func TestRetriesOnTheSchedule(t *testing.T) {
 	ep, sec := st.endpoint(t, tenantA, rcv.URL)
 	t0 := st.clock.Now()
 	ev := event("evt_retry", auth.Test, t0)
-	if err := st.svc.Fanout(ctx, tenantA, ev); err != nil {
+	if err := st.fanout(t, tenantA, ev); err != nil {
 		t.Fatal(err)
 	}
 	if got := len(rcv.got()); got != 2 {
-		t.Fatalf("%d attempts after Fanout; want 2 (at once and after 5 s)", got)
+		t.Fatalf("%d attempts after Fanout and the queue; want 2 (at once and after 5 s)", got)
 	}
 	// The retrier runs each minute; nothing is due before 5 minutes.
 	for range 10 {
@@ -236,7 +324,7 @@ func TestRotationSignsWithBoth(t *testing.T) {
 	if err := st.store.UpdateEndpoint(ctx, ep); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.svc.Fanout(ctx, tenantA, event("evt_rot", auth.Test, st.clock.Now())); err != nil {
+	if err := st.fanout(t, tenantA, event("evt_rot", auth.Test, st.clock.Now())); err != nil {
 		t.Fatal(err)
 	}
 	got := rcv.got()
@@ -258,7 +346,7 @@ func TestIsolation(t *testing.T) {
 	epLive, _ := st.endpoint(t, liveA, live.URL)
 	epOther, _ := st.endpoint(t, tenantA, other.URL, webhook.SurveyFailed)
 	ev := event("evt_iso", auth.Test, st.clock.Now())
-	if err := st.svc.Fanout(ctx, tenantA, ev); err != nil {
+	if err := st.fanout(t, tenantA, ev); err != nil {
 		t.Fatal(err)
 	}
 	if len(a.got()) != 1 || len(b.got()) != 0 || len(live.got()) != 0 || len(other.got()) != 0 {
@@ -277,11 +365,12 @@ func TestIsolation(t *testing.T) {
 	}
 }
 
-// TestCrashAtEachStep: a crash injected at any step of a delivery still
-// ends in a delivery (at least once, same webhook-id); a duplicate stream
-// record makes no second delivery.
+// TestCrashAtEachStep: a crash injected at any step of a delivery (the
+// dispatcher's or the sender's) still ends in a delivery (at least once,
+// same webhook-id); a duplicate stream record, and every queue message
+// delivered twice, make no second delivery.
 func TestCrashAtEachStep(t *testing.T) {
-	for _, step := range []string{webhooks.StepFanout, webhooks.StepCreated, webhooks.StepClaimed, webhooks.StepSent, webhooks.StepFinish} {
+	for _, step := range []string{webhooks.StepFanout, webhooks.StepCreated, webhooks.StepHandoff, webhooks.StepClaimed, webhooks.StepSent, webhooks.StepFinish} {
 		t.Run(step, func(t *testing.T) {
 			st := newStack(t)
 			ctx := context.Background()
@@ -298,6 +387,8 @@ func TestCrashAtEachStep(t *testing.T) {
 					t.Fatal("Fanout keeps failing")
 				}
 			}
+			// The sender works the queue; a message it failed comes back.
+			st.drain(t, 2)
 			// The retrier picks up what the crash left, once due.
 			st.clock.Advance(webhooks.Lease + time.Second)
 			if _, err := st.svc.RetryDue(ctx, 10); err != nil {
@@ -321,6 +412,7 @@ func TestCrashAtEachStep(t *testing.T) {
 			if err := st.svc.Fanout(ctx, tenantA, ev); err != nil {
 				t.Fatal(err)
 			}
+			st.drain(t, 2)
 			st.clock.Advance(time.Hour)
 			st.svc.RetryDue(ctx, 10)
 			if after := len(rcv.got()); after != before {
@@ -339,7 +431,7 @@ func TestDisabledAfterFiveDays(t *testing.T) {
 	rcv := newReceiver(t, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500)
 	ep, _ := st.endpoint(t, tenantA, rcv.URL)
 	for i := range 6 {
-		if err := st.svc.Fanout(ctx, tenantA, event("evt_d"+strconv.Itoa(i), auth.Test, st.clock.Now())); err != nil {
+		if err := st.fanout(t, tenantA, event("evt_d"+strconv.Itoa(i), auth.Test, st.clock.Now())); err != nil {
 			t.Fatal(err)
 		}
 		st.clock.Advance(24 * time.Hour)
@@ -349,7 +441,7 @@ func TestDisabledAfterFiveDays(t *testing.T) {
 		t.Fatalf("endpoint %+v, %v; want disabled with a reason after 5 days of failures", e, err)
 	}
 	n := len(rcv.got())
-	if err := st.svc.Fanout(ctx, tenantA, event("evt_after", auth.Test, st.clock.Now())); err != nil {
+	if err := st.fanout(t, tenantA, event("evt_after", auth.Test, st.clock.Now())); err != nil {
 		t.Fatal(err)
 	}
 	if len(rcv.got()) != n {
@@ -362,19 +454,18 @@ func TestDisabledAfterFiveDays(t *testing.T) {
 // subscribe to, and never another tenant's endpoint of that id.
 func TestTargetedEvent(t *testing.T) {
 	st := newStack(t)
-	ctx := context.Background()
 	target, sibling := newReceiver(t), newReceiver(t)
 	ep, sec := st.endpoint(t, tenantA, target.URL, webhook.SurveyFailed)
 	st.endpoint(t, tenantA, sibling.URL)
 	ev := webhook.Event{ID: "evt_test_1", Type: webhook.Test, Mode: "test", At: st.clock.Now(), Data: []byte(`{}`), Endpoint: ep.ID}
-	if err := st.svc.Fanout(ctx, tenantA, ev); err != nil {
+	if err := st.fanout(t, tenantA, ev); err != nil {
 		t.Fatal(err)
 	}
 	if len(target.got()) != 1 || len(sibling.got()) != 0 {
 		t.Fatalf("target got %d, sibling %d; want 1 and 0", len(target.got()), len(sibling.got()))
 	}
 	verify(t, sec.Current, target.got()[0])
-	if err := st.svc.Fanout(ctx, tenantB, webhook.Event{ID: "evt_test_2", Type: webhook.Test, Mode: "test", At: st.clock.Now(), Data: []byte(`{}`), Endpoint: ep.ID}); err != nil {
+	if err := st.fanout(t, tenantB, webhook.Event{ID: "evt_test_2", Type: webhook.Test, Mode: "test", At: st.clock.Now(), Data: []byte(`{}`), Endpoint: ep.ID}); err != nil {
 		t.Fatal(err)
 	}
 	if len(target.got()) != 1 {
@@ -412,5 +503,54 @@ func TestEnqueueThenRetryDue(t *testing.T) {
 	}
 	if rep, _ := st.svc.RetryDue(ctx, 10); rep.Due != 0 || rep.MostOverdue != 0 {
 		t.Errorf("after delivery: %+v; want nothing due", rep)
+	}
+}
+
+// TestLostHandoff: when the queue refuses the hand-off, Fanout still
+// succeeds (the stream record is done: the delivery is written) and the
+// retrier delivers it once due, once.
+func TestLostHandoff(t *testing.T) {
+	st := newStack(t)
+	ctx := context.Background()
+	rcv := newReceiver(t)
+	ep, _ := st.endpoint(t, tenantA, rcv.URL)
+	ev := event("evt_lost", auth.Test, st.clock.Now())
+	st.queue.lose = true
+	if err := st.fanout(t, tenantA, ev); err != nil {
+		t.Fatalf("Fanout with the queue down: %v; want nil (the deliveries are written)", err)
+	}
+	if len(rcv.got()) != 0 {
+		t.Fatal("sent without the queue")
+	}
+	st.clock.Advance(time.Minute)
+	if _, err := st.svc.RetryDue(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	if got := rcv.got(); len(got) != 1 || got[0].header.Get("webhook-id") != webhook.MessageID(ev.ID, ep.ID) {
+		t.Errorf("after the retrier: %d deliveries; want 1", len(got))
+	}
+}
+
+// TestFanoutDoesNotAttempt: Fanout writes the deliveries and hands them
+// off, one message each, and sends nothing itself: an endpoint's answer
+// (or its silence) never holds up the stream record.
+func TestFanoutDoesNotAttempt(t *testing.T) {
+	st := newStack(t)
+	ctx := context.Background()
+	a, b := newReceiver(t), newReceiver(t)
+	st.endpoint(t, tenantA, a.URL)
+	st.endpoint(t, tenantA, b.URL)
+	if err := st.svc.Fanout(ctx, tenantA, event("evt_fast", auth.Test, st.clock.Now())); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.got())+len(b.got()) != 0 {
+		t.Errorf("Fanout sent %d deliveries itself; want 0 (the queue's workers send)", len(a.got())+len(b.got()))
+	}
+	if st.queue.sent != 2 {
+		t.Errorf("%d messages handed off; want 2", st.queue.sent)
+	}
+	st.drain(t, 1)
+	if len(a.got()) != 1 || len(b.got()) != 1 {
+		t.Errorf("after the queue: %d and %d deliveries; want 1 each", len(a.got()), len(b.got()))
 	}
 }

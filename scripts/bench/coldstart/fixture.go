@@ -210,8 +210,7 @@ func (f *fixture) deleteBucket(ctx context.Context) error {
 
 // Target returns the cold start of fn from bin: its environment, its
 // event and what the event must be answered with. It fails for a function
-// the harness has no event for (a queue trigger, or an operation not
-// listed in request).
+// the harness has no event for (an operation not listed in request).
 func (f *fixture) Target(fn manifest.Function, bin string) (target, error) {
 	switch fn.Trigger() {
 	case manifest.TriggerHTTP:
@@ -221,6 +220,8 @@ func (f *fixture) Target(fn manifest.Function, bin string) (target, error) {
 		return f.streamTarget(fn, bin), nil
 	case manifest.TriggerSchedule:
 		return f.scheduleTarget(fn, bin), nil
+	case manifest.TriggerQueue:
+		return f.queueTarget(fn, bin), nil
 	default:
 		return target{}, fmt.Errorf("coldstart has no event for %s (trigger %q): add one to fixture.Target", fn.Slug, fn.Trigger())
 	}

@@ -94,12 +94,24 @@ func (f *fixture) verifyDelivered(e *webhook.Event) func(context.Context) error 
 	}
 }
 
+// verifyWritten checks that the delivery of *e to the endpoint was
+// written (the dispatcher's part; the sender attempts it).
+func (f *fixture) verifyWritten(e *webhook.Event) func(context.Context) error {
+	return func(ctx context.Context) error {
+		if _, err := f.store.GetDelivery(ctx, f.hookEndpoint.ID, *e); err != nil {
+			return fmt.Errorf("read back delivery of %s: %w", e.ID, err)
+		}
+		return nil
+	}
+}
+
 // streamTarget is the cold start of the stream-triggered function fn:
 // each event is a batch of one INSERT of a fresh event item of the
 // webhook partner (written to the table first, as the state change that
 // owes it writes it), as the event source mapping delivers it. The
-// function must report no failed record, and the event must then be
-// delivered to the endpoint.
+// function must report no failed record, and the event's delivery must
+// then be written (without a queue URL the dispatcher hands it to no
+// queue: webhook-sender's cold start attempts one).
 func (f *fixture) streamTarget(fn manifest.Function, bin string) target {
 	var last webhook.Event
 	return target{
@@ -110,6 +122,31 @@ func (f *fixture) streamTarget(fn manifest.Function, bin string) target {
 				return nil, fmt.Errorf("put event: %w", err)
 			}
 			return streamEvent(eventsample.StreamCase{Tenant: f.hooks, Event: last})
+		},
+		Verify: f.verifyWritten(&last),
+	}
+}
+
+// queueTarget is the cold start of the queue-triggered function fn: before
+// each event one delivery of a fresh event to the endpoint is written, due,
+// and the event is an SQS batch of one message naming it, as the event
+// source mapping delivers it. The function must report no failed message,
+// and the delivery must then be delivered.
+func (f *fixture) queueTarget(fn manifest.Function, bin string) target {
+	var last webhook.Event
+	return target{
+		Name: fn.Slug, Bin: bin, Env: f.Env(&fn), Check: checkNoFailures,
+		Event: func(ctx context.Context) ([]byte, error) {
+			last = f.newEvent()
+			d := webhook.Delivery{EndpointID: f.hookEndpoint.ID, Event: last, Status: webhook.Pending, NextAt: last.At}
+			if _, err := f.store.CreateDelivery(ctx, d); err != nil {
+				return nil, fmt.Errorf("create due delivery: %w", err)
+			}
+			return json.Marshal(events.SQSEvent{Records: []events.SQSMessage{{
+				MessageId: uuid.NewString(), ReceiptHandle: uuid.NewString(), Body: webhook.RefOf(d).Body(),
+				Attributes:  map[string]string{"ApproximateReceiveCount": "1"},
+				EventSource: "aws:sqs", EventSourceARN: "arn:aws:sqs:" + region + ":" + accountID + ":" + fn.Queue.Name, AWSRegion: region,
+			}}})
 		},
 		Verify: f.verifyDelivered(&last),
 	}

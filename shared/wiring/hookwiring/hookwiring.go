@@ -1,7 +1,9 @@
 // Package hookwiring holds the builders of the outgoing webhooks'
-// functions (webhook-dispatcher, webhook-retrier) and their adapters: the
-// table's stream records to the delivery service, the schedule's ticks to
-// its retries, shared/safehttp to its Sender. Apart from shared/wiring so
+// functions (webhook-dispatcher, webhook-sender, webhook-retrier) and
+// their adapters: the table's stream records to the delivery service, the
+// attempts queue (shared/sqsqueue) to its Handoff and the queue's
+// messages to its Deliver, the schedule's ticks to its retries,
+// shared/safehttp to its Sender. Apart from shared/wiring so
 // that only these functions link the HTTP client that calls partners'
 // endpoints and the Standard Webhooks library.
 package hookwiring
@@ -14,8 +16,10 @@ import (
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/queueevent"
 	"github.com/moveleads/partnerapi/shared/safehttp"
 	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/sqsqueue"
 	"github.com/moveleads/partnerapi/shared/streamevent"
 	"github.com/moveleads/partnerapi/shared/tick"
 	"github.com/moveleads/partnerapi/shared/webhook"
@@ -24,29 +28,97 @@ import (
 )
 
 // Service returns the delivery service over e: the table, the sealing key
-// (manifest.SecretWebhookSealing, read on first use), and a safehttp client
+// (manifest.SecretWebhookSealing, read on first use), a safehttp client
 // that lets test-mode deliveries reach loopback only when
-// settings.WebhookAllowLoopback is "1" (make dev; never deployed).
-func Service(e *awsenv.Env) *webhooks.Service {
+// settings.WebhookAllowLoopback is "1" (make dev; never deployed), and
+// the attempts queue q (nil: none, every attempt is the retrier's).
+func Service(e *awsenv.Env, q Queue) *webhooks.Service {
 	client := safehttp.New(safehttp.Options{
 		Timeout:       webhook.AttemptTimeout,
 		AllowLoopback: e.Getenv(settings.WebhookAllowLoopback) == "1",
 	})
+	var h webhooks.Handoff
+	if q != nil {
+		h = Handoff{q}
+	}
 	return webhooks.New(webhooks.Deps{
 		Store: e.Store, Sender: Sender{client}, Sign: webhooksign.Sign,
-		Sealer: webhook.SealerFrom(e.Secret(manifest.SecretWebhookSealing)),
-		Log:    e.Log,
+		Sealer:  webhook.SealerFrom(e.Secret(manifest.SecretWebhookSealing)),
+		Log:     e.Log,
+		Handoff: h,
 	})
 }
 
-// Dispatcher builds the webhook-dispatcher function's processor.
+// Queue is the webhook attempts queue: shared/sqsqueue in AWS,
+// shared/queuelocal in make dev and tests.
+type Queue interface {
+	Send(ctx context.Context, bodies []string, delay time.Duration) error
+}
+
+// Handoff adapts a Queue to webhooks.Handoff: one message per ref.
+type Handoff struct{ Q Queue }
+
+func (h Handoff) Send(ctx context.Context, refs []webhook.Ref, delay time.Duration) error {
+	bodies := make([]string, len(refs))
+	for i, r := range refs {
+		bodies[i] = r.Body()
+	}
+	return h.Q.Send(ctx, bodies, delay)
+}
+
+// queueOf is the attempts queue settings.WebhookQueueURL names (SQS, at
+// AWS_ENDPOINT_URL_SQS when set), or nil when it is unset.
+func queueOf(e *awsenv.Env) Queue {
+	url := e.Getenv(settings.WebhookQueueURL)
+	if url == "" {
+		return nil
+	}
+	return sqsqueue.New(e.Config, awsenv.Endpoint(e.Getenv, "SQS"), url)
+}
+
+// Dispatcher builds the webhook-dispatcher function's processor, handing
+// deliveries to the queue settings.WebhookQueueURL names.
 func Dispatcher(e *awsenv.Env) (streamevent.Processor, error) {
-	return NewDispatcher(Service(e), e.Log), nil
+	return DispatcherWith(e, queueOf(e))
+}
+
+// DispatcherWith is Dispatcher handing deliveries to q (make dev, tests).
+func DispatcherWith(e *awsenv.Env, q Queue) (streamevent.Processor, error) {
+	return NewDispatcher(Service(e, q), e.Log), nil
+}
+
+// Attempts builds the webhook-sender function's processor: each message
+// of the attempts queue is one delivery's attempt; a second attempt due
+// within seconds goes back to the queue settings.WebhookQueueURL names.
+func Attempts(e *awsenv.Env) (queueevent.Processor, error) {
+	return AttemptsWith(e, queueOf(e))
+}
+
+// AttemptsWith is Attempts with q as the attempts queue (make dev, tests).
+func AttemptsWith(e *awsenv.Env, q Queue) (queueevent.Processor, error) {
+	return attempter{Service(e, q), e.Log}, nil
+}
+
+// attempter makes the attempt each queue message names.
+type attempter struct {
+	svc *webhooks.Service
+	log *slog.Logger
+}
+
+// Process makes the attempt m names (webhooks.Deliver). A malformed
+// message is logged and dropped, not failed: retrying cannot mend it.
+func (a attempter) Process(ctx context.Context, m queueevent.Message) error {
+	r, err := webhook.ParseRef(m.Body)
+	if err != nil {
+		a.log.ErrorContext(ctx, "malformed webhook attempt message dropped", "message_id", m.ID, "error", err.Error())
+		return nil
+	}
+	return a.svc.Deliver(ctx, r)
 }
 
 // Retrier builds the webhook-retrier function's job.
 func Retrier(e *awsenv.Env) (tick.Job, error) {
-	return NewRetrier(Service(e)), nil
+	return NewRetrier(Service(e, nil)), nil
 }
 
 // Sender adapts a safehttp.Client to webhooks.Sender.
@@ -57,7 +129,8 @@ func (s Sender) Post(ctx context.Context, url string, live bool, headers map[str
 	return webhooks.Response{Status: r.Status, Body: r.Body, Latency: r.Latency}, err
 }
 
-// dispatcher hands each event item the stream inserts to Fanout.
+// dispatcher hands each event item the stream inserts to Fanout, which
+// writes its deliveries and hands them to the attempts queue.
 type dispatcher struct {
 	svc *webhooks.Service
 	log *slog.Logger

@@ -26,6 +26,8 @@ import (
 	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/queueevent"
+	"github.com/moveleads/partnerapi/shared/queuelocal"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/streamevent"
 	"github.com/moveleads/partnerapi/shared/streamlocal"
@@ -121,6 +123,12 @@ func (r *hookReceiver) got() (ids []string, bad int) {
 // with the events it owes, as the clip processor does.
 func (f *fixture) completeSurvey(t *testing.T) []webhook.Event {
 	t.Helper()
+	return f.completeSurveyOf(t, tenant)
+}
+
+// completeSurveyOf is completeSurvey for tenant tn.
+func (f *fixture) completeSurveyOf(t *testing.T, tenant auth.Tenant) []webhook.Event {
+	t.Helper()
 	ctx := context.Background()
 	now := time.Now().UTC()
 	l := lead.Build(uuid.NewString(), lead.CreateInput{CustomerName: "Ada", Email: "ada@example.com", Source: "test"}, estimate.DefaultRateCard("usd"), now)
@@ -151,7 +159,8 @@ func (f *fixture) completeSurvey(t *testing.T) []webhook.Event {
 }
 
 // TestDispatcherFromTheStream: through the table's stream (DynamoDB
-// Local, read as Lambda reads it) and the function's own handler, a
+// Local, read as Lambda reads it), the dispatcher's own handler, the
+// attempts queue (shared/queuelocal) and the sender's handler, a
 // survey's state change reaches the partner's endpoint once, verified;
 // the many other records of the stream (lead, survey, delivery items) and
 // a malformed event item are passed over without failing the batch; the
@@ -160,13 +169,22 @@ func TestDispatcherFromTheStream(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	rcv, ep := f.receiver(t)
-	p, err := Dispatcher(f.env)
+	q := queuelocal.New(manifest.QueueWebhookAttempts, queuelocal.Options{})
+	p, err := DispatcherWith(f.env, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := AttemptsWith(f.env, q)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := f.env.Check(manifest.Function{Slug: "webhook-dispatcher", Secrets: []string{manifest.SecretWebhookSealing}}); err != nil {
 		t.Fatal(err)
 	}
+	qctx, stopQueue := context.WithCancel(ctx)
+	queueDone := make(chan error, 1)
+	go func() { queueDone <- q.Run(qctx, queueevent.New(a, 10, nil)) }()
+	defer func() { stopQueue(); <-queueDone }()
 	h := streamevent.New(p, nil)
 	var (
 		mu       sync.Mutex
@@ -214,11 +232,19 @@ func TestDispatcherFromTheStream(t *testing.T) {
 	if failures != 0 {
 		t.Errorf("%d records reported failed; want none (malformed items are skipped)", failures)
 	}
-	// Every batch again, as a stream may deliver records more than once.
+	// Every batch again, as a stream may deliver records more than once:
+	// each hands its delivery to the queue again, and the sender drops
+	// those messages (the delivery has moved on).
 	for _, b := range batches {
 		if resp, err := h(ctx, b); err != nil || len(resp.BatchItemFailures) != 0 {
 			t.Fatalf("redelivered batch: %+v %v", resp, err)
 		}
+	}
+	for deadline := time.Now().Add(20 * time.Second); q.Len() > 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := q.Len(); n != 0 {
+		t.Fatalf("%d messages still queued", n)
 	}
 	if ids, _ := rcv.got(); len(ids) != 1 {
 		t.Errorf("after the records came again: %d deliveries; want 1", len(ids))
