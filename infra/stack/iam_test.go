@@ -639,8 +639,9 @@ func TestStripeSecretsOnlyForDepositFunctions(t *testing.T) {
 		"v1-deposit-status": {manifest.SecretStripeKeys},
 		"v1-quote":          {manifest.SecretStripeKeys},
 		"stripe-webhook":    {manifest.SecretStripeWebhook},
-		// Its listLeads tool signs cursors too.
-		manifest.AgentToolsSlug: {manifest.SecretCursor, manifest.SecretStripeKeys},
+		// Its listLeads tool signs cursors too, and its getSurveyLink
+		// tool derives replayable capture links.
+		manifest.AgentToolsSlug: {manifest.SecretCaptureLink, manifest.SecretCursor, manifest.SecretStripeKeys},
 	}
 	stripe := []string{manifest.SecretStripeKeys, manifest.SecretStripeWebhook}
 	onlyStripe := func(names []string) []string {
