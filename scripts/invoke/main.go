@@ -28,6 +28,7 @@
 //
 // Environment: while make dev runs, the variables of <repo
 // root>/.local/dev.json (TABLE_NAME, CURSOR_SECRET, WEBHOOK_SEALING_KEY,
+// CAPTURE_LINK_KEY,
 // the DynamoDB Local endpoint, region, dummy credentials; CLIP_BUCKET,
 // MinIO's endpoint and credentials, PUBLIC_BASE_URL; STRIPE_API_KEYS,
 // STRIPE_WEBHOOK_SECRETS and stripe-mock's STRIPE_API_URL) win over the same

@@ -99,6 +99,7 @@ func setUp() error {
 	os.Setenv(settings.Table, fixtureTable)
 	os.Setenv(settings.CursorSecret, strings.Repeat("ab", 32))
 	os.Setenv(settings.WebhookSealingKey, strings.Repeat("cd", 32))
+	os.Setenv(settings.CaptureLinkKey, strings.Repeat("ef", 32))
 	os.Setenv(settings.ClipBucket, fixtureBucket)
 	os.Setenv(settings.PublicBaseURL, "http://127.0.0.1:3000")
 	// The deposit functions reach stripe-mock, with make dev's kind of
