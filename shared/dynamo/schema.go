@@ -64,7 +64,23 @@ func streamSpecification() *types.StreamSpecification {
 // turning the stream off and on, which starts a new stream and drops the
 // records of the old one from whoever reads it: delete the table instead.
 func CreateTable(ctx context.Context, db *dynamodb.Client, name string) error {
-	_, err := db.CreateTable(ctx, CreateTableInput(name))
+	return createTable(ctx, db, name, true)
+}
+
+// CreateTableWithoutStream is CreateTable for a local table nothing reads
+// the stream of (a load benchmark): DynamoDB Local slows every write to a
+// streamed table as its stream records pile up (docs/BENCHMARKS.md), which
+// AWS does not.
+func CreateTableWithoutStream(ctx context.Context, db *dynamodb.Client, name string) error {
+	return createTable(ctx, db, name, false)
+}
+
+func createTable(ctx context.Context, db *dynamodb.Client, name string, stream bool) error {
+	in := CreateTableInput(name)
+	if !stream {
+		in.StreamSpecification = nil
+	}
+	_, err := db.CreateTable(ctx, in)
 	var inUse *types.ResourceInUseException
 	if err != nil && !errors.As(err, &inUse) {
 		return fmt.Errorf("create table %s: %w", name, err)
@@ -76,8 +92,10 @@ func CreateTable(ctx context.Context, db *dynamodb.Client, name string) error {
 	if err != nil {
 		return fmt.Errorf("wait for table %s: %w", name, err)
 	}
-	if err := enableStream(ctx, db, name, out.Table.StreamSpecification); err != nil {
-		return err
+	if stream {
+		if err := enableStream(ctx, db, name, out.Table.StreamSpecification); err != nil {
+			return err
+		}
 	}
 	_, err = db.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{
 		TableName: aws.String(name),

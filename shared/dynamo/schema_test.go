@@ -48,6 +48,22 @@ func TestCreateTableEnablesStream(t *testing.T) {
 	checkStream(t, describe(t, s.db, s.table))
 }
 
+func TestCreateTableWithoutStream(t *testing.T) {
+	db := newClient(t)
+	name := fmt.Sprintf("test-%d-%d", time.Now().UnixNano(), tableSeq.Add(1))
+	if err := CreateTableWithoutStream(context.Background(), db, name); err != nil {
+		t.Fatalf("CreateTableWithoutStream: %v", err)
+	}
+	t.Cleanup(func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name}) })
+	d := describe(t, db, name)
+	if d.StreamSpecification != nil && aws.ToBool(d.StreamSpecification.StreamEnabled) {
+		t.Errorf("stream %+v; want none", d.StreamSpecification)
+	}
+	if d.LatestStreamArn != nil {
+		t.Errorf("LatestStreamArn = %s; want none", aws.ToString(d.LatestStreamArn))
+	}
+}
+
 // newBareTable creates a table from the schema with the stream given by
 // spec (nil: none), dropped when the test ends.
 func newBareTable(t *testing.T, db *dynamodb.Client, spec *types.StreamSpecification) string {
