@@ -422,4 +422,9 @@ func TestPageBetaOffInChromium(t *testing.T) {
 		}
 	}
 	htmltest.Shot(t, ctx, "beta-off")
+	// The same page on a desktop screen.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
+		t.Fatal(err)
+	}
+	htmltest.Shot(t, ctx, "beta-off-desktop")
 }

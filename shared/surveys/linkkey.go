@@ -3,23 +3,16 @@ package surveys
 import (
 	"context"
 	"errors"
-	"sync"
 
 	"github.com/moveleads/partnerapi/shared/errcode"
 )
 
-// lazyKey loads the capture link key on first use, so a cold start pays
-// nothing for the secret. A failed load is not remembered: the next
-// request tries again.
-func lazyKey(load func(context.Context) ([]byte, error)) func(context.Context) ([]byte, error) {
-	var mu sync.Mutex
-	var key []byte
+// linkKeyFrom returns the capture link key's loader with its errors in the
+// API's terms. It keeps no copy: the secret source caches the value per
+// instance (awsenv.Env.Secret), so a rotated key is picked up like every
+// other secret, and a failed load is tried again on the next request.
+func linkKeyFrom(load func(context.Context) ([]byte, error)) func(context.Context) ([]byte, error) {
 	return func(ctx context.Context) ([]byte, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if key != nil {
-			return key, nil
-		}
 		if load == nil {
 			return nil, errors.New("no capture link key is configured for this function")
 		}
@@ -30,7 +23,6 @@ func lazyKey(load func(context.Context) ([]byte, error)) func(context.Context) (
 			}
 			return nil, errcode.Upstream("load capture link key", err)
 		}
-		key = k
-		return key, nil
+		return k, nil
 	}
 }

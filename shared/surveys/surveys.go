@@ -122,7 +122,7 @@ func New(d Deps) *Service {
 	if d.NewID == nil {
 		d.NewID = newUUID
 	}
-	return &Service{store: d.Store, objects: d.Objects, baseURL: d.BaseURL, builder: d.Builder, detector: d.Detector, log: d.Log, newID: d.NewID, linkKey: lazyKey(d.LinkKey)}
+	return &Service{store: d.Store, objects: d.Objects, baseURL: d.BaseURL, builder: d.Builder, detector: d.Detector, log: d.Log, newID: d.NewID, linkKey: linkKeyFrom(d.LinkKey)}
 }
 
 // Limits of the capture page's calls.
