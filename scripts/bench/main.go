@@ -36,12 +36,12 @@ func main() {
 	out := flag.String("out", "docs/BENCHMARKS.md", "where to write the table")
 	runs := flag.Int("coldstarts", 60, "cold starts per function")
 	loadFor := flag.Duration("load", 20*time.Second, "length of each load run")
-	only := flag.String("only", "", `run one section alone and print its rows, writing no file: "webhooks"`)
+	only := flag.String("only", "", `run one section alone and print its rows, writing no file: "webhooks" or "coldstart"`)
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	if *only != "" {
-		if err := runOnly(ctx, *only); err != nil {
+		if err := runOnly(ctx, *only, *runs); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
@@ -53,20 +53,27 @@ func main() {
 	}
 }
 
-// runOnly runs the section name alone (on its own DynamoDB Local) and
-// prints its rows.
-func runOnly(ctx context.Context, name string) error {
-	if name != "webhooks" {
-		return fmt.Errorf("-only %q: want webhooks", name)
-	}
-	db, err := dynamolocal.Start(ctx)
-	if err != nil {
-		return err
-	}
-	defer db.Stop()
-	rows, err := hooklatency.Run(ctx, hooklatency.Options{Endpoint: db.Endpoint, Log: os.Stderr})
-	if err != nil {
-		return err
+// runOnly runs the section name alone (on its own local servers) and
+// prints its rows; runs is the cold starts per function.
+func runOnly(ctx context.Context, name string, runs int) error {
+	var rows []report.Row
+	switch name {
+	case "webhooks":
+		db, err := dynamolocal.Start(ctx)
+		if err != nil {
+			return err
+		}
+		defer db.Stop()
+		if rows, err = hooklatency.Run(ctx, hooklatency.Options{Endpoint: db.Endpoint, Log: os.Stderr}); err != nil {
+			return err
+		}
+	case "coldstart":
+		var err error
+		if rows, err = coldstart.Run(ctx, coldstart.Options{Runs: runs, Log: os.Stderr}); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("-only %q: want webhooks or coldstart", name)
 	}
 	fmt.Println(report.Markdown(rows))
 	return nil

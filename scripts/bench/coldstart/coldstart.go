@@ -114,7 +114,7 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	host, sizes, err := buildBinaries(ctx, root, tmp, o.Log)
+	host, sizes, zips, err := buildBinaries(ctx, root, tmp, o.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 	}
 	var functions []result
 	for i, fn := range manifest.Functions {
-		functions = append(functions, result{name: fn.Slug, samples: samples[i], size: sizes[fn.Slug]})
+		functions = append(functions, result{name: fn.Slug, samples: samples[i], size: sizes[fn.Slug], zipSize: zips[fn.Slug]})
 	}
 	hello := result{name: helloWorld, samples: samples[len(targets)-1], size: sizes[helloWorld]}
 	return rows(hello, functions), nil
@@ -175,25 +175,35 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 
 // buildBinaries builds every binary under dir for the host architecture,
 // to run, and for arm64 (once, when that is the host's), to report sizes.
-// It returns the host binaries and the arm64 sizes, by name.
-func buildBinaries(ctx context.Context, root, dir string, log io.Writer) (host map[string]string, sizes map[string]int64, err error) {
+// It returns the host binaries, the arm64 sizes and the arm64 functions'
+// zip sizes (scripts/build's zips; the baseline has none), by name.
+func buildBinaries(ctx context.Context, root, dir string, log io.Writer) (host map[string]string, sizes, zips map[string]int64, err error) {
 	host, err = buildAll(ctx, root, runtime.GOARCH, filepath.Join(dir, runtime.GOARCH), log)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	release := host
 	if runtime.GOARCH != "arm64" {
 		if release, err = buildAll(ctx, root, "arm64", filepath.Join(dir, "arm64"), log); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
-	sizes = map[string]int64{}
+	sizes, zips = map[string]int64{}, map[string]int64{}
 	for name, bin := range release {
 		fi, err := os.Stat(bin)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		sizes[name] = fi.Size()
+		if name == helloWorld {
+			continue
+		}
+		// scripts/build writes <out>/<slug>/bootstrap and <out>/<slug>.zip.
+		zi, err := os.Stat(filepath.Dir(bin) + ".zip")
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("zip of %s: %w", name, err)
+		}
+		zips[name] = zi.Size()
 	}
-	return host, sizes, nil
+	return host, sizes, zips, nil
 }

@@ -73,6 +73,14 @@ func TestRun(t *testing.T) {
 				t.Errorf("%s: no budget verdict", m)
 			}
 		}
+		// The zip is compressed: smaller than its binary, and not empty.
+		var zip, bin float64
+		if _, err := fmt.Sscanf(row(zipMetric(f.Slug)).Value, "%f MiB", &zip); err != nil || zip <= 0 {
+			t.Errorf("%s: zip size %q; want a positive size in MiB", f.Slug, row(zipMetric(f.Slug)).Value)
+		}
+		if _, err := fmt.Sscanf(row(sizeMetric(f.Slug)).Value, "%f MiB", &bin); err == nil && zip >= bin {
+			t.Errorf("%s: zip %.2f MiB, binary %.2f MiB; want the zip smaller", f.Slug, zip, bin)
+		}
 	}
 	for _, name := range names {
 		init := median(t, row("init "+name).Value, runs)
@@ -85,7 +93,7 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s: size %q; want a positive size in MiB", name, row(sizeMetric(name)).Value)
 		}
 	}
-	if want := 3 + 4*len(manifest.Functions); len(rows) != want {
+	if want := 3 + 5*len(manifest.Functions); len(rows) != want {
 		t.Errorf("%d rows; want %d", len(rows), want)
 	}
 }

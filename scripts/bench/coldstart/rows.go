@@ -2,6 +2,9 @@ package coldstart
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
@@ -11,49 +14,47 @@ import (
 // Section is the report section of every row.
 const Section = "Cold start"
 
-// Budgets. Init is budgeted as a ratio to the hello-world baseline's
-// (ratio of medians measured in the same run): absolute times scale with
-// the machine's load (the earlier "+5 ms" grew to +7 ms on a loaded machine
-// while the ratio stayed at 1.4×), a ratio of the same run does not. The
-// init budget is every function's, the agent tool server's included.
+// Budgets: what a Lambda user feels is init time, so init is budgeted;
+// bytes only by a bloat guard. Init is a ratio to the hello-world
+// baseline's measured in the same round: absolute times scale with the
+// machine's load, a ratio within one round does not.
 const (
+	// InitRatioBudget bounds every function's init ratio but the agent
+	// tool server's.
 	InitRatioBudget = 1.5
-	// SizeBudget is a function's binary size budget (bytes: arm64,
-	// stripped), but the agent tool server's (AgentToolsSizeBudget).
-	SizeBudget = 8 << 20
-	// AgentToolsSizeBudget is the binary size budget of the agent tool
-	// server (manifest.AgentToolsSlug, v1-mcp), its own and explicit. It
-	// links every operation of manifest.AgentToolOperations and the MCP Go
-	// SDK, so 8 MiB cannot hold it. Measured on linux/arm64 with -s -w and
-	// lambda.norpc: v1-mcp is 11,075,746 bytes (10.56 MiB, make bench). Two
-	// one-off builds with the same flags, whose mains are not kept: a main
-	// calling the ten tool operations' builders, without MCP, was already
-	// 8,978,594 bytes (8.56 MiB), and the SDK adds about 2.5 MB (a main
-	// serving one MCP tool over streamable HTTP was 7,864,482 bytes against
-	// 5,308,578 for one serving plain net/http). 12 MiB leaves it about
-	// 1.5 MiB to grow, as the other functions have below 8 MiB.
-	AgentToolsSizeBudget = 12 << 20
+	// AgentToolsInitRatioBudget is v1-mcp's (manifest.AgentToolsSlug): the
+	// MCP Go SDK's package init (encoding/gob, jsonschema-go) is a fixed
+	// cost of the SDK we chose, and accepted.
+	AgentToolsInitRatioBudget = 1.75
+	// InitRounds is how many rounds the measured cold starts are split
+	// into; the budgeted ratio is the median of the rounds' ratios, so one
+	// noisy round cannot flip the verdict.
+	InitRounds = 3
+	// BloatGuard bounds every binary (bytes: arm64, stripped). It is no
+	// size budget: it catches a test or browser dependency linked by
+	// mistake, which would take a function far past it.
+	BloatGuard = 16 << 20
 )
 
-// sizeBudget returns the binary size budget of the function name, in
-// bytes.
-func sizeBudget(name string) int64 {
+// initRatioBudget returns the init ratio budget of the function name.
+func initRatioBudget(name string) float64 {
 	if name == manifest.AgentToolsSlug {
-		return AgentToolsSizeBudget
+		return AgentToolsInitRatioBudget
 	}
-	return SizeBudget
+	return InitRatioBudget
 }
 
 // result is what was measured of one binary.
 type result struct {
 	name    string
-	samples []sample
-	size    int64 // arm64 release binary, bytes
+	samples []sample // in the order of the measured rounds
+	size    int64    // arm64 release binary, bytes
+	zipSize int64    // its deployment zip (scripts/build), bytes; 0 when none
 }
 
 // rows turns the measurements into the report: the hello-world baseline
-// first, then per function its init, init added over the baseline, first
-// response and binary size.
+// first, then per function its init, its init ratio to the baseline,
+// first response, binary size and zip size.
 func rows(hello result, functions []result) []report.Row {
 	helloInit := report.Summarise(inits(hello.samples))
 	out := []report.Row{
@@ -63,35 +64,84 @@ func rows(hello result, functions []result) []report.Row {
 	}
 	for _, f := range functions {
 		init := report.Summarise(inits(f.samples))
-		ratio := 0.0
-		if helloInit.Median > 0 {
-			ratio = float64(init.Median) / float64(helloInit.Median)
-		}
-		addedRow := report.Row{
-			Section: Section, Metric: "init ratio to hello-world " + f.name,
-			Value: fmt.Sprintf("%.2f×", ratio), Budget: fmt.Sprintf("≤ %.1f×", InitRatioBudget),
-			OK:   report.Check(helloInit.Median > 0 && ratio <= InitRatioBudget),
-			Note: fmt.Sprintf("median init %s vs hello-world %s, same run (n=%d each).", ms(init.Median), ms(helloInit.Median), init.N),
-		}
-		budget := sizeBudget(f.name)
-		sizeRow := report.Row{
-			Section: Section, Metric: sizeMetric(f.name),
-			Value: mib(f.size), Budget: fmt.Sprintf("≤ %s", mibBudget(budget)), OK: report.Check(f.size <= budget),
-		}
-		if !*sizeRow.OK {
-			sizeRow.Note = fmt.Sprintf("%d bytes, %.2f MiB over the %s budget.", f.size, float64(f.size-budget)/(1<<20), mibBudget(budget))
-		}
 		out = append(out,
 			report.Row{Section: Section, Metric: "init " + f.name, Value: init.String()},
-			addedRow,
+			ratioRow(f.name, f.samples, hello.samples),
 			report.Row{Section: Section, Metric: "first response " + f.name, Value: report.Summarise(firstResponses(f.samples)).String()},
-			sizeRow,
+			sizeRow(f.name, f.size),
+			report.Row{Section: Section, Metric: zipMetric(f.name), Value: mib(f.zipSize)},
 		)
 	}
 	return out
 }
 
+// ratioRow is the init ratio of the function name to the baseline: the
+// median over the rounds of each round's median init ÷ the baseline's
+// median init in that round.
+func ratioRow(name string, fn, hello []sample) report.Row {
+	budget := initRatioBudget(name)
+	ratios := roundRatios(inits(fn), inits(hello))
+	r := report.Row{Section: Section, Metric: "init ratio to hello-world " + name, Budget: "≤ " + strconv.FormatFloat(budget, 'f', -1, 64) + "×"}
+	if len(ratios) == 0 {
+		r.Value, r.OK, r.Note = "—", report.Check(false), "no round measured both the function and hello-world."
+		return r
+	}
+	med := medianOf(ratios)
+	parts := make([]string, len(ratios))
+	for i, x := range ratios {
+		parts[i] = fmt.Sprintf("%.2f×", x)
+	}
+	r.Value = fmt.Sprintf("%.2f×", med)
+	r.OK = report.Check(med <= budget)
+	r.Note = fmt.Sprintf("median of %d rounds' ratios %s (each: median init ÷ hello-world's in that round, n=%d each); over all rounds %s vs hello-world %s.",
+		len(ratios), strings.Join(parts, ", "), len(fn)/len(ratios), ms(report.Summarise(inits(fn)).Median), ms(report.Summarise(inits(hello)).Median))
+	return r
+}
+
+// roundRatios splits both series (in round order) into InitRounds
+// consecutive blocks of rounds, fewer when there are fewer samples, and
+// returns each block's ratio of medians. Blocks where the baseline's
+// median is not positive are left out.
+func roundRatios(fn, hello []time.Duration) []float64 {
+	n := min(len(fn), len(hello))
+	k := min(InitRounds, n)
+	var out []float64
+	for i := range k {
+		lo, hi := i*n/k, (i+1)*n/k
+		h := report.Summarise(hello[lo:hi]).Median
+		if h <= 0 {
+			continue
+		}
+		out = append(out, float64(report.Summarise(fn[lo:hi]).Median)/float64(h))
+	}
+	return out
+}
+
+func medianOf(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// sizeRow holds the function's binary to the bloat guard.
+func sizeRow(name string, size int64) report.Row {
+	r := report.Row{
+		Section: Section, Metric: sizeMetric(name),
+		Value: mib(size), Budget: fmt.Sprintf("≤ %s (bloat guard)", mibBudget(BloatGuard)), OK: report.Check(size <= BloatGuard),
+	}
+	if !*r.OK {
+		r.Note = fmt.Sprintf("%d bytes, %.2f MiB over the %s bloat guard: is a test or browser dependency linked?", size, float64(size-BloatGuard)/(1<<20), mibBudget(BloatGuard))
+	}
+	return r
+}
+
 func sizeMetric(name string) string { return "binary size " + name + " (arm64, stripped)" }
+
+// zipMetric names the size of what Lambda downloads.
+func zipMetric(name string) string { return "zip size " + name + " (arm64, what Lambda downloads)" }
 
 func inits(ss []sample) []time.Duration {
 	d := make([]time.Duration, len(ss))
@@ -111,7 +161,7 @@ func firstResponses(ss []sample) []time.Duration {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
 
-// mibBudget renders a budget of whole MiB: "8 MiB".
+// mibBudget renders a budget of whole MiB: "16 MiB".
 func mibBudget(n int64) string { return fmt.Sprintf("%d MiB", n>>20) }
 
 func mib(n int64) string { return fmt.Sprintf("%.2f MiB (%d bytes)", float64(n)/(1<<20), n) }

@@ -102,8 +102,8 @@ var bigClients = []string{
 
 // mcpSDK is the MCP SDK's server package: only the agent tool server's
 // function (manifest.Function.TakesAgentKey) links it, which is why that
-// function alone has a size budget above 8 MiB (scripts/bench/coldstart,
-// AgentToolsSizeBudget).
+// function alone has an init budget above 1.5× (scripts/bench/coldstart,
+// AgentToolsInitRatioBudget).
 const mcpSDK = "github.com/modelcontextprotocol/go-sdk/mcp"
 
 // TestNoBigSDKClients lists each function's dependencies as its release
