@@ -9,10 +9,9 @@
 // cube sheet, the clips and checklist saved so far, the limits) travels in a
 // <script type="application/json" id="survey-data"> block of encoding/json
 // output (which escapes <, > and &, so it cannot close the element) that the
-// browser never executes. The markup is filled in without html/template,
-// whose reflection would keep the linker from pruning unused methods and
-// double the binary: every text and attribute value goes through
-// htmlpage.Escape, and the inline script and stylesheet are allowed by
+// browser never executes. The markup is an html/template: every value is
+// escaped for its context (text, attribute, URL, JSON), and the inline
+// script and stylesheet, written verbatim, are allowed by
 // htmlpage.Hash. The page makes no request to a third party: its own JSON
 // calls go to Page.APIBase, and the clips, and the still frames it takes
 // of them for the inventory's detector, go to presigned URLs on

@@ -1,14 +1,12 @@
 package capturepage
 
 import (
-	"encoding/json"
+	"bytes"
 	"fmt"
-	"strconv"
-	"strings"
+	"html/template"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/api"
-	"github.com/moveleads/partnerapi/shared/htmlpage"
 )
 
 // Document is an HTML answer: status, headers and body, which the request
@@ -81,8 +79,8 @@ type clipData struct {
 
 // Render returns the capture page for p: status 200 with the headers of
 // Headers(p.UploadOrigin). It does not fail: the assets are embedded and
-// checked by the package's tests, and should the survey data fail to
-// encode anyway, Render answers ErrorPage(500, p.Company).
+// checked by the package's tests, and should rendering fail anyway, Render
+// answers ErrorPage(500, p.Company).
 func Render(p Page) Document {
 	a := loadAssets()
 	clips := make([]clipData, 0, len(p.Clips))
@@ -97,71 +95,63 @@ func Render(p Page) Document {
 	if rooms == nil {
 		rooms = []string{}
 	}
-	data, err := json.Marshal(pageData{
-		Company:        p.Company,
-		APIBase:        p.APIBase,
-		Rooms:          rooms,
-		GroupRooms:     groupRooms(),
-		Clips:          clips,
-		Checklist:      checklist,
-		ClipsMax:       p.ClipsMax,
-		MaxClipBytes:   p.MaxClipBytes,
-		MaxClipSeconds: p.MaxClipSeconds,
-		ExpiresAt:      p.ExpiresAt.UTC().Format(time.RFC3339),
-		FramesMax:      p.FramesMax,
-		FramesUsed:     p.FramesUsed,
-		FramesPerClip:  p.FramesPerClip,
-		MaxFrameBytes:  p.MaxFrameBytes,
-		MaxFrameSide:   p.MaxFrameSide,
-		FrameInterval:  p.FrameInterval.Milliseconds(),
+	minutes := (p.MaxClipSeconds + 59) / 60
+	body, err := execute(a.page, pageView{
+		CSS: a.css, JS: a.js, Company: p.Company,
+		Data: pageData{
+			Company:        p.Company,
+			APIBase:        p.APIBase,
+			Rooms:          rooms,
+			GroupRooms:     groupRooms(),
+			Clips:          clips,
+			Checklist:      checklist,
+			ClipsMax:       p.ClipsMax,
+			MaxClipBytes:   p.MaxClipBytes,
+			MaxClipSeconds: p.MaxClipSeconds,
+			ExpiresAt:      p.ExpiresAt.UTC().Format(time.RFC3339),
+			FramesMax:      p.FramesMax,
+			FramesUsed:     p.FramesUsed,
+			FramesPerClip:  p.FramesPerClip,
+			MaxFrameBytes:  p.MaxFrameBytes,
+			MaxFrameSide:   p.MaxFrameSide,
+			FrameInterval:  p.FrameInterval.Milliseconds(),
+		},
+		ClipsMax:    p.ClipsMax,
+		MaxMinutes:  minutes,
+		MaxMinutes2: fmt.Sprintf("%02d", minutes),
+		ExpiresISO:  p.ExpiresAt.UTC().Format(time.RFC3339),
+		ExpiresText: p.ExpiresAt.UTC().Format("Monday 2 January 2006, 15:04 UTC"),
+		MaxSize:     formatBytes(p.MaxClipBytes),
+		ClipsUsed:   len(p.Clips),
+		Rooms:       rooms,
+		Groups:      groupItems(p.Items),
 	})
 	if err != nil {
 		return ErrorPage(500, p.Company)
 	}
-	// encoding/json escapes <, > and & already; U+2028 and U+2029 too.
-	var roomOptions strings.Builder
-	for _, r := range rooms {
-		r = htmlpage.Escape(r)
-		roomOptions.WriteString(`<option value="` + r + `">` + r + "</option>\n    ")
+	return Document{Status: 200, Header: Headers(p.UploadOrigin), Body: body}
+}
+
+// pageView is what page.html shows; html/template escapes every value for
+// its context, and writes Data as JSON that cannot end its element.
+type pageView struct {
+	CSS                              template.CSS
+	JS                               template.JS
+	Data                             pageData
+	Company, MaxMinutes2, ExpiresISO string
+	ExpiresText, MaxSize             string
+	ClipsMax, MaxMinutes, ClipsUsed  int
+	Rooms                            []string
+	Groups                           []group
+}
+
+// execute renders t with data.
+func execute(t *template.Template, data any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		return nil, err
 	}
-	var groups strings.Builder
-	for _, g := range groupItems(p.Items) {
-		groups.WriteString(`<details class="group" data-group="` + htmlpage.Escape(g.ID) + `">
-    <summary><span class="group-title">` + htmlpage.Escape(g.Title) + `</span><span class="group-count"></span></summary>
-    <ul class="items">
-    `)
-		for _, it := range g.Items {
-			k, n := htmlpage.Escape(it.Key), htmlpage.Escape(it.Name)
-			groups.WriteString(`<li class="item">
-      <label class="item-name" for="count-` + k + `">` + n + `</label>
-      <span class="stepper">
-        <button type="button" class="step-btn" data-step="-1" aria-controls="count-` + k + `" aria-label="One fewer: ` + n + `">−</button>
-        <input class="count" id="count-` + k + `" data-key="` + k + `" type="number" inputmode="numeric" pattern="[0-9]*" min="0" max="99" step="1" value="0">
-        <button type="button" class="step-btn" data-step="1" aria-controls="count-` + k + `" aria-label="One more: ` + n + `">+</button>
-      </span>
-    </li>
-    `)
-		}
-		groups.WriteString("</ul>\n  </details>\n  ")
-	}
-	minutes := (p.MaxClipSeconds + 59) / 60
-	// One pass over the markup: a value is never searched for placeholders.
-	body := strings.NewReplacer(
-		"%%COMPANY%%", htmlpage.Escape(p.Company),
-		"%%CSS%%", a.css,
-		"%%JS%%", a.js,
-		"%%DATA%%", string(data),
-		"%%CLIPS_MAX%%", strconv.Itoa(p.ClipsMax),
-		"%%MAX_MINUTES%%", strconv.Itoa(minutes),
-		"%%MAX_MINUTES_2%%", fmt.Sprintf("%02d", minutes),
-		"%%EXPIRES_ISO%%", htmlpage.Escape(p.ExpiresAt.UTC().Format(time.RFC3339)),
-		"%%EXPIRES_TEXT%%", htmlpage.Escape(p.ExpiresAt.UTC().Format("Monday 2 January 2006, 15:04 UTC")),
-		"%%MAX_SIZE%%", htmlpage.Escape(formatBytes(p.MaxClipBytes)),
-		"%%CLIPS_USED%%", strconv.Itoa(len(p.Clips)),
-		"%%ROOMS%%", roomOptions.String(),
-		"%%CHECKLIST%%", groups.String(),
-	).Replace(a.page)
-	return Document{Status: 200, Header: Headers(p.UploadOrigin), Body: []byte(body)}
+	return b.Bytes(), nil
 }
 
 // ErrorPage returns a friendly HTML page with the given status for a link
@@ -176,7 +166,8 @@ func ErrorPage(status int, company string) Document {
 	if company == "" {
 		company = "the moving company"
 	}
-	var title, message, tick string
+	var title, message string
+	var tick bool
 	switch status {
 	case 404:
 		title = "We can’t find this link"
@@ -186,20 +177,21 @@ func ErrorPage(status int, company string) Document {
 		message = "Links to film your home only work for a limited time. Please ask " + company + " for a new link."
 	case 409:
 		title = "Thank you, you’re all done"
-		tick = `<div class="tick" aria-hidden="true"></div>`
+		tick = true
 		message = "You have already sent your video survey. Thank you, " + company + " will be in touch about your estimate."
 	default:
 		title = "Sorry, something went wrong"
 		message = "Please try the link again in a few minutes. If it still doesn’t work, contact " + company + "."
 	}
-	body := strings.NewReplacer(
-		"%%COMPANY%%", htmlpage.Escape(brand),
-		"%%CSS%%", a.css,
-		"%%TICK%%", tick,
-		"%%TITLE%%", htmlpage.Escape(title),
-		"%%MESSAGE%%", htmlpage.Escape(message),
-	).Replace(a.errorPage)
-	return Document{Status: status, Header: Headers(""), Body: []byte(body)}
+	body, err := execute(a.errorPage, struct {
+		CSS                     template.CSS
+		Company, Title, Message string
+		Tick                    bool
+	}{a.css, brand, title, message, tick})
+	if err != nil {
+		body = []byte(title)
+	}
+	return Document{Status: status, Header: Headers(""), Body: body}
 }
 
 // formatBytes renders n as the customer reads it: "500 MB".

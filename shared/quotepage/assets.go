@@ -2,7 +2,7 @@ package quotepage
 
 import (
 	"embed"
-	"strings"
+	"html/template"
 	"sync"
 
 	"github.com/moveleads/partnerapi/shared/htmlpage"
@@ -20,24 +20,20 @@ const (
 	layoutClosed = "closed" // expired, superseded or unknown: nothing to do
 )
 
-// pageAssets are the markup skeletons of each layout and of the error page
-// (with %%NAME%% placeholders that Render and ErrorPage fill in) and the
-// inline stylesheet and script with their CSP hashes, built once on first
-// use.
+// pageAssets are the page's templates (page.html with its sections, and
+// the error page) and the inline stylesheet and script with their CSP
+// hashes, parsed once on first use: lazily, so a cold start that answers
+// no page pays nothing.
 type pageAssets struct {
-	layouts    map[string]string
-	errorPage  string
-	css, js    string
-	styleHash  string // 'sha256-…' of css
-	scriptHash string // 'sha256-…' of js
+	page, errorPage *template.Template
+	css             template.CSS // verbatim: its hash must match
+	js              template.JS  // verbatim: its hash must match
+	styleHash       string       // 'sha256-…' of css
+	scriptHash      string       // 'sha256-…' of js
 }
 
-// loadAssets panics if an embedded asset is missing: the assets are fixed at
-// build time and the package's tests catch it.
-//
-// A layout is page.html with its sections put in place before any value
-// is: the sections are assets, so the one pass that fills values in never
-// searches a value for placeholders.
+// loadAssets panics if an embedded asset is missing or does not parse: the
+// assets are fixed at build time and the package's tests catch it.
 var loadAssets = sync.OnceValue(func() *pageAssets {
 	read := func(name string) string {
 		b, err := assetFS.ReadFile("assets/" + name)
@@ -46,18 +42,13 @@ var loadAssets = sync.OnceValue(func() *pageAssets {
 		}
 		return string(b)
 	}
-	a := &pageAssets{css: read("quote.css"), js: read("quote.js"), errorPage: read("error.html")}
-	page, done, closed := read("page.html"), read("done.html"), read("closed.html")
-	layout := func(top, form string) string {
-		return strings.NewReplacer("%%TOP%%", top, "%%FORM%%", form).Replace(page)
+	css, js := read("quote.css"), read("quote.js")
+	return &pageAssets{
+		page:       template.Must(template.ParseFS(assetFS, "assets/page.html", "assets/done.html", "assets/closed.html", "assets/sign.html", "assets/accept.html")),
+		errorPage:  template.Must(template.ParseFS(assetFS, "assets/error.html")),
+		css:        template.CSS(css),
+		js:         template.JS(js),
+		styleHash:  htmlpage.Hash(css),
+		scriptHash: htmlpage.Hash(js),
 	}
-	a.layouts = map[string]string{
-		layoutSign:   layout(done, read("sign.html")),
-		layoutAccept: layout(done, read("accept.html")),
-		layoutDone:   layout(done, ""),
-		layoutClosed: layout(closed, ""),
-	}
-	a.styleHash = htmlpage.Hash(a.css)
-	a.scriptHash = htmlpage.Hash(a.js)
-	return a
 })

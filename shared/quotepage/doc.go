@@ -8,10 +8,9 @@
 // Like the capture page (shared/capturepage) it is one HTML document whose
 // stylesheet and script are inlined from files embedded in the binary
 // (assets/) and allowed by the Content-Security-Policy through their
-// SHA-256 hashes, never by 'unsafe-inline'. The markup is filled in without
-// html/template, whose reflection would keep the linker from pruning unused
-// methods and grow the function's binary: every text and attribute value
-// goes through htmlpage.Escape. What the script needs (the page's two JSON
+// SHA-256 hashes, never by 'unsafe-inline'. The markup is an html/template
+// (page.html and its sections): every value is escaped for its context.
+// What the script needs (the page's two JSON
 // calls, the kind of quote, the company) travels in a
 // <script type="application/json" id="quote-data"> block of encoding/json
 // output, which the browser never executes. The page makes no request to a

@@ -1,10 +1,6 @@
 package quotepage
 
-import (
-	"strings"
-
-	"github.com/moveleads/partnerapi/shared/htmlpage"
-)
+import "html/template"
 
 // ErrorPage returns a short, friendly HTML page with the given status for
 // a quote link that cannot be used: 404 (the link is not known: check that
@@ -65,11 +61,12 @@ func OnlineOffPage(company string) Document {
 // messagePage is the short page of the error and notice pages.
 func messagePage(status int, company, title, message string) Document {
 	a := loadAssets()
-	body := strings.NewReplacer(
-		"%%CSS%%", a.css,
-		"%%BRAND%%", htmlpage.Escape(brand(company)),
-		"%%TITLE%%", htmlpage.Escape(title),
-		"%%MESSAGE%%", htmlpage.Escape(message),
-	).Replace(a.errorPage)
-	return Document{Status: status, Header: Headers(), Body: []byte(body)}
+	body, err := execute(a.errorPage, struct {
+		CSS                   template.CSS
+		Brand, Title, Message string
+	}{a.css, brand(company), title, message})
+	if err != nil {
+		body = []byte(title)
+	}
+	return Document{Status: status, Header: Headers(), Body: body}
 }

@@ -1,13 +1,12 @@
 package quotepage
 
 import (
-	"encoding/json"
-	"strconv"
+	"bytes"
+	"html/template"
 	"strings"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/api"
-	"github.com/moveleads/partnerapi/shared/htmlpage"
 )
 
 // Document is an HTML answer: status, headers and body, which the request
@@ -101,7 +100,8 @@ const dateLayout = "Monday 2 January 2006 at 15:04 UTC"
 
 // Render returns the quote page for p: status 200 with the headers of
 // Headers. It does not fail: the assets are embedded and checked by the
-// package's tests. What the page offers follows p.Stage: the acceptance
+// package's tests (should rendering fail anyway, it answers ErrorPage
+// 500). What the page offers follows p.Stage: the acceptance
 // form of the estimate type while open, the deposit once accepted or
 // signed, and an explanation with whom to contact otherwise (an unknown
 // stage included, so nothing can be accepted from a page the caller did
@@ -111,10 +111,6 @@ func Render(p Page) Document {
 	a := loadAssets()
 	company := companyText(p.CompanyName)
 	binding := isBinding(p.EstimateType)
-	data, err := json.Marshal(pageData{AcceptPath: p.AcceptPath, DepositPath: p.DepositPath, Binding: binding, Company: upperFirst(company)})
-	if err != nil {
-		return ErrorPage(500, p.CompanyName)
-	}
 	deposit := formatMoney(p.DepositCents, p.Currency)
 	depositText := "None required"
 	next := ""
@@ -133,45 +129,75 @@ func Render(p Page) Document {
 	if p.DepositCents > 0 {
 		payLabel = "Pay deposit of " + deposit
 	}
-	// One pass over the markup: a value is never searched for placeholders.
-	body := strings.NewReplacer(
-		"%%CSS%%", a.css,
-		"%%JS%%", a.js,
-		"%%DATA%%", string(data), // encoding/json escapes <, > and &, so it cannot end the element
-		"%%BRAND%%", htmlpage.Escape(brand(p.CompanyName)),
-		"%%COMPANY%%", htmlpage.Escape(company),
-		"%%COMPANY_START%%", htmlpage.Escape(upperFirst(company)),
-		"%%MOVER%%", moverLine(p.CarrierLegalName, p.USDOTNumber),
-		"%%PRICE_LABEL%%", htmlpage.Escape(priceLabel(p.EstimateType)),
-		"%%PRICE%%", htmlpage.Escape(formatMoney(p.PriceCents, p.Currency)),
-		"%%ESTIMATE_WORDS%%", htmlpage.Escape(estimateWords(p.EstimateType)),
-		"%%DEPOSIT_LABEL%%", htmlpage.Escape(depositLabel(p.DepositStatus)),
-		"%%DEPOSIT_TEXT%%", htmlpage.Escape(depositText),
-		"%%EXPIRY%%", expiryRow(p),
-		"%%NEXT%%", htmlpage.Escape(next),
-		"%%HIDE_NEXT%%", hidden(next == ""),
-		"%%DISCLOSURE%%", disclosureHTML(p.Disclosure),
-		"%%LIABILITY%%", liabilityHTML(p.Liability),
-		"%%HIDE_DONE%%", hidden(layout != layoutDone),
-		"%%DONE_TITLE%%", htmlpage.Escape(done.title),
-		"%%DONE_TEXT%%", htmlpage.Escape(done.text),
-		"%%DONE_WHEN%%", done.when,
-		"%%PAY_LABEL%%", htmlpage.Escape(payLabel),
-		"%%DEPOSIT_LEAD%%", depositLead(p.DepositCents, deposit),
-		"%%HIDE_PAY%%", hidden(dv.kind != depositPay && dv.kind != depositLink),
-		"%%HIDE_FAILED%%", hidden(!dv.failed),
-		"%%HIDE_PAY_BUTTON%%", hidden(dv.kind == depositLink),
-		"%%HIDE_PAY_LINK%%", hidden(dv.kind != depositLink),
-		"%%PAY_LINK_HREF%%", payLinkHref(dv.checkoutURL),
-		"%%HIDE_NO_DEPOSIT%%", hidden(dv.kind != depositNone),
-		"%%HIDE_DEPOSIT_STATUS%%", hidden(dv.kind != depositStatus),
-		"%%DEPOSIT_STATUS_CLASS%%", dv.class,
-		"%%DEPOSIT_STATUS_TITLE%%", htmlpage.Escape(dv.title),
-		"%%DEPOSIT_STATUS_TEXT%%", htmlpage.Escape(dv.text),
-		"%%CLOSED_TITLE%%", htmlpage.Escape(closed.title),
-		"%%CLOSED_TEXT%%", htmlpage.Escape(closed.text),
-	).Replace(a.layouts[layout])
-	return Document{Status: 200, Header: Headers(), Body: []byte(body)}
+	body, err := execute(a.page, pageView{
+		Layout: layout, CSS: a.css, JS: a.js,
+		Data:    pageData{AcceptPath: p.AcceptPath, DepositPath: p.DepositPath, Binding: binding, Company: upperFirst(company)},
+		Brand:   brand(p.CompanyName),
+		Company: company, CompanyStart: upperFirst(company),
+		LegalName: strings.TrimSpace(p.CarrierLegalName), USDOT: strings.TrimSpace(p.USDOTNumber),
+		PriceLabel: priceLabel(p.EstimateType), Price: formatMoney(p.PriceCents, p.Currency),
+		EstimateWords: estimateWords(p.EstimateType),
+		DepositLabel:  depositLabel(p.DepositStatus), DepositText: depositText,
+		Expiry: expiryOf(p),
+		Next:   next, HideNext: next == "",
+		Disclosure: paragraphs(p.Disclosure), Liability: p.Liability,
+		HideDone:  layout != layoutDone,
+		DoneTitle: done.title, DoneText: done.text, DoneWhen: done.when,
+		PayLabel: payLabel, HasDeposit: p.DepositCents > 0, Deposit: deposit,
+		HidePay:            dv.kind != depositPay && dv.kind != depositLink,
+		HideFailed:         !dv.failed,
+		HidePayButton:      dv.kind == depositLink,
+		HidePayLink:        dv.kind != depositLink,
+		CheckoutURL:        dv.checkoutURL,
+		HideNoDeposit:      dv.kind != depositNone,
+		HideDepositStatus:  dv.kind != depositStatus,
+		DepositStatusClass: dv.class, DepositStatusTitle: dv.title, DepositStatusText: dv.text,
+		ClosedTitle: closed.title, ClosedText: closed.text,
+	})
+	if err != nil {
+		return ErrorPage(500, p.CompanyName)
+	}
+	return Document{Status: 200, Header: Headers(), Body: body}
+}
+
+// pageView is what page.html and its sections show; html/template escapes
+// every value for its context (the checkout address as a URL), and writes
+// Data as JSON that cannot end its element.
+type pageView struct {
+	Layout                                string
+	CSS                                   template.CSS
+	JS                                    template.JS
+	Data                                  pageData
+	Brand, Company, CompanyStart          string
+	LegalName, USDOT                      string
+	PriceLabel, Price, EstimateWords      string
+	DepositLabel, DepositText             string
+	Expiry                                *expiryView
+	Next                                  string
+	HideNext                              bool
+	Disclosure                            []paragraph
+	Liability                             []LiabilityOption
+	HideDone                              bool
+	DoneTitle, DoneText                   string
+	DoneWhen                              *whenView
+	PayLabel, Deposit                     string
+	HasDeposit                            bool
+	HidePay, HideFailed, HidePayButton    bool
+	HidePayLink, HideNoDeposit            bool
+	HideDepositStatus                     bool
+	CheckoutURL                           string
+	DepositStatusClass                    string
+	DepositStatusTitle, DepositStatusText string
+	ClosedTitle, ClosedText               string
+}
+
+// execute renders t with data.
+func execute(t *template.Template, data any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // offersAction reports whether a page of layout and deposit block dv
@@ -273,120 +299,84 @@ func priceLabel(estimateType string) string {
 	return "Price"
 }
 
-// moverLine is the carrier's legal name and USDOT number under the
-// company's name ("Demo Moving Services LLC · USDOT 1234567"), or "" when
-// neither is given.
-func moverLine(legalName, usdot string) string {
-	var parts []string
-	if s := strings.TrimSpace(legalName); s != "" {
-		parts = append(parts, htmlpage.Escape(s))
-	}
-	if s := strings.TrimSpace(usdot); s != "" {
-		parts = append(parts, `<span class="nowrap">USDOT `+htmlpage.Escape(s)+`</span>`)
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return `<p class="mover">` + strings.Join(parts, " · ") + `</p>`
-}
-
-// timeHTML is a <time> element the script rewrites in the reader's time
+// timeView is a <time> element the script rewrites in the reader's time
 // zone.
-func timeHTML(t time.Time) string {
-	return `<time class="local-time" datetime="` + t.UTC().Format(time.RFC3339) + `">` +
-		htmlpage.Escape(t.UTC().Format(dateLayout)) + `</time>`
+type timeView struct{ ISO, Text string }
+
+func timeOf(t time.Time) timeView {
+	return timeView{ISO: t.UTC().Format(time.RFC3339), Text: t.UTC().Format(dateLayout)}
 }
 
-// expiryRow is the "Valid until" row of the quote's details: shown while
-// the quote is open and once it expired, not when the date no longer
-// matters (accepted, signed or replaced) nor when it is unknown.
-func expiryRow(p Page) string {
+// expiryView is the "Valid until" row of the quote's details.
+type expiryView struct {
+	Label string
+	At    timeView
+}
+
+// expiryOf is the expiry row: shown while the quote is open and once it
+// expired, not when the date no longer matters (accepted, signed or
+// replaced) nor when it is unknown (nil).
+func expiryOf(p Page) *expiryView {
 	if p.ExpiresAt.IsZero() {
-		return ""
+		return nil
 	}
-	var label string
 	switch p.Stage {
 	case StageOpen:
-		label = "Valid until"
+		return &expiryView{"Valid until", timeOf(p.ExpiresAt)}
 	case StageExpired:
-		label = "Expired"
-	default:
-		return ""
+		return &expiryView{"Expired", timeOf(p.ExpiresAt)}
 	}
-	return `<div id="expiry-row" class="fact-long"><dt>` + label + `</dt><dd>` + timeHTML(p.ExpiresAt) + `</dd></div>`
+	return nil
 }
 
-// depositLead is the sentence above the Pay button.
-func depositLead(cents int64, amount string) string {
-	if cents <= 0 {
-		return "To book your move, pay the deposit."
-	}
-	return "To book your move, pay the deposit of <strong>" + htmlpage.Escape(amount) + "</strong>."
+// paragraph is one paragraph of the E-SIGN disclosure, its line breaks
+// kept.
+type paragraph struct {
+	Title bool
+	Lines []string
 }
 
-// payLinkHref is the href attribute of the link to an open checkout, or
-// nothing when there is none (the link is hidden then).
-func payLinkHref(checkoutURL string) string {
-	if checkoutURL == "" {
-		return ""
-	}
-	return ` href="` + htmlpage.Escape(checkoutURL) + `"`
-}
-
-// hidden is the hidden attribute when hide is true.
-func hidden(hide bool) string {
-	if hide {
-		return " hidden"
-	}
-	return ""
-}
-
-// disclosureHTML renders the E-SIGN disclosure as paragraphs: a blank line
-// between paragraphs, a line break kept within one. A first paragraph
-// that is one short line without a full stop is the text's title
-// ("Agreeing to sign electronically") and is shown as one.
-func disclosureHTML(text string) string {
+// paragraphs splits the E-SIGN disclosure: a blank line between
+// paragraphs, a line break kept within one. A first paragraph that is one
+// short line without a full stop is the text's title ("Agreeing to sign
+// electronically") and is shown as one.
+func paragraphs(text string) []paragraph {
 	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
-	var b strings.Builder
-	first := true
+	var out []paragraph
 	for _, para := range strings.Split(text, "\n\n") {
 		para = strings.TrimSpace(para)
 		if para == "" {
 			continue
 		}
-		open := "<p>"
-		if first && len(para) <= 80 && !strings.ContainsAny(para, "\n.") {
-			open = `<p class="disclosure-title">`
-		}
-		first = false
-		b.WriteString(open + strings.ReplaceAll(htmlpage.Escape(para), "\n", "<br>") + "</p>\n    ")
+		title := len(out) == 0 && len(para) <= 80 && !strings.ContainsAny(para, "\n.")
+		out = append(out, paragraph{Title: title, Lines: strings.Split(para, "\n")})
 	}
-	return b.String()
+	return out
 }
 
-// liabilityHTML renders the liability options as radio buttons, none
-// chosen. Each option's whole card is its label, so a tap anywhere on it
-// chooses it; a screen reader names the radio by its title and reads the
-// explanation as its description.
-func liabilityHTML(options []LiabilityOption) string {
-	var b strings.Builder
-	for i, o := range options {
-		id := "liability-" + strconv.Itoa(i)
-		b.WriteString(`<label class="choice" for="` + id + `">
-      <input class="choice-input" type="radio" name="liability" id="` + id + `" value="` + htmlpage.Escape(o.Election) +
-			`" aria-labelledby="` + id + `-title" aria-describedby="` + id + `-hint">
-      <span class="choice-text"><span class="choice-title" id="` + id + `-title">` + htmlpage.Escape(o.Title) + `</span>
-      <span class="choice-hint" id="` + id + `-hint">` + htmlpage.Escape(o.Explanation) + `</span></span>
-    </label>
-    `)
+// disclosureHTML is the markup of the disclosure, as the page shows it.
+func disclosureHTML(text string) string {
+	t := loadAssets().page.Lookup("disclosure")
+	if t == nil {
+		return ""
 	}
-	return b.String()
+	b, err := execute(t, paragraphs(text))
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // doneView is what the accepted state says above the deposit.
 type doneView struct {
 	title, text string
-	when        string // markup: when it was accepted, or ""
+	when        *whenView // when it was accepted; nil when not said
+}
+
+// whenView says when the quote was accepted or signed.
+type whenView struct {
+	Verb string // "accepted" or "signed"
+	At   timeView
 }
 
 // doneTexts words the accepted state. While the quote is open the section
@@ -401,7 +391,7 @@ func doneTexts(p Page, binding bool, company string) doneView {
 		verb = "signed"
 	}
 	if p.AcceptedAt != nil && !p.AcceptedAt.IsZero() && p.Stage != StageOpen {
-		v.when = `<p class="done-when">You ` + verb + ` this quote on ` + timeHTML(*p.AcceptedAt) + `.</p>`
+		v.when = &whenView{Verb: verb, At: timeOf(*p.AcceptedAt)}
 	}
 	return v
 }

@@ -267,7 +267,7 @@ func quoteData(t *testing.T, els []htmltest.Element) pageData {
 // when the form is there, and the deposit's only when the Pay button is.
 func checkScriptIDs(t *testing.T, byID map[string]htmltest.Element) {
 	t.Helper()
-	for _, m := range regexp.MustCompile(`\$\("([a-z-]+)"\)`).FindAllStringSubmatch(loadAssets().js, -1) {
+	for _, m := range regexp.MustCompile(`\$\("([a-z-]+)"\)`).FindAllStringSubmatch(string(loadAssets().js), -1) {
 		id := m[1]
 		need := true
 		switch {
@@ -556,7 +556,7 @@ func TestUserTextIsEscaped(t *testing.T) {
 
 func TestAssetsCannotBreakOutOfTheirElements(t *testing.T) {
 	a := loadAssets()
-	for name, body := range map[string]string{"quote.js": a.js, "quote.css": a.css} {
+	for name, body := range map[string]string{"quote.js": string(a.js), "quote.css": string(a.css)} {
 		lower := strings.ToLower(body)
 		for _, bad := range []string{"</script", "</style", "<!--"} {
 			if strings.Contains(lower, bad) {
@@ -570,19 +570,29 @@ func TestAssetsCannotBreakOutOfTheirElements(t *testing.T) {
 		}
 	}
 	for _, js := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"} {
-		if strings.Contains(a.js, js) {
+		if strings.Contains(string(a.js), js) {
 			t.Errorf("quote.js uses %s: text reaches the page through textContent only", js)
 		}
 	}
-	for name, page := range a.layouts {
-		if strings.Count(page, "<style>%%CSS%%</style>") != 1 || strings.Count(page, "<script>%%JS%%</script>") != 1 {
-			t.Errorf("layout %s does not inline the stylesheet and the script exactly once", name)
+	read := func(name string) string {
+		b, err := assetFS.ReadFile("assets/" + name)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if strings.Contains(page, "%%TOP%%") || strings.Contains(page, "%%FORM%%") {
-			t.Errorf("layout %s has a section left out", name)
+		return string(b)
+	}
+	// Every layout is page.html with its sections: one stylesheet and one
+	// script, in page.html alone.
+	page := read("page.html")
+	if strings.Count(page, "<style>{{.CSS}}</style>") != 1 || strings.Count(page, "<script>{{.JS}}</script>") != 1 {
+		t.Error("page.html does not inline the stylesheet and the script exactly once")
+	}
+	for _, name := range []string{"done.html", "closed.html", "sign.html", "accept.html"} {
+		if s := read(name); strings.Contains(s, "<style") || strings.Contains(s, "<script") {
+			t.Errorf("section %s inlines a stylesheet or script of its own", name)
 		}
 	}
-	if !strings.Contains(a.errorPage, "<style>%%CSS%%</style>") || strings.Contains(a.errorPage, "<script") {
+	if e := read("error.html"); !strings.Contains(e, "<style>{{.CSS}}</style>") || strings.Contains(e, "<script") {
 		t.Error("the error page must inline the stylesheet and run no script")
 	}
 }

@@ -12,11 +12,9 @@
 // Page.MediaOrigin, where the presigned clip addresses point: the page makes
 // no request to a third party.
 //
-// The markup is filled in without html/template, whose reflection would
-// keep the linker from pruning unused methods and grow the binary: every
-// text and attribute value goes through htmlpage.Escape, the escaping the
-// capture page uses too (this package does not import capturepage, which
-// would link the capture page's assets into the viewer's function).
+// The markup is an html/template: every value is escaped for its context,
+// the clip addresses as URLs (a javascript: address never reaches the
+// page).
 //
 // The package does no I/O and imports no AWS or HTTP package: the viewer
 // function resolves the link, presigns the clip addresses and hands Render

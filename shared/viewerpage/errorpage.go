@@ -1,11 +1,9 @@
 package viewerpage
 
 import (
+	"html/template"
 	"strconv"
-	"strings"
 	"time"
-
-	"github.com/moveleads/partnerapi/shared/htmlpage"
 )
 
 // ErrorPage returns a friendly HTML page with the given status for a link
@@ -44,12 +42,14 @@ func ErrorPage(status int, retryAfter time.Duration) Document {
 		title = "Sorry, something went wrong"
 		message = "Please try the link again in a few minutes."
 	}
-	body := strings.NewReplacer(
-		"%%CSS%%", a.css,
-		"%%TITLE%%", htmlpage.Escape(title),
-		"%%MESSAGE%%", htmlpage.Escape(message),
-	).Replace(a.errorPage)
-	return Document{Status: status, Header: header, Body: []byte(body)}
+	body, err := execute(a.errorPage, struct {
+		CSS            template.CSS
+		Title, Message string
+	}{a.css, title, message})
+	if err != nil {
+		body = []byte(title)
+	}
+	return Document{Status: status, Header: header, Body: body}
 }
 
 // ceilDiv is d / unit rounded up, for a positive d (without overflowing

@@ -1,12 +1,14 @@
 package viewerpage
 
 import (
+	"bytes"
+	"errors"
+	"html/template"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/api"
-	"github.com/moveleads/partnerapi/shared/htmlpage"
 )
 
 // Document is an HTML answer: status, headers and body, which the request
@@ -37,33 +39,70 @@ type Page struct {
 const expiryLayout = "Monday 2 January 2006 at 15:04 UTC"
 
 // Render returns the viewer page for p: status 200 with the headers of
-// Headers(p.MediaOrigin). It does not fail: the assets are embedded and
-// checked by the package's tests. A Page without clips renders a page that
-// says no video is ready to watch yet.
+// Headers(p.MediaOrigin). The assets are embedded and checked by the
+// package's tests; should rendering fail anyway, Render answers
+// ErrorPage(500, 0). A Page without clips renders a page that says no
+// video is ready to watch yet.
 func Render(p Page) Document {
 	a := loadAssets()
 	company := p.Company
 	if company == "" {
 		company = "the moving company"
 	}
-	body := strings.NewReplacer(
-		"%%CSS%%", a.css,
-		"%%COMPANY%%", htmlpage.Escape(company),
-		"%%SUMMARY%%", summary(p.Clips),
-		"%%CLIPS%%", clipCards(p.Clips),
-		"%%EXPIRY%%", htmlpage.Escape(expiry(p.LinkExpiresAt, company)),
-		"%%ADDRESS_TTL%%", htmlpage.Escape(formatTTL(p.AddressTTL)),
-	).Replace(a.page)
-	return Document{Status: 200, Header: Headers(p.MediaOrigin), Body: []byte(body)}
+	body, err := execute(a.page, pageView{
+		CSS:        a.css,
+		Company:    company,
+		Facts:      facts(p.Clips),
+		Clips:      clipViews(p.Clips),
+		Expiry:     expiry(p.LinkExpiresAt, company),
+		AddressTTL: formatTTL(p.AddressTTL),
+	})
+	if err != nil {
+		return ErrorPage(500, 0)
+	}
+	return Document{Status: 200, Header: Headers(p.MediaOrigin), Body: body}
 }
 
-// summary is the line under the title: how many rooms and clips, and how
-// long they last together ("3 rooms", "4 clips", "6:12 in total"). When some
-// durations are unknown the total is a lower bound, and says so; when all
-// are, it is left out.
-func summary(clips []Clip) string {
+// pageView is what page.html shows; html/template escapes every value for
+// its context.
+type pageView struct {
+	CSS                         template.CSS
+	Company, Expiry, AddressTTL string
+	Facts                       []string
+	Clips                       []clipView
+}
+
+// clipView is one clip's card.
+type clipView struct {
+	ID, Num, Room string
+	// Name is how a screen reader names the heading, and the video by
+	// aria-labelledby: "Clip 1 of 3: Living room, 1:05"; the number's
+	// circle alone would read "1".
+	Name    string
+	Time    string // "1:05"; "" when unknown
+	Secs    int64  // the duration in whole seconds, at least 1
+	Sources []source
+}
+
+// source is one <source> of a clip's video.
+type source struct{ Src, Type string }
+
+// execute renders t with data.
+func execute(t *template.Template, data any) ([]byte, error) {
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// facts are the lines under the title: how many rooms and clips, and how
+// long they last together ("3 rooms", "4 clips", "6:12 in total"). When
+// some durations are unknown the total is a lower bound, and says so; when
+// all are, it is left out. None without clips.
+func facts(clips []Clip) []string {
 	if len(clips) == 0 {
-		return ""
+		return nil
 	}
 	rooms := map[string]bool{}
 	var total time.Duration
@@ -76,83 +115,82 @@ func summary(clips []Clip) string {
 			unknown++
 		}
 	}
-	facts := []string{plural(len(rooms), "room", "rooms"), plural(len(clips), "clip", "clips")}
+	out := []string{plural(len(rooms), "room", "rooms"), plural(len(clips), "clip", "clips")}
 	switch {
 	case unknown == len(clips):
 	case unknown > 0:
-		facts = append(facts, "at least "+formatDuration(total)+" in total")
+		out = append(out, "at least "+formatDuration(total)+" in total")
 	default:
-		facts = append(facts, formatDuration(total)+" in total")
+		out = append(out, formatDuration(total)+" in total")
 	}
-	var b strings.Builder
-	b.WriteString(`<ul class="facts">`)
-	for _, f := range facts {
-		b.WriteString("<li>" + htmlpage.Escape(f) + "</li>")
-	}
-	b.WriteString("</ul>")
-	return b.String()
+	return out
 }
 
-// clipCards is the numbered list of clips, one card each with its room,
-// duration and player.
-func clipCards(clips []Clip) string {
-	if len(clips) == 0 {
-		return `<p class="card empty">No video is ready to watch yet. Videos appear here a few minutes after they are filmed: reload this page later.</p>`
+// summary is the markup of facts(clips), as the page shows it.
+func summary(clips []Clip) string {
+	b, err := executeNamed("facts", facts(clips))
+	if err != nil {
+		return ""
 	}
-	var b strings.Builder
+	return string(b)
+}
+
+// clipViews are the numbered cards of the clips.
+func clipViews(clips []Clip) []clipView {
 	n := strconv.Itoa(len(clips))
-	b.WriteString(`<ol class="clips">`)
+	out := make([]clipView, 0, len(clips))
 	for i, c := range clips {
 		num := strconv.Itoa(i + 1)
-		id := "clip-" + num
-		room := htmlpage.Escape(c.Room)
-		// A screen reader names the heading, and the video by
-		// aria-labelledby, "Clip 1 of 3: Living room, 1:05"; the number's
-		// circle alone would read "1".
-		name := "Clip " + num + " of " + n + ": " + room
-		var tm string
+		v := clipView{ID: "clip-" + num, Num: num, Room: c.Room, Name: "Clip " + num + " of " + n + ": " + c.Room, Sources: sourceList(c)}
 		if d := formatDuration(c.Duration); d != "" {
-			secs := strconv.FormatInt(max(int64(c.Duration/time.Second), 1), 10)
-			name += ", " + d
-			tm = `<time class="clip-time" datetime="PT` + secs + `S">` + d + `</time>`
+			v.Time, v.Secs = d, max(int64(c.Duration/time.Second), 1)
+			v.Name += ", " + d
 		}
-		b.WriteString("\n<li class=\"card clip\">\n  <h2 class=\"clip-head\" id=\"" + id + "\" aria-label=\"" + name + "\">" +
-			`<span class="step" aria-hidden="true">` + num + `</span><span class="clip-room">` + room + `</span>` + tm)
-		b.WriteString("</h2>\n  <video controls playsinline preload=\"metadata\" aria-labelledby=\"" + id + "\">")
-		for _, s := range sources(c) {
-			b.WriteString(s)
-		}
-		b.WriteString("\n    <p>This browser cannot play videos. Open the link in another browser.</p>\n  </video>\n</li>")
+		out = append(out, v)
 	}
-	b.WriteString("\n</ol>")
-	return b.String()
+	return out
 }
 
-// sources returns the <source> elements of one clip. The address gets the
-// media fragment #t=0.001, which the server never sees (the signature is
+// sourceList returns the sources of one clip. The address gets the media
+// fragment #t=0.001, which the server never sees (the signature is
 // unaffected) and which makes Safari on a phone show the first frame
 // instead of a black box before the video is played. A QuickTime clip,
 // which an iPhone's camera app records, is offered a second time as MP4:
 // Safari plays video/quicktime, but Chrome and Firefox skip a source of
 // that type even though they play the H.264 inside it.
-func sources(c Clip) []string {
+func sourceList(c Clip) []source {
 	src := c.URL
 	if !strings.Contains(src, "#") {
 		src += "#t=0.001"
 	}
-	src = htmlpage.Escape(src)
 	ct := strings.ToLower(strings.TrimSpace(c.ContentType))
-	switch {
-	case ct == "":
-		return []string{"\n    <source src=\"" + src + `">`}
-	case ct == "video/quicktime":
-		return []string{
-			"\n    <source src=\"" + src + `" type="video/quicktime">`,
-			"\n    <source src=\"" + src + `" type="video/mp4">`,
-		}
-	default:
-		return []string{"\n    <source src=\"" + src + `" type="` + htmlpage.Escape(ct) + `">`}
+	if ct == "video/quicktime" {
+		return []source{{src, ct}, {src, "video/mp4"}}
 	}
+	return []source{{src, ct}}
+}
+
+// sources returns the <source> elements of one clip as the page shows
+// them.
+func sources(c Clip) []string {
+	var out []string
+	for _, s := range sourceList(c) {
+		b, err := executeNamed("source", s)
+		if err != nil {
+			return nil
+		}
+		out = append(out, string(b))
+	}
+	return out
+}
+
+// executeNamed renders the page's sub-template name with data.
+func executeNamed(name string, data any) ([]byte, error) {
+	t := loadAssets().page.Lookup(name)
+	if t == nil {
+		return nil, errors.New("viewerpage: no template " + name)
+	}
+	return execute(t, data)
 }
 
 // expiry is the sentence that says until when the link works.

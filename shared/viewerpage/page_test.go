@@ -2,6 +2,7 @@ package viewerpage
 
 import (
 	"bytes"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -254,7 +255,15 @@ func TestUserTextIsEscaped(t *testing.T) {
 			srcs = append(srcs, e.Attrs["src"])
 		}
 	}
-	if srcs[0] != p.Clips[0].URL+"#t=0.001" {
+	// html/template percent-encodes what a URL may not hold (", <, >, …),
+	// as a browser would before sending it: the address is the same.
+	got, err := url.Parse(srcs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := url.Parse(p.Clips[0].URL + "#t=0.001")
+	if got.Scheme != want.Scheme || got.Host != want.Host || got.Path != want.Path ||
+		got.Query().Encode() != want.Query().Encode() || got.Fragment != want.Fragment {
 		t.Errorf("first source %q; want the URL as given, %q", srcs[0], p.Clips[0].URL)
 	}
 }
@@ -290,7 +299,7 @@ func TestSources(t *testing.T) {
 
 func TestAssetsCannotBreakOutOfTheirElements(t *testing.T) {
 	a := loadAssets()
-	lower := strings.ToLower(a.css)
+	lower := strings.ToLower(string(a.css))
 	for _, bad := range []string{"</style", "<!--"} {
 		if strings.Contains(lower, bad) {
 			t.Errorf("viewer.css contains %q, which would end its inline element early", bad)
@@ -301,8 +310,12 @@ func TestAssetsCannotBreakOutOfTheirElements(t *testing.T) {
 			t.Errorf("viewer.css contains %q: the page loads nothing but the clips", remote)
 		}
 	}
-	for name, page := range map[string]string{"page.html": a.page, "error.html": a.errorPage} {
-		if strings.Count(page, "<style>%%CSS%%</style>") != 1 {
+	for _, name := range []string{"page.html", "error.html"} {
+		page, err := assetFS.ReadFile("assets/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Count(string(page), "<style>{{.CSS}}</style>") != 1 {
 			t.Errorf("%s does not inline the stylesheet exactly once", name)
 		}
 	}
@@ -317,5 +330,22 @@ func BenchmarkRender(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Render(p)
+	}
+}
+
+// TestScriptURLIsRefused: html/template's contextual escaping knows src is
+// a URL and refuses a javascript: one, which escaping HTML text alone let
+// through verbatim.
+func TestScriptURLIsRefused(t *testing.T) {
+	p := samplePage()
+	p.Clips[0].URL = "javascript:alert(1)"
+	doc := Render(p)
+	if bytes.Contains(bytes.ToLower(doc.Body), []byte("javascript:")) {
+		t.Errorf("a javascript: address reached the page:\n%s", doc.Body)
+	}
+	for _, e := range htmltest.Parse(t, doc.Body) {
+		if e.Tag == "source" && strings.HasPrefix(e.Attrs["src"], "javascript") {
+			t.Errorf("<source src=%q>", e.Attrs["src"])
+		}
 	}
 }
