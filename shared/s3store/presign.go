@@ -118,13 +118,9 @@ func (s *Store) presignAt(ttl time.Duration) (time.Time, []func(*s3.PresignOptio
 	at := s.now().UTC().Truncate(time.Second)
 	return at, []func(*s3.PresignOptions){
 		s3.WithPresignExpires(ttl),
-		func(o *s3.PresignOptions) { o.Presigner = signerAt{signer: s3Signer, at: at} },
+		func(o *s3.PresignOptions) { o.Presigner = signerAt{signer: s.signer, at: at} },
 	}
 }
-
-// s3Signer signs as the S3 client's own presigner does: S3 signs the key
-// escaped once, where other services escape the path again.
-var s3Signer = v4.NewSigner(func(o *v4.SignerOptions) { o.DisableURIPathEscaping = true })
 
 // signerAt is an s3.HTTPPresignerV4 that signs at a fixed time.
 type signerAt struct {

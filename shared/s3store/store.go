@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
@@ -50,6 +51,9 @@ type Store struct {
 	presign *s3.PresignClient
 	origin  string
 	now     func() time.Time
+	// signer signs as the presign client's own does: S3 signs the key
+	// escaped once, where other services escape the path again.
+	signer *v4.Signer
 }
 
 // New returns a Store over bucket with cfg's region, credentials, HTTP
@@ -80,7 +84,13 @@ func New(cfg aws.Config, bucket string, o Options) (*Store, error) {
 			so.UsePathStyle = true
 		}
 	})
-	s := &Store{bucket: bucket, client: client, presign: s3.NewPresignClient(client), now: o.Now}
+	s := &Store{
+		bucket:  bucket,
+		client:  client,
+		presign: s3.NewPresignClient(client),
+		now:     o.Now,
+		signer:  v4.NewSigner(func(so *v4.SignerOptions) { so.DisableURIPathEscaping = true }),
+	}
 	if s.now == nil {
 		s.now = time.Now
 	}
