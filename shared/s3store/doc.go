@@ -4,20 +4,14 @@
 //
 // A [Store] is one bucket, built once (outside the Lambda handler) with
 // [New] from the function's aws.Config. It holds no state per request and
-// is safe for concurrent use.
-//
-// It speaks S3's REST API itself (HeadObject, ranged GetObject, presigned
-// PutObject and GetObject), signed by the SDK's SigV4 signer
-// (aws/signer/v4), instead of through the SDK's S3 client: that client
-// adds 1.25 MiB to a Lambda binary, which the 8 MiB budget per function
-// cannot hold (docs/BENCHMARKS.md). Tools and tests use the SDK's client
-// (shared/s3local, shared/apitest) and check this package against it and
-// against MinIO. Addressing: virtual-hosted on Amazon S3
-// (https://BUCKET.s3.REGION.amazonaws.com/KEY; path-style for a dotted
-// bucket), path-style at a custom endpoint (Options.Endpoint, from
-// AWS_ENDPOINT_URL_S3). Not supported, because nothing here uses them:
-// dual-stack, FIPS and accelerate endpoints, directory buckets, other
-// partitions than aws.
+// is safe for concurrent use. It is a thin layer over the SDK's S3 client
+// (service/s3) and its presigner (s3.NewPresignClient): what it adds is
+// the bucket's name, the checks of keys, types, sizes and validities
+// before any request, the two sentinel errors callers map to their own
+// codes, and an io.ReaderAt over ranged GETs. Addressing follows the SDK's
+// endpoint rules (virtual-hosted on Amazon S3), and path-style at a custom
+// endpoint (Options.Endpoint, from AWS_ENDPOINT_URL_S3), as local servers
+// such as MinIO need.
 //
 //   - [Store.PresignUpload] signs a PUT whose Content-Type and
 //     Content-Length are part of the signature: the browser must send
@@ -34,11 +28,14 @@
 // # Errors
 //
 // Arguments outside the documented bounds fail with an error wrapping
-// [ErrInvalid], before any request. A missing object fails with one
-// wrapping [ErrNotFound] (a [*ResponseError] with status 404). Transport
-// failures and 500, 502, 503 and 504 answers are retried, three attempts
-// in all with jittered backoff; any other answer of S3 is a
-// [*ResponseError] (status, S3's code and message, request id), wrapped
-// once with what was being done and the object's key. Those texts are for logs: callers map the sentinels to
-// their own error codes and never send an error's text to a client.
+// [ErrInvalid], before any request. A missing object (S3's NotFound,
+// NoSuchKey or NoSuchBucket, or any 404) fails with one wrapping
+// [ErrNotFound]. Throttling, 5xx answers, timeouts and connection errors
+// are retried by the SDK's retryer (the configuration's, else the
+// standard one: three attempts with jittered backoff and a retry quota);
+// any other failure is the SDK's typed error (smithy.APIError,
+// *awshttp.ResponseError for the status and request id), wrapped once
+// with what was being done and the object's key. Those texts are for
+// logs: callers map the sentinels to their own error codes and never send
+// an error's text to a client.
 package s3store

@@ -65,23 +65,3 @@ func FuzzCheckUpload(f *testing.F) {
 		}
 	})
 }
-
-// FuzzXMLText: xmlText never panics, and finds the text of an element it
-// is given back whole.
-func FuzzXMLText(f *testing.F) {
-	f.Add([]byte(`<?xml version="1.0"?><Error><Code>NoSuchKey</Code><Message>The key &lt;k&gt; &amp; more</Message></Error>`), "Code")
-	f.Add([]byte(`<Code>`), "Code")
-	f.Add([]byte(`</Code><Code>`), "Code")
-	f.Fuzz(func(t *testing.T, doc []byte, name string) {
-		_ = xmlText(doc, name)
-		if strings.ContainsAny(name, "<>/") || strings.Contains(string(doc), "<"+name+">") {
-			return
-		}
-		text := "value of " + name
-		wrapped := append(append([]byte("<"+name+">"), text...), "</"+name+">"...)
-		want := xmlEntities.Replace(strings.TrimSpace(text))
-		if got := xmlText(append(wrapped, doc...), name); got != want {
-			t.Fatalf("xmlText(%q, %q) = %q; want %q", wrapped, name, got, want)
-		}
-	})
-}

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
 // Bounds of the presigned requests.
@@ -62,20 +65,26 @@ func (s *Store) PresignUpload(ctx context.Context, key, contentType string, size
 	if err := checkUpload(key, contentType, size, ttl); err != nil {
 		return Upload{}, fmt.Errorf("presign upload: %w", err)
 	}
-	header := http.Header{"Content-Type": {contentType}, "If-None-Match": {"*"}}
-	signed, expires, err := s.presign(ctx, http.MethodPut, key, header, size, ttl)
+	at, opts := s.presignAt(ttl)
+	req, err := s.presign.PresignPutObject(ctx, &s3.PutObjectInput{
+		Bucket:        &s.bucket,
+		Key:           &key,
+		ContentType:   &contentType,
+		ContentLength: &size,
+		IfNoneMatch:   aws.String("*"),
+	}, opts...)
 	if err != nil {
 		return Upload{}, s.fail("presign upload", key, err)
 	}
-	headers := make(map[string]string, len(signed.Header))
-	for name, values := range signed.Header {
+	headers := make(map[string]string, len(req.SignedHeader))
+	for name, values := range req.SignedHeader {
 		name = http.CanonicalHeaderKey(name)
 		if name == "Host" || name == "Content-Length" {
 			continue
 		}
 		headers[name] = strings.Join(values, ",")
 	}
-	return Upload{URL: signed.url, Method: http.MethodPut, Headers: headers, ExpiresAt: expires}, nil
+	return Upload{URL: req.URL, Method: req.Method, Headers: headers, ExpiresAt: at.Add(ttl.Truncate(time.Second))}, nil
 }
 
 // PresignGet signs a GET of the object at key, valid for ttl: the address
@@ -93,43 +102,34 @@ func (s *Store) PresignGet(ctx context.Context, key string, ttl time.Duration) (
 	if err := checkTTL(ttl, MaxGetTTL); err != nil {
 		return "", fmt.Errorf("presign get: %w", err)
 	}
-	signed, _, err := s.presign(ctx, http.MethodGet, key, nil, 0, ttl)
+	_, opts := s.presignAt(ttl)
+	req, err := s.presign.PresignGetObject(ctx, &s3.GetObjectInput{Bucket: &s.bucket, Key: &key}, opts...)
 	if err != nil {
 		return "", s.fail("presign get", key, err)
 	}
-	return signed.url, nil
+	return req.URL, nil
 }
 
-// signed is a presigned request: its URL, and the headers it was signed
-// with (Host among them, and Content-Length when it has a body).
-type signed struct {
-	url string
-	http.Header
-}
-
-// presign signs method on key with header's fields and a body of length
-// bytes (0: none) as a SigV4 query-string request valid for ttl (whole
-// seconds) from now, with an unsigned payload, as S3 presigned URLs are.
-// It returns the request and when S3 starts refusing it.
-func (s *Store) presign(ctx context.Context, method, key string, header http.Header, length int64, ttl time.Duration) (signed, time.Time, error) {
-	secs := int64(ttl / time.Second)
-	u := s.objectURL(key)
-	u.RawQuery = "X-Amz-Expires=" + strconv.FormatInt(secs, 10)
-	if header == nil {
-		header = http.Header{}
-	}
-	req := &http.Request{Method: method, URL: u, Host: u.Host, Header: header, ContentLength: length}
-	creds, err := s.creds.Retrieve(ctx)
-	if err != nil {
-		return signed{}, time.Time{}, fmt.Errorf("retrieve credentials: %w", err)
-	}
-	// X-Amz-Date counts whole seconds: the URL expires secs after it.
+// presignAt returns the time a presigned request is signed at (whole
+// seconds, as X-Amz-Date counts them) and the presigner's options that
+// sign it then, valid for ttl: the SDK's presigner reads its own clock,
+// and Upload.ExpiresAt must be exact.
+func (s *Store) presignAt(ttl time.Duration) (time.Time, []func(*s3.PresignOptions)) {
 	at := s.now().UTC().Truncate(time.Second)
-	raw, headers, err := s.signer.PresignHTTP(ctx, creds, req.WithContext(ctx), "UNSIGNED-PAYLOAD", "s3", s.region, at)
-	if err != nil {
-		return signed{}, time.Time{}, fmt.Errorf("sign: %w", err)
+	return at, []func(*s3.PresignOptions){
+		s3.WithPresignExpires(ttl),
+		func(o *s3.PresignOptions) { o.Presigner = signerAt{signer: s.signer, at: at} },
 	}
-	return signed{url: raw, Header: headers}, at.Add(time.Duration(secs) * time.Second), nil
+}
+
+// signerAt is an s3.HTTPPresignerV4 that signs at a fixed time.
+type signerAt struct {
+	signer *v4.Signer
+	at     time.Time
+}
+
+func (p signerAt) PresignHTTP(ctx context.Context, creds aws.Credentials, r *http.Request, payloadHash, service, region string, _ time.Time, optFns ...func(*v4.SignerOptions)) (string, http.Header, error) {
+	return p.signer.PresignHTTP(ctx, creds, r, payloadHash, service, region, p.at, optFns...)
 }
 
 // checkUpload fails with ErrInvalid when PresignUpload's arguments are

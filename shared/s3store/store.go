@@ -1,19 +1,21 @@
 package s3store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 )
 
 // The errors callers tell apart with errors.Is; see the package
@@ -33,34 +35,32 @@ const maxKeyLen = 1024
 type Options struct {
 	// Endpoint is the base URL of an S3-compatible server (the value of
 	// AWS_ENDPOINT_URL_S3, such as MinIO's http://127.0.0.1:9000), reached
-	// with path-style addresses (ENDPOINT/BUCKET/KEY). Empty means Amazon
-	// S3 in the configuration's region, with virtual-hosted addresses
-	// (https://BUCKET.s3.REGION.amazonaws.com/KEY), or path-style ones for
-	// a bucket whose name has a dot (TLS certificates cover one label).
+	// with path-style addresses (ENDPOINT/BUCKET/KEY), as local servers
+	// need. Empty means Amazon S3 in the configuration's region, addressed
+	// as the SDK's endpoint rules say (virtual-hosted).
 	Endpoint string
-	// Now is the clock requests are signed by; nil means time.Now.
+	// Now is the clock presigned URLs are signed by; nil means time.Now.
 	Now func() time.Time
 }
 
-// Store reads and signs requests for the objects of one bucket.
+// Store reads, writes and signs requests for the objects of one bucket
+// through the SDK's S3 client and its presigner.
 type Store struct {
-	bucket string
-	region string
-	creds  aws.CredentialsProvider
-	http   aws.HTTPClient
+	bucket  string
+	client  *s3.Client
+	presign *s3.PresignClient
+	origin  string
+	now     func() time.Time
+	// signer signs as the presign client's own does: S3 signs the key
+	// escaped once, where other services escape the path again.
 	signer *v4.Signer
-	now    func() time.Time
-	// base is the scheme and host requests go to, and prefix the path
-	// before the key: "/" (virtual-hosted) or "/BUCKET/" (path-style).
-	base   url.URL
-	prefix string
 }
 
-// New returns a Store over bucket with cfg's region, credentials and HTTP
-// client (config.LoadDefaultConfig's, as for every other AWS client). It
-// sends no request: a missing bucket or bad credentials show up in the
-// first call that reaches S3 (presigning does not). It fails when cfg has
-// no region or credentials, when bucket is not a bucket name, or when
+// New returns a Store over bucket with cfg's region, credentials, HTTP
+// client and retryer (the SDK's standard one when cfg has none). It sends
+// no request: a missing bucket or bad credentials show up in the first
+// call that reaches S3 (presigning does not). It fails when cfg has no
+// region or credentials, when bucket is not a bucket name, or when
 // o.Endpoint is not an http(s) URL.
 func New(cfg aws.Config, bucket string, o Options) (*Store, error) {
 	if cfg.Region == "" {
@@ -72,38 +72,50 @@ func New(cfg aws.Config, bucket string, o Options) (*Store, error) {
 	if err := checkBucket(bucket); err != nil {
 		return nil, err
 	}
-	s := &Store{
-		bucket: bucket,
-		region: cfg.Region,
-		creds:  cfg.Credentials,
-		http:   cfg.HTTPClient,
-		now:    o.Now,
-		// S3 signs the path as sent, escaped once (escapeKey), where
-		// other services escape it again.
-		signer: v4.NewSigner(func(so *v4.SignerOptions) { so.DisableURIPathEscaping = true }),
-	}
-	if s.http == nil {
-		s.http = http.DefaultClient
-	}
-	if s.now == nil {
-		s.now = time.Now
-	}
-	switch {
-	case o.Endpoint != "":
+	if o.Endpoint != "" {
 		u, err := url.Parse(o.Endpoint)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, fmt.Errorf("s3store: endpoint %q: want http(s)://HOST[:PORT]", o.Endpoint)
 		}
-		s.base = url.URL{Scheme: u.Scheme, Host: u.Host}
-		s.prefix = strings.TrimSuffix(u.Path, "/") + "/" + bucket + "/"
-	case strings.Contains(bucket, "."):
-		s.base = url.URL{Scheme: "https", Host: "s3." + cfg.Region + ".amazonaws.com"}
-		s.prefix = "/" + bucket + "/"
-	default:
-		s.base = url.URL{Scheme: "https", Host: bucket + ".s3." + cfg.Region + ".amazonaws.com"}
-		s.prefix = "/"
 	}
+	client := s3.NewFromConfig(cfg, func(so *s3.Options) {
+		if o.Endpoint != "" {
+			so.BaseEndpoint = aws.String(o.Endpoint)
+			so.UsePathStyle = true
+		}
+	})
+	s := &Store{
+		bucket:  bucket,
+		client:  client,
+		presign: s3.NewPresignClient(client),
+		now:     o.Now,
+		signer:  v4.NewSigner(func(so *v4.SignerOptions) { so.DisableURIPathEscaping = true }),
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	origin, err := s.resolveOrigin()
+	if err != nil {
+		return nil, err
+	}
+	s.origin = origin
 	return s, nil
+}
+
+// resolveOrigin asks the client's endpoint rules where the bucket's
+// requests go, so Origin never disagrees with the URLs signed.
+func (s *Store) resolveOrigin() (string, error) {
+	o := s.client.Options()
+	ep, err := o.EndpointResolverV2.ResolveEndpoint(context.Background(), s3.EndpointParameters{
+		Bucket:         aws.String(s.bucket),
+		Region:         aws.String(o.Region),
+		Endpoint:       o.BaseEndpoint,
+		ForcePathStyle: aws.Bool(o.UsePathStyle),
+	})
+	if err != nil {
+		return "", fmt.Errorf("s3store: resolve the endpoint of bucket %s: %w", s.bucket, err)
+	}
+	return ep.URI.Scheme + "://" + ep.URI.Host, nil
 }
 
 // Bucket returns the bucket's name.
@@ -111,7 +123,7 @@ func (s *Store) Bucket() string { return s.bucket }
 
 // Origin returns the scheme and host of every URL the store signs, as a
 // browser's Content-Security-Policy (connect-src, media-src) names it.
-func (s *Store) Origin() string { return s.base.Scheme + "://" + s.base.Host }
+func (s *Store) Origin() string { return s.origin }
 
 // Object is what Head learns about an object.
 type Object struct {
@@ -128,31 +140,89 @@ type Object struct {
 // Head returns the size, content type and ETag of the object at key. It
 // fails with ErrInvalid for an invalid key, with ErrNotFound when S3
 // answers 404 (a HEAD response has no body, so a missing bucket looks the
-// same as a missing object), and otherwise with S3's error wrapped.
+// same as a missing object), and otherwise with the SDK's error wrapped.
 func (s *Store) Head(ctx context.Context, key string) (Object, error) {
 	if err := checkKey(key); err != nil {
 		return Object{}, fmt.Errorf("head: %w", err)
 	}
-	resp, err := s.send(ctx, http.MethodHead, key, nil)
+	out, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &s.bucket, Key: &key})
 	if err != nil {
 		return Object{}, s.fail("head", key, err)
 	}
-	resp.Body.Close()
-	size, err := strconv.ParseInt(resp.Header.Get("Content-Length"), 10, 64)
-	if err != nil || size < 0 {
-		return Object{}, s.fail("head", key, fmt.Errorf("Content-Length %q", resp.Header.Get("Content-Length")))
+	if out.ContentLength == nil || *out.ContentLength < 0 {
+		return Object{}, s.fail("head", key, errors.New("answer without a Content-Length"))
 	}
 	return Object{
-		Size:        size,
-		ContentType: resp.Header.Get("Content-Type"),
-		ETag:        strings.Trim(resp.Header.Get("ETag"), `"`),
+		Size:        *out.ContentLength,
+		ContentType: aws.ToString(out.ContentType),
+		ETag:        strings.Trim(aws.ToString(out.ETag), `"`),
 	}, nil
 }
 
-// fail wraps err with what was done to which key.
+// Touch stores an empty object at key (replacing any object there): a
+// marker whose object-created event is the point (see survey.FinishKey).
+// It fails with ErrInvalid for an invalid key, and otherwise with the
+// SDK's error wrapped.
+func (s *Store) Touch(ctx context.Context, key string) error {
+	if err := checkKey(key); err != nil {
+		return fmt.Errorf("touch: %w", err)
+	}
+	return s.put(ctx, "touch", key, "application/octet-stream", nil)
+}
+
+// Put stores body at key with contentType (replacing any object there).
+// It fails with ErrInvalid for an invalid key, and otherwise with the
+// SDK's error wrapped.
+func (s *Store) Put(ctx context.Context, key, contentType string, body []byte) error {
+	if err := checkKey(key); err != nil {
+		return fmt.Errorf("put: %w", err)
+	}
+	return s.put(ctx, "put", key, contentType, body)
+}
+
+func (s *Store) put(ctx context.Context, op, key, contentType string, body []byte) error {
+	_, err := s.client.PutObject(ctx, &s3.PutObjectInput{
+		Bucket:        &s.bucket,
+		Key:           &key,
+		Body:          bytes.NewReader(body),
+		ContentLength: aws.Int64(int64(len(body))),
+		ContentType:   &contentType,
+	})
+	if err != nil {
+		return s.fail(op, key, err)
+	}
+	return nil
+}
+
+// fail wraps err with what was done to which key, and marks S3's
+// not-found answers as ErrNotFound.
 func (s *Store) fail(op, key string, err error) error {
+	if isNotFound(err) {
+		err = notFoundError{err}
+	}
 	return fmt.Errorf("%s s3://%s/%s: %w", op, s.bucket, key, err)
 }
+
+// isNotFound reports whether err is S3's answer that the object or its
+// bucket does not exist: a typed error, or any 404 (a HEAD's answer has
+// no body to type it by).
+func isNotFound(err error) bool {
+	var (
+		nf  *types.NotFound
+		nsk *types.NoSuchKey
+		nsb *types.NoSuchBucket
+		re  *awshttp.ResponseError
+	)
+	return errors.As(err, &nf) || errors.As(err, &nsk) || errors.As(err, &nsb) ||
+		errors.As(err, &re) && re.HTTPStatusCode() == http.StatusNotFound
+}
+
+// notFoundError is an SDK error that means ErrNotFound; the SDK's typed
+// error stays reachable through errors.As.
+type notFoundError struct{ error }
+
+func (e notFoundError) Is(target error) bool { return target == ErrNotFound }
+func (e notFoundError) Unwrap() error        { return e.error }
 
 // checkKey fails with ErrInvalid unless key is a usable S3 object key:
 // 1 to 1024 bytes of valid UTF-8.
@@ -189,40 +259,3 @@ func checkBucket(name string) error {
 }
 
 func isAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
-
-// Touch stores an empty object at key (replacing any object there): a
-// marker whose object-created event is the point (see survey.FinishKey).
-// It fails with ErrInvalid for an invalid key, and otherwise with S3's
-// error wrapped; transport failures and 5xx answers are retried.
-func (s *Store) Touch(ctx context.Context, key string) error {
-	if err := checkKey(key); err != nil {
-		return fmt.Errorf("touch: %w", err)
-	}
-	resp, err := s.send(ctx, http.MethodPut, key, http.Header{"Content-Type": {"application/octet-stream"}})
-	if err != nil {
-		return s.fail("touch", key, err)
-	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
-	resp.Body.Close()
-	return nil
-}
-
-// Put stores body at key with contentType (replacing any object there).
-// It fails with ErrInvalid for an invalid key, and otherwise with S3's
-// error wrapped; transport failures and 5xx answers are retried (the body
-// is sent again whole).
-func (s *Store) Put(ctx context.Context, key, contentType string, body []byte) error {
-	if err := checkKey(key); err != nil {
-		return fmt.Errorf("put: %w", err)
-	}
-	if body == nil {
-		body = []byte{}
-	}
-	resp, err := s.sendBody(ctx, http.MethodPut, key, http.Header{"Content-Type": {contentType}}, body)
-	if err != nil {
-		return s.fail("put", key, err)
-	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
-	resp.Body.Close()
-	return nil
-}

@@ -16,7 +16,6 @@ import (
 	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/survey"
-	"github.com/moveleads/partnerapi/shared/survey/framecheck"
 	"github.com/moveleads/partnerapi/shared/surveyrec"
 )
 
@@ -261,7 +260,7 @@ func (s *Service) decideFrame(ctx context.Context, t auth.Tenant, surveyID strin
 		if _, err := io.ReadFull(io.NewSectionReader(s.objects.Open(ctx, key, size), 0, size), data); err != nil {
 			return fmt.Errorf("read frame %s: %w", key, err)
 		}
-		if reason := framecheck.Check(f.Frame, data); reason != "" {
+		if reason := f.Frame.CheckData(data); reason != "" {
 			ft.To, ft.RejectReason = survey.FrameRejected, reason
 		} else {
 			dctx, cancel := context.WithTimeout(ctx, manifest.DetectTimeout)

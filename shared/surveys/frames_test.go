@@ -21,7 +21,6 @@ import (
 	"github.com/moveleads/partnerapi/shared/auth"
 	"github.com/moveleads/partnerapi/shared/inventory"
 	"github.com/moveleads/partnerapi/shared/survey"
-	"github.com/moveleads/partnerapi/shared/survey/framecheck"
 	"github.com/moveleads/partnerapi/shared/surveyrec"
 )
 
@@ -518,8 +517,8 @@ func TestBadCustomerFrame(t *testing.T) {
 	bad := garbled(t, still(t, 320, 240, color.RGBA{10, 200, 10, 255}))
 	putFrames(t, e, capture, clip, good, bad, odd)
 	stored := e.waitFrames(t, surveyID, 3)
-	if f := stored[clip+"/1"]; f.Status != survey.FrameRejected || f.RejectReason != framecheck.CorruptReason {
-		t.Errorf("garbled frame: %s %q; want rejected, %q", f.Status, f.RejectReason, framecheck.CorruptReason)
+	if f := stored[clip+"/1"]; f.Status != survey.FrameRejected || f.RejectReason != survey.FrameCorruptReason {
+		t.Errorf("garbled frame: %s %q; want rejected, %q", f.Status, f.RejectReason, survey.FrameCorruptReason)
 	}
 	if f := stored[clip+"/2"]; f.Status != survey.FrameRejected || f.RejectReason != inventory.ReasonBadFrame || f.Analysis.Error != "" {
 		t.Errorf("frame the detector cannot read: %s %q %+v; want rejected, %q", f.Status, f.RejectReason, f.Analysis, inventory.ReasonBadFrame)

@@ -1,7 +1,7 @@
 // Package s3wiring holds the builders of the functions that reach the clip
 // bucket (v1-capture, v1-video, clip-processor) and the adapter from shared/s3store
 // to the survey feature: apart from shared/wiring, so that only these
-// functions link shared/s3store and build its signer.
+// functions link shared/s3store and the SDK's S3 client.
 package s3wiring
 
 import (

@@ -1,4 +1,4 @@
-package framecheck
+package survey
 
 import (
 	"bytes"
@@ -9,11 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/moveleads/partnerapi/shared/survey"
 )
 
-func jpegOf(t testing.TB, w, h int) []byte {
+func frameJPEG(t testing.TB, w, h int) []byte {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for x := range w {
@@ -26,13 +24,13 @@ func jpegOf(t testing.TB, w, h int) []byte {
 	return b.Bytes()
 }
 
-func TestCheck(t *testing.T) {
-	data := jpegOf(t, 320, 240)
-	f, err := survey.NewFrame("c1", 0, int64(len(data)), 320, 240, 0, time.Now())
+func TestFrameCheckData(t *testing.T) {
+	data := frameJPEG(t, 320, 240)
+	f, err := NewFrame("c1", 0, int64(len(data)), 320, 240, 0, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reason := Check(f, data); reason != "" {
+	if reason := f.CheckData(data); reason != "" {
 		t.Errorf("valid frame rejected: %s", reason)
 	}
 	other := f
@@ -43,7 +41,7 @@ func TestCheck(t *testing.T) {
 	png.AnnouncedSize = 8
 	for _, tt := range []struct {
 		name string
-		f    survey.Frame
+		f    Frame
 		data []byte
 		want string
 	}{
@@ -51,18 +49,18 @@ func TestCheck(t *testing.T) {
 		{"dimensions differ", other, data, "320×240 pixels, announced 640×240"},
 		{"cut short", cut, data[:len(data)-2], "cut short"},
 		{"not a JPEG", png, []byte("\x89PNG\r\n\x1a\n"), "not a JPEG"},
-		{"header over random bytes", f, garbled(data), CorruptReason},
+		{"header over random bytes", f, garbledJPEG(data), FrameCorruptReason},
 	} {
-		if reason := Check(tt.f, tt.data); !strings.Contains(reason, tt.want) {
+		if reason := tt.f.CheckData(tt.data); !strings.Contains(reason, tt.want) {
 			t.Errorf("%s: reason %q; want %q", tt.name, reason, tt.want)
 		}
 	}
 }
 
-// garbled keeps data's JPEG header (up to its scan's start) and
+// garbledJPEG keeps data's JPEG header (up to its scan's start) and
 // end-of-image marker, with random bytes between, to data's length: what
 // a customer's broken frame looks like.
-func garbled(data []byte) []byte {
+func garbledJPEG(data []byte) []byte {
 	sos := bytes.Index(data, []byte{0xff, 0xda})
 	start := sos + 2 + (int(data[sos+2])<<8 | int(data[sos+3]))
 	out := bytes.Clone(data)
@@ -73,17 +71,17 @@ func garbled(data []byte) []byte {
 	return out
 }
 
-// FuzzCheck: uploaded bytes are outside input: any bytes give a
+// FuzzFrameCheckData: uploaded bytes are outside input: any bytes give a
 // verdict without panicking, and only a decodable JPEG as announced
 // passes.
-func FuzzCheck(f *testing.F) {
-	valid := jpegOf(f, 64, 64)
+func FuzzFrameCheckData(f *testing.F) {
+	valid := frameJPEG(f, 64, 64)
 	f.Add(valid)
 	f.Add(valid[:len(valid)/2])
 	f.Add([]byte{0xff, 0xd8, 0xff, 0xd9})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fr := survey.Frame{AnnouncedSize: int64(len(data)), Width: 64, Height: 64}
-		if Check(fr, data) != "" {
+		fr := Frame{AnnouncedSize: int64(len(data)), Width: 64, Height: 64}
+		if fr.CheckData(data) != "" {
 			return
 		}
 		img, err := jpeg.Decode(bytes.NewReader(data))
