@@ -343,8 +343,8 @@ func stripeErr(err error) error {
 	if errors.Is(err, stripepay.ErrRefused) || errors.Is(err, stripepay.ErrNotFound) {
 		e := errcode.New(errcode.PaymentRefused, "Stripe refused the checkout for your connected account; nothing was created.")
 		if errors.As(err, &ae) {
-			e.Message = "Stripe refused the checkout for your connected account: " + ae.Message
-			e = e.WithDetail("stripe_code", ae.Code)
+			e.Message = "Stripe refused the checkout for your connected account: " + ae.Msg
+			e = e.WithDetail("stripe_code", string(ae.Code))
 		}
 		e.Cause = err
 		return e
