@@ -25,8 +25,8 @@ import (
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/quote"
-	"github.com/moveleads/partnerapi/shared/quotelink"
 	"github.com/moveleads/partnerapi/shared/quoterec"
+	"github.com/moveleads/partnerapi/shared/quotes"
 	"github.com/moveleads/partnerapi/shared/stripepay"
 	"github.com/moveleads/partnerapi/shared/surveyrec"
 	"github.com/moveleads/partnerapi/shared/webhook"
@@ -291,11 +291,11 @@ func (s *Service) start(ctx context.Context, t auth.Tenant, partner auth.Partner
 	if err != nil {
 		return CreateView{}, fmt.Errorf("partner %s: checkout lifetime: %w", partner.ID, err)
 	}
-	token, tok, err := quotelink.NewPageToken(tg.LeadID, q.QuoteID, now, now.Add(ReturnTokenLifetime))
+	token, tok, err := quotes.NewPageToken(tg.LeadID, q.QuoteID, now, now.Add(ReturnTokenLifetime))
 	if err != nil {
 		return CreateView{}, err
 	}
-	page := quotelink.PageURL(s.d.BaseURL, token)
+	page := quotes.PageURL(s.d.BaseURL, token)
 	co, err := client.CreateCheckout(ctx, stripepay.CheckoutRequest{
 		ConnectedAccount: partner.Deposits.StripeAccount,
 		DepositID:        id, LeadID: tg.LeadID, PartnerID: t.PartnerID,
@@ -343,8 +343,8 @@ func stripeErr(err error) error {
 	if errors.Is(err, stripepay.ErrRefused) || errors.Is(err, stripepay.ErrNotFound) {
 		e := errcode.New(errcode.PaymentRefused, "Stripe refused the checkout for your connected account; nothing was created.")
 		if errors.As(err, &ae) {
-			e.Message = "Stripe refused the checkout for your connected account: " + ae.Message
-			e = e.WithDetail("stripe_code", ae.Code)
+			e.Message = "Stripe refused the checkout for your connected account: " + ae.Msg
+			e = e.WithDetail("stripe_code", string(ae.Code))
 		}
 		e.Cause = err
 		return e

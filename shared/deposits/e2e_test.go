@@ -47,6 +47,15 @@ type stripeProxy struct {
 	// readState, when set, is the status and payment_status a read
 	// session reports.
 	readState *[2]string
+	// refuse, when set, answers every create with this status and Stripe
+	// error body instead of passing it to stripe-mock.
+	refuse *stripeAnswer
+}
+
+// stripeAnswer is an error answer of Stripe's API.
+type stripeAnswer struct {
+	status int
+	body   string
 }
 
 type recorded struct {
@@ -97,7 +106,15 @@ func newStripeProxy(t *testing.T) *stripeProxy {
 		form, _ := url.ParseQuery(string(body))
 		p.mu.Lock()
 		p.requests = append(p.requests, recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Form: form})
+		refuse := p.refuse
 		p.mu.Unlock()
+		if refuse != nil && r.Method == "POST" {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Request-Id", "req_refused")
+			w.WriteHeader(refuse.status)
+			io.WriteString(w, refuse.body)
+			return
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		rp.ServeHTTP(w, r)
 	}))

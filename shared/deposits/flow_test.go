@@ -277,6 +277,44 @@ func TestDepositRefusals(t *testing.T) {
 	}
 }
 
+// TestStripeRefusalIsPaymentRefused: Stripe's typed refusal of the
+// checkout (a 4xx) answers 409 payment_refused with Stripe's code and
+// message; its failure (a 5xx, retried by stripe-go's policy only where it
+// is safe) answers 502 upstream_failed. Neither writes a deposit, so a
+// later call creates one.
+func TestStripeRefusalIsPaymentRefused(t *testing.T) {
+	w := newWorld(t)
+	leadID := w.lead(t)
+	q := w.quote(t, leadID, `{"estimate_type":"binding","price_cents":245000,"deposit_cents":25000,"expires_in_days":14}`)
+	apitest.Want(t, w.do(t, "POST", "/v1/leads/"+leadID+"/accept", w.signBody(t)), 200, "")
+	body := fmt.Sprintf(`{"lead_id":%q,"quote_share_link_id":%q}`, leadID, q["quote_share_link_id"])
+
+	w.stripe.mu.Lock()
+	w.stripe.refuse = &stripeAnswer{400, `{"error":{"type":"invalid_request_error","code":"account_invalid","message":"The provided key does not have access to account 'acct_1PartnerTest'."}}`}
+	w.stripe.mu.Unlock()
+	m := apitest.Want(t, w.do(t, "POST", "/v1/deposits", body), 409, "payment_refused")
+	e := m["error"].(map[string]any)
+	if code := e["details"].(map[string]any)["stripe_code"]; code != "account_invalid" {
+		t.Errorf("details.stripe_code = %v; want account_invalid", code)
+	}
+	if msg := e["message"].(string); !strings.Contains(msg, "does not have access to account") {
+		t.Errorf("message %q; want Stripe's", msg)
+	}
+
+	w.stripe.mu.Lock()
+	w.stripe.refuse = &stripeAnswer{500, `{"error":{"type":"api_error","message":"Something went wrong on Stripe's end."}}`}
+	w.stripe.mu.Unlock()
+	apitest.Want(t, w.do(t, "POST", "/v1/deposits", body), 502, "upstream_failed")
+	if n := w.stripe.count("POST"); n != 2 {
+		t.Errorf("%d creates reached Stripe; want 2 (a 400 and a 500 to a POST are not retried)", n)
+	}
+
+	w.stripe.mu.Lock()
+	w.stripe.refuse = nil
+	w.stripe.mu.Unlock()
+	apitest.Want(t, w.do(t, "POST", "/v1/deposits", body), 200, "")
+}
+
 // TestBadSignatures: a wrong secret, a stale timestamp and a tampered
 // body each answer 400 and change nothing.
 func TestBadSignatures(t *testing.T) {

@@ -59,7 +59,7 @@ type AcceptRequest struct {
 // It fails only when the body is not one JSON object, with lead.DecodeObject's
 // invalid_json error. Anything wrong with a property is kept in Invalid
 // (see AcceptRequest) and reported by Terms. check is the signature image's
-// check: sigpng.Check (see SignatureCheck).
+// check: CheckSignaturePNG (see SignatureCheck).
 func ParseAccept(body []byte, check SignatureCheck) (AcceptRequest, error) {
 	if len(bytes.TrimLeft(body, " \t\r\n")) == 0 {
 		return AcceptRequest{}, nil

@@ -9,7 +9,6 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/lead"
-	"github.com/moveleads/partnerapi/shared/quote/sigpng"
 )
 
 // acceptBody renders fields as a JSON object.
@@ -292,8 +291,8 @@ func FuzzParseAccept(f *testing.F) {
 		if v, reason := lead.TextValue(mustJSON(t, r.SignerName), maxSignerNameLen, false); v != r.SignerName || reason != "" {
 			t.Errorf("ParseAccept(%q): signer_name %q fails the text rules (%q)", body, r.SignerName, reason)
 		}
-		if r.Signature != nil && sigpng.Check(r.Signature) != "" {
-			t.Errorf("ParseAccept(%q): signature fails sigpng.Check: %s", body, sigpng.Check(r.Signature))
+		if r.Signature != nil && CheckSignaturePNG(r.Signature) != "" {
+			t.Errorf("ParseAccept(%q): signature fails CheckSignaturePNG: %s", body, CheckSignaturePNG(r.Signature))
 		}
 		if r.LiabilityElection != "" && !slices.Contains(Liabilities(), r.LiabilityElection) {
 			t.Errorf("ParseAccept(%q): liability %q", body, r.LiabilityElection)

@@ -7,7 +7,6 @@ import (
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/quote"
-	"github.com/moveleads/partnerapi/shared/quote/sigpng"
 )
 
 func ExampleDecide() {
@@ -20,7 +19,7 @@ func ExampleDecide() {
 	status, _ := quote.LeadStatusAfterQuote(lead.Surveying)
 	fmt.Println("quote", q.Stage, "expires", q.ExpiresAt.Format(time.DateOnly), "lead", status)
 
-	req, _ := quote.ParseAccept([]byte(`{"accepter_email":"ada@example.com"}`), sigpng.Check)
+	req, _ := quote.ParseAccept([]byte(`{"accepter_email":"ada@example.com"}`), quote.CheckSignaturePNG)
 	ip := quote.EvidenceInput{IP: "203.0.113.7"}
 	d, _ := quote.Decide(&q, nil, req, status, now.Add(time.Hour), ip)
 	fmt.Println(d.Acceptance.Mode, "changed", d.Changed, "lead", d.LeadStatus, "deposit required", d.Quote.DepositRequired())
@@ -28,7 +27,7 @@ func ExampleDecide() {
 	// The same again changes nothing; another email is a conflict.
 	d2, _ := quote.Decide(&d.Quote, &d.Acceptance, req, d.LeadStatus, now.Add(2*time.Hour), ip)
 	fmt.Println(d2.Acceptance.Mode, "changed", d2.Changed)
-	other, _ := quote.ParseAccept([]byte(`{"accepter_email":"bob@example.com"}`), sigpng.Check)
+	other, _ := quote.ParseAccept([]byte(`{"accepter_email":"bob@example.com"}`), quote.CheckSignaturePNG)
 	_, err = quote.Decide(&d.Quote, &d.Acceptance, other, d.LeadStatus, now.Add(2*time.Hour), ip)
 	e := errcode.As(err)
 	fmt.Println(errcode.Status(e.Code), e.Code)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/errcode"
-	"github.com/moveleads/partnerapi/shared/quote/sigpng"
 )
 
 // now is the fixed "now" of the tests.
@@ -105,4 +104,4 @@ func reasonOf(t *testing.T, err error, field string) string {
 }
 
 // parseAcceptBody is ParseAccept with the signature check in use.
-func parseAcceptBody(body []byte) (AcceptRequest, error) { return ParseAccept(body, sigpng.Check) }
+func parseAcceptBody(body []byte) (AcceptRequest, error) { return ParseAccept(body, CheckSignaturePNG) }

@@ -20,9 +20,8 @@ const MaxSignatureBytes = 40 << 10
 
 // SignatureCheck checks a signature image's bytes, a PNG of at most
 // MaxSignatureBytes, returning a reason starting "must", or "" when it is
-// acceptable. ParseAccept takes one: shared/quote/sigpng.Check decodes
-// the image; package quote does not import it, so that the many binaries
-// that link quote and never accept one do not link a PNG decoder.
+// acceptable. ParseAccept takes one: CheckSignaturePNG decodes the image;
+// tests may pass another.
 type SignatureCheck func(png []byte) string
 
 // pngMagic is the signature every PNG file starts with.

@@ -12,8 +12,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/moveleads/partnerapi/shared/quote/sigpng"
 )
 
 // withIHDRSize returns the PNG b with its header claiming w × h pixels (and
@@ -79,8 +77,8 @@ func TestDecodeSignature(t *testing.T) {
 		{"valid transparent PNG", b64(valid), ""},
 		{"valid with a data URL prefix", "data:image/png;base64," + b64(valid), ""},
 		{"white background with strokes", b64(signaturePNG(t, 400, 150, color.White, true)), ""},
-		{"smallest dimensions", b64(signaturePNG(t, sigpng.MinWidth, sigpng.MinHeight, color.Transparent, true)), ""},
-		{"largest dimensions", b64(signaturePNG(t, sigpng.MaxWidth, sigpng.MaxHeight, color.Transparent, true)), ""},
+		{"smallest dimensions", b64(signaturePNG(t, SignatureMinWidth, SignatureMinHeight, color.Transparent, true)), ""},
+		{"largest dimensions", b64(signaturePNG(t, SignatureMaxWidth, SignatureMaxHeight, color.Transparent, true)), ""},
 		{"JPEG bytes", b64(jpg.Bytes()), "must be a PNG image, not a JPEG"},
 		{"GIF bytes", b64([]byte("GIF89a\x01\x00\x01\x00")), "not a GIF"},
 		{"SVG", b64([]byte(`<svg xmlns="http://www.w3.org/2000/svg"/>`)), "not SVG"},
@@ -91,10 +89,10 @@ func TestDecodeSignature(t *testing.T) {
 		{"signature only", b64(valid[:8]), "header cannot be read"},
 		{"corrupt header CRC", b64(append(append(bytes.Clone(valid[:29]), 0, 0, 0, 0), valid[33:]...)), "header cannot be read"},
 		{"huge dimensions in the header", b64(withIHDRSize(t, valid, 100_000, 100_000)), "got 100000 × 100000"},
-		{"too wide", b64(signaturePNG(t, sigpng.MaxWidth+1, 100, color.Transparent, true)), "got 2001 × 100"},
-		{"too high", b64(signaturePNG(t, 300, sigpng.MaxHeight+1, color.Transparent, true)), "got 300 × 1001"},
-		{"too narrow", b64(signaturePNG(t, sigpng.MinWidth-1, 100, color.Transparent, true)), "got 49 × 100"},
-		{"too low", b64(signaturePNG(t, 300, sigpng.MinHeight-1, color.Transparent, true)), "got 300 × 19"},
+		{"too wide", b64(signaturePNG(t, SignatureMaxWidth+1, 100, color.Transparent, true)), "got 2001 × 100"},
+		{"too high", b64(signaturePNG(t, 300, SignatureMaxHeight+1, color.Transparent, true)), "got 300 × 1001"},
+		{"too narrow", b64(signaturePNG(t, SignatureMinWidth-1, 100, color.Transparent, true)), "got 49 × 100"},
+		{"too low", b64(signaturePNG(t, 300, SignatureMinHeight-1, color.Transparent, true)), "got 300 × 19"},
 		{"too many bytes", b64(big), "at most 40960 bytes"},
 		{"too many bytes by one", b64(append(bytes.Clone(valid), make([]byte, MaxSignatureBytes+1-len(valid))...)), "at most 40960 bytes of PNG once decoded (got 40961)"},
 		{"blank transparent", b64(signaturePNG(t, 300, 100, color.Transparent, false)), "the image is blank"},
@@ -108,7 +106,7 @@ func TestDecodeSignature(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, reason := decodeSignature(tt.value, sigpng.Check)
+			b, reason := decodeSignature(tt.value, CheckSignaturePNG)
 			switch {
 			case tt.reason == "" && reason != "":
 				t.Fatalf("decodeSignature = %q; want accepted", reason)
@@ -138,10 +136,10 @@ func TestMaxSignatureFitsTheBody(t *testing.T) {
 }
 
 func BenchmarkCheckSignatureLargestBlank(b *testing.B) {
-	img := signaturePNG(b, sigpng.MaxWidth, sigpng.MaxHeight, color.Transparent, false)
+	img := signaturePNG(b, SignatureMaxWidth, SignatureMaxHeight, color.Transparent, false)
 	b.ResetTimer()
 	for b.Loop() {
-		if sigpng.Check(img) == "" {
+		if CheckSignaturePNG(img) == "" {
 			b.Fatal("blank accepted")
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/quote"
-	"github.com/moveleads/partnerapi/shared/quote/sigpng"
 	"github.com/moveleads/partnerapi/shared/quotepage"
 	"github.com/moveleads/partnerapi/shared/survey"
 )
@@ -172,7 +171,7 @@ func (s *Service) quoteAccept() api.Endpoint {
 			if ss.expired {
 				return api.Work{}, errExpiredLink
 			}
-			req, err := quote.ParseAccept(c.Body, sigpng.Check)
+			req, err := quote.ParseAccept(c.Body, quote.CheckSignaturePNG)
 			if err != nil {
 				return api.Work{}, err
 			}

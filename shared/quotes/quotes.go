@@ -27,8 +27,6 @@ import (
 	"github.com/moveleads/partnerapi/shared/lead"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/quote"
-	"github.com/moveleads/partnerapi/shared/quote/sigpng"
-	"github.com/moveleads/partnerapi/shared/quotelink"
 	"github.com/moveleads/partnerapi/shared/quoterec"
 	"github.com/moveleads/partnerapi/shared/surveyrec"
 )
@@ -78,17 +76,6 @@ func New(d Deps) *Service {
 	}
 	return &Service{store: d.Store, sigs: d.Signatures, baseURL: strings.TrimRight(d.BaseURL, "/"), log: d.Log}
 }
-
-// PagePath, PageURL, NewPageToken and TokenAfterExpiry are
-// shared/quotelink's (the deposit functions mint page links too).
-var (
-	PagePath     = quotelink.PagePath
-	PageURL      = quotelink.PageURL
-	NewPageToken = quotelink.NewPageToken
-)
-
-// TokenAfterExpiry: see quotelink.TokenAfterExpiry.
-const TokenAfterExpiry = quotelink.TokenAfterExpiry
 
 // retries bounds how often an operation reads again after a concurrent
 // write changed the lead or the quote between its read and its write.
@@ -251,7 +238,7 @@ func (s *Service) AcceptQuote() api.Endpoint {
 		if err != nil {
 			return api.Work{}, err
 		}
-		req, err := quote.ParseAccept(c.Body, sigpng.Check)
+		req, err := quote.ParseAccept(c.Body, quote.CheckSignaturePNG)
 		if err != nil {
 			return api.Work{}, err
 		}

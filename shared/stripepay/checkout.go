@@ -2,10 +2,8 @@ package stripepay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -25,48 +23,6 @@ const (
 
 // maxIdempotencyKey is the longest idempotency key Stripe takes.
 const maxIdempotencyKey = 255
-
-// sessionParams are the parameters of POST /v1/checkout/sessions that
-// CreateCheckout sends, named as in stripe-go's CheckoutSessionParams and
-// encoded by stripe-go's form package. They are declared here rather than
-// taken from stripe-go because CheckoutSessionParams' type tree (every
-// option of every payment method) adds about 60 KB to a binary that
-// encodes it by reflection; stripe-mock checks these names against
-// Stripe's OpenAPI spec in the tests.
-type sessionParams struct {
-	stripe.Params     `form:"*"`
-	Mode              *string                  `form:"mode"`
-	ClientReferenceID *string                  `form:"client_reference_id"`
-	ExpiresAt         *int64                   `form:"expires_at"`
-	SuccessURL        *string                  `form:"success_url"`
-	CancelURL         *string                  `form:"cancel_url"`
-	LineItems         []*lineItemParams        `form:"line_items"`
-	Metadata          map[string]string        `form:"metadata"`
-	PaymentIntentData *paymentIntentDataParams `form:"payment_intent_data"`
-}
-
-type lineItemParams struct {
-	PriceData *priceDataParams `form:"price_data"`
-	Quantity  *int64           `form:"quantity"`
-}
-
-type priceDataParams struct {
-	Currency    *string            `form:"currency"`
-	UnitAmount  *int64             `form:"unit_amount"`
-	ProductData *productDataParams `form:"product_data"`
-}
-
-type productDataParams struct {
-	Name        *string `form:"name"`
-	Description *string `form:"description"`
-}
-
-// paymentIntentDataParams carries the metadata to the PaymentIntent, from
-// which Stripe copies it to the charge. It has no application_fee_amount:
-// the platform takes no fee.
-type paymentIntentDataParams struct {
-	Metadata map[string]string `form:"metadata"`
-}
 
 // CheckoutRequest is one deposit's Checkout Session.
 type CheckoutRequest struct {
@@ -177,29 +133,18 @@ func (c Checkout) Outcome() (e deposit.Event, ok bool) {
 	return "", false
 }
 
-// sessionJSON is the part of a Checkout Session object Checkout keeps.
-type sessionJSON struct {
-	ID            string            `json:"id"`
-	URL           *string           `json:"url"`
-	ExpiresAt     int64             `json:"expires_at"`
-	Status        string            `json:"status"`
-	PaymentStatus string            `json:"payment_status"`
-	Metadata      map[string]string `json:"metadata"`
-	PaymentIntent expandable        `json:"payment_intent"`
-}
-
-// checkout returns the Checkout s describes.
-func (s sessionJSON) checkout() Checkout {
+// checkoutOf returns the Checkout s describes; its PaymentIntent's
+// status is there only when it was expanded.
+func checkoutOf(s *stripe.CheckoutSession) Checkout {
 	c := Checkout{
-		ID:                  s.ID,
-		Status:              s.Status,
-		PaymentStatus:       s.PaymentStatus,
-		PaymentIntentID:     s.PaymentIntent.ID,
-		PaymentIntentStatus: s.PaymentIntent.Status,
-		DepositID:           s.Metadata[MetaDepositID],
+		ID:            s.ID,
+		URL:           s.URL,
+		Status:        string(s.Status),
+		PaymentStatus: string(s.PaymentStatus),
+		DepositID:     s.Metadata[MetaDepositID],
 	}
-	if s.URL != nil {
-		c.URL = *s.URL
+	if s.PaymentIntent != nil {
+		c.PaymentIntentID, c.PaymentIntentStatus = s.PaymentIntent.ID, string(s.PaymentIntent.Status)
 	}
 	if s.ExpiresAt != 0 {
 		c.ExpiresAt = time.Unix(s.ExpiresAt, 0).UTC()
@@ -207,73 +152,51 @@ func (s sessionJSON) checkout() Checkout {
 	return c
 }
 
-// expandable is a field Stripe sends as an object's id or, expanded, as
-// the object: its id and, when the object has one, its status.
-type expandable struct {
-	ID, Status string
-}
-
-// UnmarshalJSON reads null, an id string or an object with id and status.
-func (e *expandable) UnmarshalJSON(b []byte) error {
-	var id string
-	if json.Unmarshal(b, &id) == nil {
-		*e = expandable{ID: id}
-		return nil
-	}
-	var obj struct {
-		ID     string `json:"id"`
-		Status string `json:"status"`
-	}
-	if err := json.Unmarshal(b, &obj); err != nil {
-		return fmt.Errorf("want null, an id or an object with an id: %w", err)
-	}
-	*e = expandable{ID: obj.ID, Status: obj.Status}
-	return nil
-}
-
 // CreateCheckout creates r's Checkout Session on r.ConnectedAccount: mode
 // payment, one line item of r.AmountCents in r.Currency, no application
 // fee, the deposit's metadata on the session and its PaymentIntent, and
-// r.ExpiresAt, with Stripe's idempotency key r.IdempotencyKey. It fails
-// without calling Stripe for an invalid request; after calling, with
-// ErrRefused or ErrNotFound for Stripe's refusals, or with the network's
-// or Stripe's error (*APIError) once the retries are spent. ctx bounds the
-// whole call.
+// r.ExpiresAt, with Stripe's idempotency key r.IdempotencyKey (the same on
+// each of stripe-go's retries). It fails without calling Stripe for an
+// invalid request; after calling, with ErrRefused or ErrNotFound for
+// Stripe's refusals, or with the network's or Stripe's error (*APIError)
+// once the retries are spent. ctx bounds each attempt; stripe-go's short
+// waits between retries (0.5 s, then 1 s) do not watch it.
 func (c *Client) CreateCheckout(ctx context.Context, r CheckoutRequest) (Checkout, error) {
 	if err := r.validate(); err != nil {
 		return Checkout{}, fmt.Errorf("create checkout for deposit %s: %w", r.DepositID, err)
 	}
 	meta := map[string]string{MetaDepositID: r.DepositID, MetaLeadID: r.LeadID, MetaPartnerID: r.PartnerID}
-	product := &productDataParams{Name: stripe.String(r.ProductName)}
+	product := &stripe.CheckoutSessionLineItemPriceDataProductDataParams{Name: stripe.String(r.ProductName)}
 	if r.Description != "" {
 		product.Description = stripe.String(r.Description)
 	}
-	params := &sessionParams{
+	params := &stripe.CheckoutSessionParams{
+		Params:            stripe.Params{Context: ctx},
 		Mode:              stripe.String(string(stripe.CheckoutSessionModePayment)),
 		ClientReferenceID: stripe.String(r.DepositID),
 		ExpiresAt:         stripe.Int64(r.ExpiresAt.Unix()),
 		SuccessURL:        stripe.String(r.SuccessURL),
-		LineItems: []*lineItemParams{{
+		LineItems: []*stripe.CheckoutSessionLineItemParams{{
 			Quantity: stripe.Int64(1),
-			PriceData: &priceDataParams{
+			PriceData: &stripe.CheckoutSessionLineItemPriceDataParams{
 				Currency:    stripe.String(r.Currency),
 				UnitAmount:  stripe.Int64(r.AmountCents),
 				ProductData: product,
 			},
 		}},
 		Metadata:          meta,
-		PaymentIntentData: &paymentIntentDataParams{Metadata: meta},
+		PaymentIntentData: &stripe.CheckoutSessionPaymentIntentDataParams{Metadata: meta},
 	}
 	if r.CancelURL != "" {
 		params.CancelURL = stripe.String(r.CancelURL)
 	}
 	params.SetStripeAccount(r.ConnectedAccount)
 	params.SetIdempotencyKey(r.IdempotencyKey)
-	var s sessionJSON
-	if err := c.call(ctx, http.MethodPost, "/v1/checkout/sessions", params, &s); err != nil {
-		return Checkout{}, fmt.Errorf("create checkout for deposit %s on %s: %w", r.DepositID, r.ConnectedAccount, err)
+	s, err := c.sessions.New(params)
+	if err != nil {
+		return Checkout{}, fmt.Errorf("create checkout for deposit %s on %s: %w", r.DepositID, r.ConnectedAccount, translate(err))
 	}
-	return s.checkout(), nil
+	return checkoutOf(s), nil
 }
 
 // GetCheckout reads Checkout Session sessionID on connected account
@@ -285,12 +208,12 @@ func (c *Client) GetCheckout(ctx context.Context, account, sessionID string) (Ch
 	if sessionID == "" || !strings.HasPrefix(account, "acct_") {
 		return Checkout{}, fmt.Errorf("get checkout %q on %q: want a session id and an acct_… account", sessionID, account)
 	}
-	params := &stripe.Params{}
+	params := &stripe.CheckoutSessionParams{Params: stripe.Params{Context: ctx}}
 	params.SetStripeAccount(account)
 	params.AddExpand("payment_intent")
-	var s sessionJSON
-	if err := c.call(ctx, http.MethodGet, "/v1/checkout/sessions/"+url.PathEscape(sessionID), params, &s); err != nil {
-		return Checkout{}, fmt.Errorf("get checkout %s on %s: %w", sessionID, account, err)
+	s, err := c.sessions.Get(sessionID, params)
+	if err != nil {
+		return Checkout{}, fmt.Errorf("get checkout %s on %s: %w", sessionID, account, translate(err))
 	}
-	return s.checkout(), nil
+	return checkoutOf(s), nil
 }

@@ -1,7 +1,6 @@
 package stripepay
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	stripe "github.com/stripe/stripe-go/v76"
+	"github.com/stripe/stripe-go/v76/checkout/session"
 )
 
 // EnvAPIURL names the variable that points the functions' Stripe client at
@@ -26,19 +26,14 @@ const APIVersion = stripe.APIVersion
 const (
 	// httpTimeout bounds one HTTP attempt when Config.HTTPClient is nil.
 	httpTimeout = 20 * time.Second
-	// maxRetries is how often a failed attempt is retried (stripe-go's
-	// default).
+	// maxRetries is how often stripe-go retries what its policy deems
+	// retryable (its default).
 	maxRetries = 2
-	// retryDelay is the first retry's delay; the n-th waits
-	// retryDelay*(1+n²), less up to a quarter of jitter (stripe-go's
-	// schedule).
-	retryDelay = 500 * time.Millisecond
-	// maxResponse bounds the body read from Stripe.
-	maxResponse = 1 << 20
 )
 
 // Errors of the API calls, for errors.Is. The error also carries Stripe's
-// status, type, code, message and request id for the log (*APIError).
+// typed error (*APIError) for the status, type, code, message and request
+// id.
 var (
 	// ErrNotFound: Stripe has no such object on that account (404).
 	ErrNotFound = errors.New("stripe: no such object")
@@ -49,6 +44,11 @@ var (
 	// request again will not help.
 	ErrRefused = errors.New("stripe refused the request")
 )
+
+// APIError is Stripe's answer to a request it did not carry out: stripe-go's
+// typed error (HTTPStatusCode, Type, Code, Param, Msg, RequestID). Callers
+// read it with errors.As without importing stripe-go.
+type APIError = stripe.Error
 
 // Config configures a Client.
 type Config struct {
@@ -71,15 +71,18 @@ func (c Config) String() string {
 // GoString prints c without its secret key.
 func (c Config) GoString() string { return c.String() }
 
-// Client calls Stripe's Checkout Sessions API on connected accounts. It is
-// safe for concurrent use; build one per process.
+// Client calls Stripe's Checkout Sessions API on connected accounts through
+// stripe-go's backend and checkout/session client. It is safe for
+// concurrent use; build one per process.
 type Client struct {
-	key    string
-	apiURL string
-	http   *http.Client
-	// sleep waits d or until ctx ends; tests shorten it.
-	sleep func(ctx context.Context, d time.Duration) error
+	apiURL   string
+	backend  stripe.Backend
+	sessions session.Client
 }
+
+// quiet drops stripe-go's log lines: errors reach the caller, who logs
+// them once, and nothing of a request is written by the library.
+var quiet = &stripe.LeveledLogger{Level: stripe.LevelNull}
 
 // New returns a Client for cfg. It fails when the key is empty or the URL
 // is not an absolute http(s) URL; it makes no request.
@@ -99,7 +102,14 @@ func New(cfg Config) (*Client, error) {
 	if httpClient == nil {
 		httpClient = &http.Client{Timeout: httpTimeout}
 	}
-	return &Client{key: cfg.SecretKey, apiURL: u.String(), http: httpClient, sleep: sleepCtx}, nil
+	b := stripe.GetBackendWithConfig(stripe.APIBackend, &stripe.BackendConfig{
+		URL:               stripe.String(u.String()),
+		HTTPClient:        httpClient,
+		MaxNetworkRetries: stripe.Int64(maxRetries),
+		LeveledLogger:     quiet,
+		EnableTelemetry:   stripe.Bool(false),
+	})
+	return &Client{apiURL: u.String(), backend: b, sessions: session.Client{B: b, Key: cfg.SecretKey}}, nil
 }
 
 // String prints c without its secret key.
@@ -109,3 +119,24 @@ func (c *Client) String() string {
 
 // GoString prints c without its secret key.
 func (c *Client) GoString() string { return c.String() }
+
+// Format prints c as String does, whatever the verb, so that %+v cannot
+// reach the key inside the session client.
+func (c *Client) Format(f fmt.State, _ rune) { fmt.Fprint(f, c.String()) }
+
+// translate adds ErrNotFound or ErrRefused to a Stripe refusal it stands
+// for; other errors (network, 5xx, 409, 429 once retries are spent) pass
+// unchanged.
+func translate(err error) error {
+	var se *stripe.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch s := se.HTTPStatusCode; {
+	case s == http.StatusNotFound || se.Code == stripe.ErrorCodeResourceMissing:
+		return fmt.Errorf("%w: %w", ErrNotFound, err)
+	case s >= 400 && s < 500 && s != http.StatusConflict && s != http.StatusTooManyRequests:
+		return fmt.Errorf("%w: %w", ErrRefused, err)
+	}
+	return err
+}

@@ -16,23 +16,22 @@
 // reconciliation on read, and [Checkout.Outcome] says what its state
 // amounts to.
 //
-// What it takes from stripe-go, and what not: the API version it sends
-// and reads, stripe.Params for the Stripe-Account and Idempotency-Key
-// headers, the form package that encodes the parameters, the webhook
-// package that verifies signatures, and the names of event types and
-// statuses. It does not make its calls through stripe-go's backend and
-// resource clients (checkout/session, client.API), nor decode into
-// stripe-go's resource types: those link most of Stripe's object model
-// and would add about 0.9 MiB to a function, past the 8 MiB budget; the
-// round trip in transport.go adds about 93 KB and keeps stripe-go's retry
-// policy (network errors, 409, lock timeouts, 503, 5xx to a GET, and
-// Stripe-Should-Retry; twice, with the same idempotency key). The secret
-// key is never printed.
+// The calls go through stripe-go's own backend
+// (stripe.GetBackendWithConfig) and checkout/session client, with
+// stripe-go's CheckoutSessionParams and CheckoutSession: stripe.Params
+// carries the Stripe-Account and Idempotency-Key headers, stripe-go sends
+// its pinned API version, retries by its own policy (network errors, 409,
+// a 429 lock timeout, 503, a 5xx to a GET, and Stripe-Should-Retry; twice,
+// with the same idempotency key) and returns its typed error, *stripe.Error
+// ([APIError]), which this package wraps in [ErrRefused] or [ErrNotFound]
+// for the 4xx that mean "do not retry". stripe-go's logger is off (the
+// caller logs the error once), and the secret key is never printed.
 //
 // # Webhooks
 //
 // [ParseWebhook] verifies Stripe-Signature over the raw body with
-// stripe-go's webhook package and maps the event:
+// stripe-go's webhook package, decodes data.object into stripe-go's
+// CheckoutSession, Charge or Dispute, and maps the event:
 //
 //	Stripe event                               deposit event
 //	checkout.session.completed, paid           paid

@@ -143,43 +143,51 @@ func ParseWebhook(payload []byte, sigHeader, secret string, now time.Time) (Even
 	return e, nil
 }
 
-// objectJSON is the part of a webhook's data.object the receiver reads:
-// a Checkout Session, a Charge or a Dispute (each has some of the fields).
-// Decoding into these few fields rather than stripe-go's resource types
-// keeps Stripe's object model out of the binary (see transport.go).
-type objectJSON struct {
-	ID             string            `json:"id"`
-	PaymentStatus  string            `json:"payment_status"`
-	Metadata       map[string]string `json:"metadata"`
-	PaymentIntent  expandable        `json:"payment_intent"`
-	Charge         expandable        `json:"charge"`
-	AmountRefunded int64             `json:"amount_refunded"`
-	Refunded       bool              `json:"refunded"`
-}
-
-// read fills e's object fields and Outcome from the event's data.object.
+// read fills e's object fields and Outcome from the event's data.object,
+// decoded into stripe-go's resource type for the event's type.
 func (e *Event) read(t stripe.EventType, raw json.RawMessage) error {
 	if !slices.Contains(WebhookEventTypes, string(t)) {
 		return nil
 	}
-	var o objectJSON
-	if err := json.Unmarshal(raw, &o); err != nil {
-		return err
-	}
-	e.PaymentIntentID = o.PaymentIntent.ID
-	e.DepositID, e.LeadID, e.PartnerID = o.Metadata[MetaDepositID], o.Metadata[MetaLeadID], o.Metadata[MetaPartnerID]
+	var meta map[string]string
 	switch t {
 	case stripe.EventTypeChargeRefunded:
-		e.ChargeID, e.AmountRefunded, e.FullyRefunded = o.ID, o.AmountRefunded, o.Refunded
+		var ch stripe.Charge
+		if err := json.Unmarshal(raw, &ch); err != nil {
+			return err
+		}
+		e.ChargeID, e.AmountRefunded, e.FullyRefunded = ch.ID, ch.AmountRefunded, ch.Refunded
+		e.PaymentIntentID, meta = idOf(ch.PaymentIntent), ch.Metadata
 		e.Outcome = deposit.EventRefunded
 	case stripe.EventTypeChargeDisputeCreated:
-		e.DisputeID, e.ChargeID = o.ID, o.Charge.ID
+		var d stripe.Dispute
+		if err := json.Unmarshal(raw, &d); err != nil {
+			return err
+		}
+		e.DisputeID, e.PaymentIntentID, meta = d.ID, idOf(d.PaymentIntent), d.Metadata
+		if d.Charge != nil {
+			e.ChargeID = d.Charge.ID
+		}
 		e.Outcome = deposit.EventDisputed
 	default: // checkout.session.*
-		e.SessionID, e.PaymentStatus = o.ID, o.PaymentStatus
-		e.Outcome = sessionOutcome(t, stripe.CheckoutSessionPaymentStatus(o.PaymentStatus))
+		var cs stripe.CheckoutSession
+		if err := json.Unmarshal(raw, &cs); err != nil {
+			return err
+		}
+		e.SessionID, e.PaymentStatus = cs.ID, string(cs.PaymentStatus)
+		e.PaymentIntentID, meta = idOf(cs.PaymentIntent), cs.Metadata
+		e.Outcome = sessionOutcome(t, cs.PaymentStatus)
 	}
+	e.DepositID, e.LeadID, e.PartnerID = meta[MetaDepositID], meta[MetaLeadID], meta[MetaPartnerID]
 	return nil
+}
+
+// idOf returns pi's id, "" when the object has none.
+func idOf(pi *stripe.PaymentIntent) string {
+	if pi == nil {
+		return ""
+	}
+	return pi.ID
 }
 
 // sessionOutcome maps a checkout.session.* event to its deposit event. A

@@ -1,8 +1,7 @@
 // Package acceptwiring holds the builder of the v1-accept function
 // (acceptQuote): apart from the other wiring packages because it alone
 // links both the clip bucket's adapter (the signature image) and the
-// quote features with their PNG decoder (shared/quote/sigpng), so that
-// v1-lead-quote links no S3 and the S3 functions no PNG decoder.
+// quote features, so that v1-lead-quote links no S3.
 package acceptwiring
 
 import (

@@ -1,13 +1,8 @@
-// Package sigpng checks the picture of a signature drawn on the quote
-// page or sent to acceptQuote: a PNG of sensible dimensions that shows a
-// signature, not a blank pad. quote.ParseAccept takes its Check.
-//
-// It is apart from package quote because image/png registers its decoder
-// with package image at init, so every binary that imports image/png links
-// the decoder and zlib, used or not. Package quote is imported by the
-// storage layer and so by every function; only the two that accept quotes
-// (through shared/quotes) import this one.
-package sigpng
+// This file checks the picture of a signature drawn on the quote page or
+// sent to acceptQuote: a PNG of sensible dimensions that shows a
+// signature, not a blank pad (ParseAccept takes CheckSignaturePNG).
+
+package quote
 
 import (
 	"bytes"
@@ -23,18 +18,18 @@ import (
 // pixel is read: they are checked from the PNG header first. The size in
 // bytes is bounded by the caller (quote.MaxSignatureBytes).
 const (
-	MinWidth  = 50
-	MaxWidth  = 2000
-	MinHeight = 20
-	MaxHeight = 1000
-	// MinInkPixels is how many pixels must differ from the background for
+	SignatureMinWidth  = 50
+	SignatureMaxWidth  = 2000
+	SignatureMinHeight = 20
+	SignatureMaxHeight = 1000
+	// SignatureMinInk is how many pixels must differ from the background for
 	// an image to count as a signature rather than a blank pad or a stray
 	// tap.
-	MinInkPixels = 20
+	SignatureMinInk = 20
 )
 
-// Check checks that b is a complete PNG with dimensions within the bounds
-// that holds at least MinInkPixels pixels of ink. It returns a reason
+// CheckSignaturePNG checks that b is a complete PNG with dimensions within the bounds
+// that holds at least SignatureMinInk pixels of ink. It returns a reason
 // starting "must", or "" when b is acceptable.
 //
 // Ink is a pixel that is not fully transparent and differs from the
@@ -42,43 +37,43 @@ const (
 // transparent canvas with strokes and one filled white first, and a stroke
 // that runs into a corner. A blank pad (all transparent, or one flat
 // colour) has none.
-func Check(b []byte) string {
+func CheckSignaturePNG(b []byte) string {
 	cfg, err := png.DecodeConfig(bytes.NewReader(b))
 	if err != nil {
 		return "must be a complete, valid PNG image (its header cannot be read)"
 	}
-	if cfg.Width < MinWidth || cfg.Width > MaxWidth || cfg.Height < MinHeight || cfg.Height > MaxHeight {
+	if cfg.Width < SignatureMinWidth || cfg.Width > SignatureMaxWidth || cfg.Height < SignatureMinHeight || cfg.Height > SignatureMaxHeight {
 		return fmt.Sprintf("must be %d to %d pixels wide and %d to %d pixels high (got %d × %d)",
-			MinWidth, MaxWidth, MinHeight, MaxHeight, cfg.Width, cfg.Height)
+			SignatureMinWidth, SignatureMaxWidth, SignatureMinHeight, SignatureMaxHeight, cfg.Width, cfg.Height)
 	}
 	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil {
 		return "must be a complete, valid PNG image (it is truncated or corrupt)"
 	}
-	bg := background(img)
+	bg := signatureBackground(img)
 	r := img.Bounds()
 	ink := 0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
-			if c := rgba(img.At(x, y)); c[3] != 0 && c != bg {
-				if ink++; ink >= MinInkPixels {
+			if c := rgba64(img.At(x, y)); c[3] != 0 && c != bg {
+				if ink++; ink >= SignatureMinInk {
 					return ""
 				}
 			}
 		}
 	}
-	return fmt.Sprintf("must show a signature: the image is blank (fewer than %d pixels differ from its background)", MinInkPixels)
+	return fmt.Sprintf("must show a signature: the image is blank (fewer than %d pixels differ from its background)", SignatureMinInk)
 }
 
-// background returns the commonest colour of img's border pixels (the
+// signatureBackground returns the commonest colour of img's border pixels (the
 // first seen of those equally common, going round from the top-left): the
 // pad a signature is drawn on, which a stroke may touch but never covers.
-func background(img image.Image) [4]uint32 {
+func signatureBackground(img image.Image) [4]uint32 {
 	r := img.Bounds()
 	counts := map[[4]uint32]int{}
 	var best [4]uint32
 	see := func(x, y int) {
-		c := rgba(img.At(x, y))
+		c := rgba64(img.At(x, y))
 		counts[c]++
 		if counts[c] > counts[best] {
 			best = c
@@ -95,8 +90,8 @@ func background(img image.Image) [4]uint32 {
 	return best
 }
 
-// rgba is c's alpha-premultiplied 16-bit components, comparable.
-func rgba(c color.Color) [4]uint32 {
+// rgba64 is c's alpha-premultiplied 16-bit components, comparable.
+func rgba64(c color.Color) [4]uint32 {
 	r, g, b, a := c.RGBA()
 	return [4]uint32{r, g, b, a}
 }

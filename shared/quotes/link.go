@@ -1,9 +1,9 @@
-// Package quotelink makes quote page links: the token (a capture-style
-// token from survey.NewToken, so survey.ParseToken reads it), the record
-// that keeps only its hash, and the URL. It is apart from
-// shared/quotes so that the deposit functions, which mint the link Stripe
-// sends the customer back to, link none of the page's code.
-package quotelink
+// This file makes quote page links: the token (a capture-style token from
+// survey.NewToken, so survey.ParseToken reads it), the record that keeps
+// only its hash, and the URL. The deposit functions mint them too, for the
+// page Stripe sends the customer back to.
+
+package quotes
 
 import (
 	"fmt"
