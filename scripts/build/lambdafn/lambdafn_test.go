@@ -94,10 +94,9 @@ func TestGoBuildArgs(t *testing.T) {
 
 // bigClients are the SDK clients no function may link: each would take a
 // large share of the 8 MiB budget (docs/BENCHMARKS.md), and the functions
-// speak those services through shared/s3store and shared/secretsmgr.
+// speak those services through shared/s3store.
 var bigClients = []string{
 	"github.com/aws/aws-sdk-go-v2/service/s3",
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager",
 }
 
 // mcpSDK is the MCP SDK's server package: only the agent tool server's
