@@ -17,12 +17,11 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/secretsmgr"
 	"github.com/moveleads/partnerapi/shared/settings"
 )
 
@@ -158,7 +157,7 @@ func (e *Env) loader(name string) func(context.Context) ([]byte, error) {
 		return failing(fmt.Errorf("secret %q has no environment variable (settings.SecretVar)", name))
 	}
 	if arn := e.getenv(envName + "_ARN"); arn != "" {
-		load := secretsManager(e.Config, aws.ToString(Endpoint(e.getenv, "SECRETS_MANAGER")), arn)
+		load := secretsManager(e.Config, Endpoint(e.getenv, "SECRETS_MANAGER"), arn)
 		return func(ctx context.Context) ([]byte, error) {
 			v, err := load(ctx)
 			if err != nil {
@@ -242,42 +241,24 @@ func failing(err error) func(context.Context) ([]byte, error) {
 	return func(context.Context) ([]byte, error) { return nil, err }
 }
 
-// lambdaConfig is the AWS SDK configuration a function needs, from the
-// environment Lambda gives it: AWS_REGION and the execution role's
-// credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN).
-// It stands in for config.LoadDefaultConfig, whose shared files, SSO, STS
-// and instance-metadata providers no function uses but every binary would
-// carry (with the Secrets Manager client, 1.2 MiB of v1-lead-get's arm64
-// binary: 10.19 MiB before, 8.98 after, by `make build`). Local tools keep
-// LoadDefaultConfig.
-func lambdaConfig(getenv func(string) string) (aws.Config, error) {
-	region := getenv("AWS_REGION")
-	if region == "" {
-		region = getenv("AWS_DEFAULT_REGION")
-	}
-	id, secret := getenv("AWS_ACCESS_KEY_ID"), getenv("AWS_SECRET_ACCESS_KEY")
-	if region == "" || id == "" || secret == "" {
-		return aws.Config{}, errors.New("AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set (Lambda sets them)")
-	}
-	return aws.Config{
-		Region:      region,
-		Credentials: credentials.NewStaticCredentialsProvider(id, secret, getenv("AWS_SESSION_TOKEN")),
-	}, nil
-}
-
-// secretsManager reads a secret's string value by ARN from AWS Secrets
-// Manager (shared/secretsmgr, at endpoint when not ""). The client is
-// built on first use, never at init.
-func secretsManager(cfg aws.Config, endpoint, arn string) func(context.Context) (string, error) {
+// secretsManager reads a secret's string value by ARN with the SDK's
+// Secrets Manager client (at endpoint when not nil). The client is built
+// on first use, never at init; the value is never part of an error.
+func secretsManager(cfg aws.Config, endpoint *string, arn string) func(context.Context) (string, error) {
 	var once sync.Once
-	var client *secretsmgr.Client
-	var err error
+	var client *secretsmanager.Client
 	return func(ctx context.Context) (string, error) {
-		once.Do(func() { client, err = secretsmgr.New(cfg, endpoint) })
+		once.Do(func() {
+			client = secretsmanager.NewFromConfig(cfg, func(o *secretsmanager.Options) { o.BaseEndpoint = endpoint })
+		})
+		out, err := client.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(arn)})
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("GetSecretValue %s: %w", arn, err)
 		}
-		return client.SecretString(ctx, arn)
+		if out.SecretString == nil {
+			return "", fmt.Errorf("GetSecretValue %s: the secret has no string value", arn)
+		}
+		return *out.SecretString, nil
 	}
 }
 

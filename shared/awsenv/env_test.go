@@ -50,8 +50,7 @@ const cursorARN = "arn:aws:secretsmanager:us-east-1:1:secret:cursor-AbCdEf"
 
 // secretsStandIn serves GetSecretValue of cursorARN (a hex key) as Secrets
 // Manager's JSON 1.1 protocol does, and ResourceNotFoundException for any
-// other id; shared/secretsmgr's tests check the signing and the wire
-// against the SDK's client.
+// other id (secrets_test.go's stand-in checks the wire more closely).
 func secretsStandIn(t *testing.T) string {
 	return countingStandIn(t, new(atomic.Int32))
 }

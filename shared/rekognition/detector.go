@@ -4,11 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/url"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/rekognition"
+	"github.com/aws/aws-sdk-go-v2/service/rekognition/types"
+	"github.com/aws/smithy-go/middleware"
 
-	"github.com/moveleads/partnerapi/shared/awsjson"
 	"github.com/moveleads/partnerapi/shared/inventory"
 )
 
@@ -27,6 +33,13 @@ const (
 	// in flight: a 60-frame survey takes about 15 rounds of one call each
 	// instead of a burst of 60.
 	DefaultConcurrency = 4
+	// DefaultMaxAttempts is Options.MaxAttempts' default.
+	DefaultMaxAttempts = 5
+	// DefaultAttemptTimeout is Options.AttemptTimeout's default.
+	DefaultAttemptTimeout = 10 * time.Second
+	// maxBackoff caps the SDK's jittered exponential backoff (its own
+	// default is 20 s, too long for a frame of a survey in progress).
+	maxBackoff = 5 * time.Second
 	// MaxFrameBytes is Rekognition's limit on an image passed as bytes
 	// (5 MB of raw bytes, before base64).
 	MaxFrameBytes = 5 << 20
@@ -36,8 +49,8 @@ const (
 type Options struct {
 	// Endpoint is the base URL of a server speaking Rekognition's JSON
 	// protocol (the value of AWS_ENDPOINT_URL_REKOGNITION, via
-	// awsenv.Endpoint). Empty means Amazon Rekognition in the
-	// configuration's region: https://rekognition.REGION.amazonaws.com.
+	// awsenv.Endpoint). Empty means the SDK's endpoint rules: Amazon
+	// Rekognition in the configuration's region.
 	Endpoint string
 	// MinConfidence, 0 to 100, is sent as DetectLabels' MinConfidence and
 	// also drops instances less confident than it (Rekognition filters
@@ -49,19 +62,25 @@ type Options struct {
 	// Concurrency bounds the calls in flight across every Detect and
 	// DetectAll of the Detector. Default DefaultConcurrency.
 	Concurrency int
-	// Retry is how throttling and server failures are retried: at most
-	// Retry.MaxAttempts attempts at one frame within Retry.MaxElapsed
-	// (awsjson's defaults: 5 attempts within 30 s, each within 10 s).
-	Retry awsjson.Retry
+	// MaxAttempts counts the first attempt at one frame, for the SDK's
+	// standard retryer. Default DefaultMaxAttempts.
+	MaxAttempts int
+	// AttemptTimeout bounds one request and its answer; an attempt that
+	// runs out of it is retried like a dropped connection. Default
+	// DefaultAttemptTimeout.
+	AttemptTimeout time.Duration
+	// Backoff, when not nil, replaces the standard retryer's jittered
+	// exponential backoff (capped at 5 s); tests pass a zero backoff.
+	Backoff retry.BackoffDelayer
 }
 
 // Detector is an inventory.Detector backed by Amazon Rekognition's
-// DetectLabels. It is safe for concurrent use; build it once, outside the
-// Lambda handler.
+// DetectLabels, through the SDK's Rekognition client. It is safe for
+// concurrent use; build it once, outside the Lambda handler.
 type Detector struct {
-	client        *awsjson.Client
-	minConfidence float64
-	maxLabels     int
+	client        *rekognition.Client
+	minConfidence float32
+	maxLabels     int32
 	// slots holds one token per call in flight (Options.Concurrency).
 	slots chan struct{}
 }
@@ -69,54 +88,83 @@ type Detector struct {
 var _ inventory.Detector = (*Detector)(nil)
 
 // New returns a Detector that calls DetectLabels with cfg's region,
-// credentials and HTTP client (config.LoadDefaultConfig's, as for every
-// other AWS client). It sends no request: missing permissions show up in
-// the first Detect. It fails when cfg has no region or credentials, when
-// o.Endpoint is not an http(s) URL, or when an option is out of its
-// documented range.
+// credentials and HTTP client. It sends no request: missing permissions
+// show up in the first Detect. It fails when cfg has no region or
+// credentials, when o.Endpoint is not an http(s) URL, or when an option is
+// out of its documented range.
 func New(cfg aws.Config, o Options) (*Detector, error) {
-	return build(cfg, o, awsjson.Clock{})
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, fmt.Errorf("rekognition: %w", err)
+	}
+	if cfg.Region == "" {
+		return nil, errors.New("rekognition: the AWS configuration has no region")
+	}
+	if cfg.Credentials == nil {
+		return nil, errors.New("rekognition: the AWS configuration has no credentials")
+	}
+	client := rekognition.NewFromConfig(cfg, func(c *rekognition.Options) {
+		if o.Endpoint != "" {
+			c.BaseEndpoint = aws.String(o.Endpoint)
+		}
+		c.Retryer = retry.NewStandard(func(s *retry.StandardOptions) {
+			s.MaxAttempts = o.MaxAttempts
+			s.MaxBackoff = maxBackoff
+			s.Backoff = o.Backoff
+			// Checked first: a final answer is never retried, whatever
+			// its status; a 429 is, whatever its code.
+			s.Retryables = append([]retry.IsErrorRetryable{retry.IsErrorRetryableFunc(final), retry.RetryableHTTPStatusCode{
+				Codes: map[int]struct{}{http.StatusTooManyRequests: {}},
+			}}, s.Retryables...)
+		})
+		c.APIOptions = append(c.APIOptions, attemptTimeout(o.AttemptTimeout))
+	})
+	return &Detector{
+		client:        client,
+		minConfidence: float32(o.MinConfidence),
+		maxLabels:     int32(o.MaxLabels),
+		slots:         make(chan struct{}, o.Concurrency),
+	}, nil
 }
 
-// build is New with the clock of the retries, which the package's tests
-// replace.
-func build(cfg aws.Config, o Options, clock awsjson.Clock) (*Detector, error) {
+func (o Options) withDefaults() (Options, error) {
 	if o.MinConfidence == 0 {
 		o.MinConfidence = DefaultMinConfidence
 	}
 	if o.MinConfidence < 0 || o.MinConfidence > 100 {
-		return nil, fmt.Errorf("rekognition: MinConfidence %v is not within 0 to 100", o.MinConfidence)
+		return o, fmt.Errorf("MinConfidence %v is not within 0 to 100", o.MinConfidence)
 	}
 	if o.MaxLabels == 0 {
 		o.MaxLabels = DefaultMaxLabels
 	}
 	if o.MaxLabels < 1 || o.MaxLabels > maxMaxLabels {
-		return nil, fmt.Errorf("rekognition: MaxLabels %d is not within 1 to %d", o.MaxLabels, maxMaxLabels)
+		return o, fmt.Errorf("MaxLabels %d is not within 1 to %d", o.MaxLabels, maxMaxLabels)
 	}
 	if o.Concurrency == 0 {
 		o.Concurrency = DefaultConcurrency
 	}
 	if o.Concurrency < 0 {
-		return nil, fmt.Errorf("rekognition: Concurrency %d is negative", o.Concurrency)
+		return o, fmt.Errorf("Concurrency %d is negative", o.Concurrency)
 	}
-	client, err := awsjson.New(cfg, awsjson.Options{
-		Service:     "Rekognition",
-		SigningName: signingName,
-		Endpoint:    o.Endpoint,
-		Retry:       o.Retry,
-		NoRetry:     final,
-		MaxAnswer:   maxAnswer,
-		Clock:       clock,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("rekognition: %w", err)
+	if o.MaxAttempts == 0 {
+		o.MaxAttempts = DefaultMaxAttempts
 	}
-	return &Detector{
-		client:        client,
-		minConfidence: o.MinConfidence,
-		maxLabels:     o.MaxLabels,
-		slots:         make(chan struct{}, o.Concurrency),
-	}, nil
+	if o.MaxAttempts < 0 {
+		return o, fmt.Errorf("MaxAttempts %d is negative", o.MaxAttempts)
+	}
+	if o.AttemptTimeout == 0 {
+		o.AttemptTimeout = DefaultAttemptTimeout
+	}
+	if o.AttemptTimeout < 0 {
+		return o, fmt.Errorf("AttemptTimeout %v is negative", o.AttemptTimeout)
+	}
+	if o.Endpoint != "" {
+		u, err := url.Parse(o.Endpoint)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" {
+			return o, fmt.Errorf("endpoint %q: want http(s)://HOST[:PORT][/PATH]", o.Endpoint)
+		}
+	}
+	return o, nil
 }
 
 // Name is the detector's name in the inventory's report.
@@ -132,11 +180,10 @@ func (d *Detector) Name() string { return "rekognition" }
 // (InvalidImageFormatException, ImageTooLargeException,
 // InvalidParameterException) fails with an error wrapping
 // inventory.ErrBadFrame, without retries. Throttling, server errors and
-// network failures are retried (see Options.Retry); what is left is
-// returned with the last attempt's error, an *awsjson.ResponseError when
-// Rekognition answered.
-// A done ctx ends the wait for a slot, a request or a backoff with ctx's
-// error.
+// network failures are retried by the SDK's standard retryer (see
+// Options); what is left is returned with the SDK's error (a
+// smithy.APIError when Rekognition answered). A done ctx ends the wait
+// for a slot, a request or a backoff with ctx's error.
 func (d *Detector) Detect(ctx context.Context, jpeg []byte) ([]inventory.Detection, error) {
 	found, err := d.detect(ctx, jpeg)
 	if err != nil {
@@ -157,20 +204,21 @@ func (d *Detector) detect(ctx context.Context, jpeg []byte) ([]inventory.Detecti
 	}
 	defer func() { <-d.slots }()
 
-	// Encoded only once a slot is held, so waiting frames hold no copy.
-	body, err := requestBody(jpeg, d.maxLabels, d.minConfidence)
+	// General labels only: the answer carries no ImageProperties and the
+	// call is not billed for them.
+	out, err := d.client.DetectLabels(ctx, &rekognition.DetectLabelsInput{
+		Image:         &types.Image{Bytes: jpeg},
+		Features:      []types.DetectLabelsFeatureName{types.DetectLabelsFeatureNameGeneralLabels},
+		MaxLabels:     aws.Int32(d.maxLabels),
+		MinConfidence: aws.Float32(d.minConfidence),
+	})
 	if err != nil {
-		return nil, err
-	}
-	answer, err := d.client.Call(ctx, target, body)
-	if err != nil {
-		var re *awsjson.ResponseError
-		if errors.As(err, &re) && badFrame(re.Code) {
+		if badFrame(err) {
 			err = fmt.Errorf("%w: %w", inventory.ErrBadFrame, err)
 		}
 		return nil, err
 	}
-	return parseLabels(answer, d.minConfidence)
+	return detections(out.Labels, float64(d.minConfidence))
 }
 
 // DetectAll runs Detect on every frame, at most Options.Concurrency at a
@@ -204,3 +252,52 @@ func checkFrame(jpeg []byte) error {
 	}
 	return nil
 }
+
+// badFrame reports whether err says Rekognition cannot read the image:
+// sending it again would fail again. InvalidParameterException is also
+// Rekognition's answer for an image under 80 pixels a side.
+func badFrame(err error) bool {
+	var (
+		format *types.InvalidImageFormatException
+		large  *types.ImageTooLargeException
+		param  *types.InvalidParameterException
+	)
+	return errors.As(err, &format) || errors.As(err, &large) || errors.As(err, &param)
+}
+
+// final is the retryer's first check: an unreadable image or a refused
+// access is never retried, whatever the answer's status.
+func final(err error) aws.Ternary {
+	var denied *types.AccessDeniedException
+	if badFrame(err) || errors.As(err, &denied) {
+		return aws.FalseTernary
+	}
+	return aws.UnknownTernary
+}
+
+// attemptTimeout bounds each attempt (after the retry middleware, so per
+// attempt) by d. The SDK reports a request whose context ended as
+// canceled, never retried; an attempt that ran out of d while the
+// caller's context lasts is reported as errAttemptTimedOut, which is.
+func attemptTimeout(d time.Duration) func(*middleware.Stack) error {
+	return func(s *middleware.Stack) error {
+		return s.Finalize.Insert(middleware.FinalizeMiddlewareFunc("AttemptTimeout",
+			func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+				actx, cancel := context.WithTimeout(ctx, d)
+				defer cancel()
+				out, md, err := next.HandleFinalize(actx, in)
+				if err != nil && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
+					err = attemptTimedOut{d}
+				}
+				return out, md, err
+			}), "Retry", middleware.After)
+	}
+}
+
+// attemptTimedOut is an attempt that got no answer within
+// Options.AttemptTimeout; the retryer retries it.
+type attemptTimedOut struct{ after time.Duration }
+
+func (e attemptTimedOut) Error() string        { return fmt.Sprintf("no answer within %v", e.after) }
+func (e attemptTimedOut) RetryableError() bool { return true }
+func (e attemptTimedOut) Timeout() bool        { return true }

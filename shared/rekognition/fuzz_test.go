@@ -1,16 +1,17 @@
 package rekognition
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
-// FuzzParseLabels: any answer either fails with errMalformed or gives
-// detections inside the Detection contract: a label, a confidence from
+// FuzzParseAnswer: any 200 answer, read by the SDK's deserializer and
+// mapped as Detect maps it, either fails as malformed (the SDK's
+// DeserializationError or errMalformed) or gives detections inside the
+// Detection contract: a label, a confidence from
 // the threshold to 1, and a box of some area inside the frame.
-func FuzzParseLabels(f *testing.F) {
+func FuzzParseAnswer(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.json")
 	for _, name := range files {
 		body, err := os.ReadFile(name)
@@ -22,10 +23,10 @@ func FuzzParseLabels(f *testing.F) {
 	f.Add([]byte(`{"Labels":[{"Name":"Couch","Confidence":96,"Instances":[{"BoundingBox":{"Width":1e308,"Height":1e308,"Left":1e308,"Top":-1e308},"Confidence":96}]}]}`), 0.0)
 	f.Add([]byte(`{"Labels":[{"Name":"A","Instances":[{"BoundingBox":{"Width":0,"Height":0,"Left":0,"Top":0},"Confidence":0}]}]}`), 0.0)
 	f.Fuzz(func(t *testing.T, body []byte, minConfidence float64) {
-		found, err := parseLabels(body, minConfidence)
+		found, err := parseAnswer(body, minConfidence)
 		if err != nil {
-			if !errors.Is(err, errMalformed) {
-				t.Fatalf("parseLabels error %v; want errMalformed", err)
+			if !isMalformed(err) {
+				t.Fatalf("parseAnswer error %v; want errMalformed or a DeserializationError", err)
 			}
 			return
 		}

@@ -5,25 +5,28 @@ import (
 	"errors"
 	"net/http"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/awsjson"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/smithy-go"
+
 	"github.com/moveleads/partnerapi/shared/inventory"
 )
 
-func TestThrottlingIsRetriedWithBackoff(t *testing.T) {
+// Fault tests: the fake answers as Rekognition does when throttled, down
+// or slow, and the SDK's standard retryer (zero backoff here) decides.
+
+func TestThrottlingIsRetried(t *testing.T) {
 	f := newFake(t, func(n int, _ received) reply {
 		if n <= 3 {
 			return awsError(http.StatusBadRequest, "ProvisionedThroughputExceededException", "Provisioned rate exceeded")
 		}
 		return fixture(t, "composed-living-room.json")
 	})
-	var waits []time.Duration
-	o := Options{Retry: awsjson.Retry{BaseDelay: 100 * time.Millisecond, MaxDelay: 300 * time.Millisecond}}
-	top := func(n int64) int64 { return n - 1 } // the top of each range
-	d := newDetectorClock(t, f, o, &waits, awsjson.Clock{Jitter: top})
+	backoff := new(zeroBackoff)
+	d := newDetector(t, f, Options{Backoff: backoff})
 	found, err := d.Detect(context.Background(), jpegOf("living room"))
 	if err != nil {
 		t.Fatalf("Detect: %v", err)
@@ -31,51 +34,36 @@ func TestThrottlingIsRetriedWithBackoff(t *testing.T) {
 	if len(found) != 5 || f.count() != 4 {
 		t.Errorf("%d detections after %d requests; want 5 after 4", len(found), f.count())
 	}
-	want := []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 300 * time.Millisecond}
-	if !slices.Equal(waits, want) {
-		t.Errorf("waits %v; want %v (exponential, capped)", waits, want)
+	if got := backoff.waits(); !slices.Equal(got, []int{1, 2, 3}) {
+		t.Errorf("backed off after attempts %v; want [1 2 3]", got)
 	}
 }
 
 func TestRetriesEnd(t *testing.T) {
-	t.Run("after MaxAttempts", func(t *testing.T) {
-		f := newFake(t, func(int, received) reply {
-			return awsError(http.StatusInternalServerError, "ThrottlingException", "Rate exceeded")
-		})
-		var waits []time.Duration
-		d := newDetector(t, f, Options{Retry: awsjson.Retry{MaxAttempts: 4}}, &waits)
-		_, err := d.Detect(context.Background(), jpegOf("x"))
-		var re *awsjson.ResponseError
-		if !errors.As(err, &re) || re.Code != "ThrottlingException" || re.Status != 500 {
-			t.Fatalf("error %v; want the last ThrottlingException", err)
-		}
-		if errors.Is(err, inventory.ErrBadFrame) {
-			t.Errorf("throttling is ErrBadFrame: %v", err)
-		}
-		if f.count() != 4 || len(waits) != 3 {
-			t.Errorf("%d requests, %d waits; want 4, 3", f.count(), len(waits))
-		}
-		if !strings.Contains(err.Error(), "gave up after 4 attempts") || re.RequestID == "" {
-			t.Errorf("error %q; want the attempts and the request id", err)
-		}
+	f := newFake(t, func(int, received) reply {
+		return awsError(http.StatusInternalServerError, "ThrottlingException", "Rate exceeded")
 	})
-	t.Run("out of MaxElapsed", func(t *testing.T) {
-		f := newFake(t, func(int, received) reply {
-			return awsError(http.StatusInternalServerError, "InternalServerError", "")
-		})
-		o := Options{Retry: awsjson.Retry{MaxAttempts: 10, BaseDelay: 400 * time.Millisecond, MaxDelay: time.Hour, MaxElapsed: time.Second}}
-		clock := time.Now()
-		d := newDetectorClock(t, f, o, nil, awsjson.Clock{
-			Now:    func() time.Time { return clock },
-			Sleep:  func(_ context.Context, w time.Duration) error { clock = clock.Add(w); return nil },
-			Jitter: func(n int64) int64 { return n - 1 },
-		})
-		_, err := d.Detect(context.Background(), jpegOf("x"))
-		// Waits of 400 ms, then 800 ms would end at 1.2 s: two attempts.
-		if f.count() != 2 || err == nil || !strings.Contains(err.Error(), "budget") {
-			t.Errorf("%d requests, error %v; want 2 and the budget's error", f.count(), err)
-		}
-	})
+	backoff := new(zeroBackoff)
+	d := newDetector(t, f, Options{MaxAttempts: 4, Backoff: backoff})
+	_, err := d.Detect(context.Background(), jpegOf("x"))
+	var api smithy.APIError
+	if !errors.As(err, &api) || api.ErrorCode() != "ThrottlingException" {
+		t.Fatalf("error %v; want the last ThrottlingException", err)
+	}
+	var max *retry.MaxAttemptsError
+	if !errors.As(err, &max) || max.Attempt != 4 {
+		t.Errorf("error %v; want the retryer's MaxAttemptsError after 4 attempts", err)
+	}
+	var resp *awshttp.ResponseError
+	if !errors.As(err, &resp) || resp.HTTPStatusCode() != 500 || resp.ServiceRequestID() == "" {
+		t.Errorf("error %v; want the 500 with its request id", err)
+	}
+	if errors.Is(err, inventory.ErrBadFrame) {
+		t.Errorf("throttling is ErrBadFrame: %v", err)
+	}
+	if f.count() != 4 || len(backoff.waits()) != 3 {
+		t.Errorf("%d requests, %d waits; want 4, 3", f.count(), len(backoff.waits()))
+	}
 }
 
 // Each answer Rekognition may give, and what Detect makes of it.
@@ -94,8 +82,8 @@ func TestErrorAnswers(t *testing.T) {
 		{"internal server error", awsError(500, "InternalServerError", "Internal server error"), "InternalServerError", true, false},
 		{"namespaced __type, no header", reply{status: 400, body: []byte(`{"__type":"com.amazonaws.rekognition#ThrottlingException","message":"slow down"}`)}, "ThrottlingException", true, false},
 		{"header with a suffix", reply{status: 400, errorType: "ThrottlingException:http://internal.amazon.com/coral/com.amazonaws.rekognition/", body: []byte(`{}`)}, "ThrottlingException", true, false},
-		{"503 without a body", reply{status: 503}, "ServiceUnavailable", true, false},
-		{"502 from a proxy", reply{status: 502, body: []byte("<html>Bad Gateway</html>")}, "BadGateway", true, false},
+		{"429 without a code", reply{status: 429, body: []byte(`{}`)}, "UnknownError", true, false},
+		{"503 without a body", reply{status: 503}, "UnknownError", true, false},
 		{"invalid image format", awsError(400, "InvalidImageFormatException", "Request has invalid image format"), "InvalidImageFormatException", false, true},
 		{"image too large", awsError(400, "ImageTooLargeException", "Image size is too large."), "ImageTooLargeException", false, true},
 		{"invalid parameter (an image under 80 px)", awsError(400, "InvalidParameterException", "Request has Invalid Parameters"), "InvalidParameterException", false, true},
@@ -108,12 +96,15 @@ func TestErrorAnswers(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, func(int, received) reply { return tc.rep })
-			var waits []time.Duration
-			d := newDetector(t, f, Options{Retry: awsjson.Retry{MaxAttempts: 3}}, &waits)
+			d := newDetector(t, f, Options{MaxAttempts: 3})
 			_, err := d.Detect(context.Background(), jpegOf("x"))
-			var re *awsjson.ResponseError
-			if !errors.As(err, &re) || re.Code != tc.code || re.Status != tc.rep.status || re.Service != "Rekognition" {
-				t.Fatalf("error %v; want a Rekognition ResponseError %d %s", err, tc.rep.status, tc.code)
+			var api smithy.APIError
+			if !errors.As(err, &api) || api.ErrorCode() != tc.code {
+				t.Fatalf("error %v; want Rekognition's %s", err, tc.code)
+			}
+			var resp *awshttp.ResponseError
+			if !errors.As(err, &resp) || resp.HTTPStatusCode() != tc.rep.status {
+				t.Errorf("error %v; want status %d", err, tc.rep.status)
 			}
 			wantRequests := 1
 			if tc.retried {
@@ -129,6 +120,22 @@ func TestErrorAnswers(t *testing.T) {
 	}
 }
 
+// A proxy's HTML error page cannot be decoded, but its status still
+// makes it retried.
+func TestUndecodableErrorIsRetriedByStatus(t *testing.T) {
+	f := newFake(t, func(n int, _ received) reply {
+		if n == 1 {
+			return reply{status: 502, body: []byte("<html>Bad Gateway</html>")}
+		}
+		return fixture(t, "devguide-mobile-phone.json")
+	})
+	d := newDetector(t, f, Options{})
+	found, err := d.Detect(context.Background(), jpegOf("x"))
+	if err != nil || len(found) != 1 || f.count() != 2 {
+		t.Errorf("%d detections, error %v after %d requests; want 1, nil, 2", len(found), err, f.count())
+	}
+}
+
 func TestNetworkFailuresAreRetried(t *testing.T) {
 	t.Run("connection dropped", func(t *testing.T) {
 		f := newFake(t, func(n int, _ received) reply {
@@ -137,7 +144,7 @@ func TestNetworkFailuresAreRetried(t *testing.T) {
 			}
 			return fixture(t, "devguide-mobile-phone.json")
 		})
-		d := newDetector(t, f, Options{}, new([]time.Duration))
+		d := newDetector(t, f, Options{})
 		found, err := d.Detect(context.Background(), jpegOf("x"))
 		if err != nil || len(found) != 1 || f.count() != 2 {
 			t.Errorf("%d detections, error %v after %d requests; want 1, nil, 2", len(found), err, f.count())
@@ -152,21 +159,39 @@ func TestNetworkFailuresAreRetried(t *testing.T) {
 			}
 			return fixture(t, "devguide-mobile-phone.json")
 		})
-		d := newDetector(t, f, Options{Retry: awsjson.Retry{AttemptTimeout: 100 * time.Millisecond}}, new([]time.Duration))
+		d := newDetector(t, f, Options{AttemptTimeout: 100 * time.Millisecond})
 		found, err := d.Detect(context.Background(), jpegOf("x"))
 		if err != nil || len(found) != 1 || f.count() != 2 {
 			t.Errorf("%d detections, error %v after %d requests; want 1, nil, 2", len(found), err, f.count())
 		}
 	})
+	t.Run("every attempt timed out", func(t *testing.T) {
+		hold := make(chan struct{})
+		defer close(hold)
+		f := newFake(t, func(int, received) reply { return reply{hold: hold} })
+		d := newDetector(t, f, Options{MaxAttempts: 2, AttemptTimeout: 50 * time.Millisecond})
+		_, err := d.Detect(context.Background(), jpegOf("x"))
+		var timedOut attemptTimedOut
+		if !errors.As(err, &timedOut) || f.count() != 2 {
+			t.Errorf("error %v after %d requests; want the attempt's timeout after 2", err, f.count())
+		}
+	})
 }
 
 func TestMalformedAnswerIsNotRetried(t *testing.T) {
-	f := newFake(t, func(int, received) reply {
-		return reply{status: 200, body: []byte(`{"Labels":[{"Name":"Chair","Confidence":180,"Instances":[{"Confidence":99}]}]}`)}
-	})
-	d := newDetector(t, f, Options{}, new([]time.Duration))
-	_, err := d.Detect(context.Background(), jpegOf("x"))
-	if !errors.Is(err, errMalformed) || f.count() != 1 {
-		t.Errorf("error %v after %d requests; want errMalformed after 1", err, f.count())
+	for name, body := range map[string]string{
+		"a confidence over 100": `{"Labels":[{"Name":"Chair","Confidence":180,"Instances":[{"Confidence":99}]}]}`,
+		"not JSON":              `<Labels/>`,
+		"a number for a name":   `{"Labels":[{"Name":7}]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFake(t, func(int, received) reply { return reply{status: 200, body: []byte(body)} })
+			d := newDetector(t, f, Options{})
+			_, err := d.Detect(context.Background(), jpegOf("x"))
+			var decode *smithy.DeserializationError
+			if !(errors.Is(err, errMalformed) || errors.As(err, &decode)) || f.count() != 1 {
+				t.Errorf("error %v after %d requests; want errMalformed or a DeserializationError after 1", err, f.count())
+			}
+		})
 	}
 }

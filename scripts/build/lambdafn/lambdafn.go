@@ -26,8 +26,8 @@ const (
 
 // BuildTags returns the build tags f is compiled with: NoRPCTag. (Until
 // issue 12 the functions that read secrets also got an awssecrets tag,
-// which linked the SDK's Secrets Manager client into them alone;
-// shared/secretsmgr replaced that client, and with it the tag.)
+// which linked the SDK's Secrets Manager client into them alone; the
+// client is linked where awsenv reads secrets now, without a tag.)
 func BuildTags(manifest.Function) []string {
 	return []string{NoRPCTag}
 }

@@ -65,7 +65,7 @@ func ClipProcessorWith(e *awsenv.Env, d inventory.Detector) (s3event.Processor, 
 // e's configuration (honouring AWS_ENDPOINT_URL_REKOGNITION), counting
 // labels at 70% confidence or more (inventory.Thresholds applies its own
 // on top), 4 calls in flight at most per function instance, each frame
-// retried on throttling within the adapter's 30 s budget.
+// retried on throttling by the SDK's standard retryer (5 attempts).
 func Rekognition(e *awsenv.Env) (*rekognition.Detector, error) {
 	o := rekognition.Options{MinConfidence: RekognitionMinConfidence}
 	if endpoint := awsenv.Endpoint(e.Getenv, "REKOGNITION"); endpoint != nil {
