@@ -40,10 +40,12 @@ type Client struct {
 // seconds when the context allows more.
 func NewClient(endpoint string) *Client {
 	transport := &http.Transport{
-		Proxy:                 nil,
-		DialContext:           (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
-		MaxIdleConnsPerHost:   4,
-		IdleConnTimeout:       30 * time.Second,
+		Proxy:               nil,
+		DialContext:         (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
+		MaxIdleConnsPerHost: 4,
+		// Under Node's 5 s keep-alive timeout: a connection the sidecar is
+		// closing is never reused for a POST (which Go does not retry).
+		IdleConnTimeout:       2 * time.Second,
 		ResponseHeaderTimeout: requestTimeout,
 	}
 	return &Client{
