@@ -103,6 +103,22 @@ func runChild(cmd *exec.Cmd, sigs <-chan os.Signal, stderr io.Writer) int {
 	}
 }
 
+// startAttempts is how many times a server is started before teststack
+// gives up: on a loaded machine a start can miss its own deadline once.
+const startAttempts = 3
+
+// retry calls start until it succeeds, startAttempts times or until ctx
+// ends, and returns its last error.
+func retry(ctx context.Context, start func() error) error {
+	var err error
+	for range startAttempts {
+		if err = start(); err == nil || ctx.Err() != nil {
+			return err
+		}
+	}
+	return err
+}
+
 // startServers starts, at the same time, each server whose variable
 // getenv does not already give, and returns the variables that point
 // clients at them and a stop that ends those it started. On error it has
@@ -118,25 +134,19 @@ func startServers(ctx context.Context, getenv func(string) string) (env []string
 	if getenv("AWS_ENDPOINT_URL_DYNAMODB") == "" {
 		started++
 		go func() {
-			var err error
-			db, err = dynamolocal.Start(ctx)
-			errs <- err
+			errs <- retry(ctx, func() (err error) { db, err = dynamolocal.Start(ctx); return err })
 		}()
 	}
 	if getenv("AWS_ENDPOINT_URL_S3") == "" {
 		started++
 		go func() {
-			var err error
-			s3srv, err = s3local.Start(ctx)
-			errs <- err
+			errs <- retry(ctx, func() (err error) { s3srv, err = s3local.Start(ctx); return err })
 		}()
 	}
 	if getenv(stripepay.EnvAPIURL) == "" {
 		started++
 		go func() {
-			var err error
-			stripe, err = stripelocal.Start(ctx)
-			errs <- err
+			errs <- retry(ctx, func() (err error) { stripe, err = stripelocal.Start(ctx); return err })
 		}()
 	}
 	var all []error
