@@ -36,8 +36,8 @@ func TestRowsBudgets(t *testing.T) {
 		{name: "slow", samples: samplesOf(4*ms, 4600*time.Microsecond, 9*ms), size: SizeBudget + 1},
 		// The agent tool server's own size budget, and the same init budget.
 		{name: manifest.AgentToolsSlug, samples: samplesOf(4*ms, 4600*time.Microsecond, 9*ms), size: AgentToolsSizeBudget + 1},
-	})
-	mcpOK := rows(hello, []result{{name: manifest.AgentToolsSlug, samples: samplesOf(4*ms, 4500*time.Microsecond, 9*ms), size: 11_010_210}})
+	}, "arm64")
+	mcpOK := rows(hello, []result{{name: manifest.AgentToolsSlug, samples: samplesOf(4*ms, 4500*time.Microsecond, 9*ms), size: 11_010_210}}, "arm64")
 
 	var metrics []string
 	for _, r := range got {
