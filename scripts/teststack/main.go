@@ -180,6 +180,8 @@ func startServers(ctx context.Context, getenv func(string) string) (env []string
 	}
 	if s3srv != nil {
 		env = append(env, s3local.Env(s3srv)...)
+		// For s3local.ForTests after a dynamolocal.SetEnv.
+		env = append(env, s3local.EnvAccessKey+"="+s3srv.AccessKey, s3local.EnvSecretKey+"="+s3srv.SecretKey)
 	}
 	if stripe != nil {
 		env = append(env, stripelocal.Env(stripe)...)
