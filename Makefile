@@ -4,11 +4,11 @@
 SHELL := /bin/bash
 GO    ?= go
 
-.PHONY: dev test test-infra deps vet docs fuzz help build synth bench opctl
+.PHONY: dev test test-go test-infra deps vet docs fuzz help build synth bench opctl
 
 help:
 	@echo "make dev     start DynamoDB Local + the API at http://127.0.0.1:$${PORT:-3000}"
-	@echo "make test    go vet and every test (DynamoDB Local is started by the tests)"
+	@echo "make test    go vet and every test (one DynamoDB Local, MinIO and stripe-mock for all)"
 	@echo "make docs    regenerate README tables and docs/API.md from their sources of truth"
 	@echo "make opctl   build the operator CLI as ./opctl (git-ignored)"
 	@echo "make fuzz    run each fuzz target for FUZZTIME (default 30s): targets x FUZZTIME, ~12 min for 24"
@@ -17,8 +17,12 @@ help:
 	@echo "make bench   benchmarks: cold start, DynamoDB cost, load, handler overhead -> docs/BENCHMARKS.md"
 
 ## deps: tools the project needs, installed into git-ignored .cache/
+## timed runs a shell command and prints how long it took (the phases of
+## make test, which .ci/run shows), keeping its exit status.
+timed = start=$$(date +%s); $(1); rc=$$?; echo "make $@: $$(( $$(date +%s) - start ))s (exit $$rc)"; exit $$rc
+
 deps:
-	@scripts/bootstrap.sh
+	@$(call timed,scripts/bootstrap.sh)
 
 ## dev: build the stack's program into .cache/bin and run it directly, not
 ## with `go run`, which exits 1 when interrupted whatever its child does
@@ -33,15 +37,23 @@ dev: deps
 	@trap '' INT; .cache/bin/devstack
 
 vet:
-	$(GO) vet ./...
+	@echo '$(GO) vet ./...'; $(call timed,$(GO) vet ./...)
 
-test: deps vet test-infra
-	$(GO) test -race -count=1 ./...
+## test: every test binary shares one DynamoDB Local, MinIO and stripe-mock
+## (scripts/teststack starts them and runs go test). GORACE's
+## atexit_sleep_ms=0 drops the race detector's 1 s sleep at the exit of
+## each test binary (about 80 s of a run); races are still reported.
+test: deps vet test-infra test-go
+
+test-go:
+	@echo 'GORACE=atexit_sleep_ms=0 $(GO) run ./scripts/teststack -race -count=1 ./...'; \
+	$(call timed,GORACE=atexit_sleep_ms=0 GO=$(GO) $(GO) run ./scripts/teststack -race -count=1 ./...)
 
 ## test-infra: the CDK app's tests (its own module, infra/go.mod); the
 ## synthesised template is checked with the assertions library and cdk-nag.
 test-infra:
-	cd infra && $(GO) vet ./... && $(GO) test -count=1 ./...
+	@echo 'cd infra && $(GO) vet ./... && $(GO) test -count=1 ./...'; \
+	$(call timed,(cd infra && $(GO) vet ./... && $(GO) test -count=1 ./...))
 
 docs:
 	$(GO) run ./scripts/docgen

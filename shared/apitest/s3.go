@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/moveleads/partnerapi/shared/browser"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/s3event"
@@ -65,7 +66,7 @@ func RunS3(m interface{ Run() int }) int {
 		return 1
 	}
 	s3local.SetEnv(srv)
-	code := m.Run()
+	code := browser.RunTests(m) // the end-to-end tests share one Chromium
 	_ = srv.Stop()
 	recv.Close()
 	stopDB()

@@ -65,27 +65,112 @@ func Flag(name string, value any) Option {
 // returns, so it is never called after the test ends.
 func Logf(f func(format string, args ...any)) Option { return func(c *config) { c.logf = f } }
 
-// Start runs a headless Chromium (no sandbox, no GPU, a fresh profile in a
-// temporary directory, a fake camera and microphone whose use is granted
-// without a prompt) and returns a chromedp context of its first tab. Run
-// actions on it with chromedp.Run and chromedp.Do, or with this package's
-// helpers; derive per-step timeouts from it with context.WithTimeout.
+// Start returns a chromedp context of a new tab, in a browser context of
+// its own (its own cookies, storage and cache, like a fresh profile), of a
+// headless Chromium (no sandbox, no GPU, a profile in a temporary
+// directory, a fake camera and microphone whose use is granted without a
+// prompt). The browser is started on the first call and shared by every
+// later call of the process with the same options, so a test binary runs
+// one Chromium; [RunTests] closes it. Run actions on the tab with
+// chromedp.Run and chromedp.Do, or with this package's helpers; derive
+// per-step timeouts from it with context.WithTimeout.
 //
-// cancel closes the browser, waits for it to exit and removes the profile;
-// call it before the test ends. Start fails when Chromium is missing or
-// does not start; the browser then is not running.
+// cancel closes the tab and its browser context, and waits until the
+// console stops reaching Logf; call it before the test ends. The tab also
+// closes when ctx ends. Start fails when Chromium is missing or does not
+// start.
 func Start(ctx context.Context, opts ...Option) (context.Context, context.CancelFunc, error) {
 	var c config
 	for _, o := range opts {
 		o(&c)
 	}
-	bin, err := Path()
+	// Checked on every call, not only when a browser starts.
+	if _, err := Path(); err != nil {
+		return nil, nil, err
+	}
+	browserCtx, err := sharedBrowser(c)
 	if err != nil {
 		return nil, nil, err
 	}
+	tabCtx, cancelTab := chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
+	stopAfter := context.AfterFunc(ctx, cancelTab)
+
+	var wg sync.WaitGroup
+	if c.logf != nil {
+		// Subscribe before the tab opens, so nothing is missed.
+		messages := chromedp.Console(tabCtx)
+		wg.Go(func() {
+			for m, err := range messages {
+				if err != nil {
+					return
+				}
+				c.logf("browser %s: %s", m.Type, m)
+			}
+		})
+	}
+	var once sync.Once
+	cancel := func() {
+		once.Do(func() {
+			stopAfter()
+			cancelTab() // closes the tab and disposes its browser context
+			wg.Wait()
+		})
+	}
+	// The first action opens the tab; it must not run under a timeout,
+	// which would close the tab with it.
+	if err := chromedp.Do(tabCtx); err != nil {
+		cancel()
+		return nil, nil, fmt.Errorf("open a chromium tab: %w", err)
+	}
+	return tabCtx, cancel, nil
+}
+
+// browsers are the process's running browsers, by their options (a fake
+// video or a flag needs a browser of its own).
+var browsers struct {
+	sync.Mutex
+	byKey map[string]*running
+}
+
+type running struct {
+	ctx   context.Context // the browser's first tab, parent of every Start's
+	close func()
+}
+
+// sharedBrowser returns the context of the running browser with c's
+// options, starting one when there is none or it has exited.
+func sharedBrowser(c config) (context.Context, error) {
+	key := fmt.Sprintf("%q %q", c.fakeVideo, c.flags)
+	browsers.Lock()
+	defer browsers.Unlock()
+	if b := browsers.byKey[key]; b != nil {
+		if b.ctx.Err() == nil {
+			return b.ctx, nil
+		}
+		b.close()
+		delete(browsers.byKey, key)
+	}
+	b, err := startBrowser(c)
+	if err != nil {
+		return nil, err
+	}
+	if browsers.byKey == nil {
+		browsers.byKey = map[string]*running{}
+	}
+	browsers.byKey[key] = b
+	return b.ctx, nil
+}
+
+// startBrowser runs Chromium with c's options, outliving any one test's
+// context.
+func startBrowser(c config) (*running, error) {
+	bin, err := Path()
+	if err != nil {
+		return nil, err
+	}
 	dir, err := os.MkdirTemp("", "browser-profile-")
 	if err != nil {
-		return nil, nil, fmt.Errorf("make browser profile: %w", err)
+		return nil, fmt.Errorf("make browser profile: %w", err)
 	}
 	allocOpts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(bin),
@@ -100,45 +185,49 @@ func Start(ctx context.Context, opts ...Option) (context.Context, context.Cancel
 	if c.fakeVideo != "" {
 		abs, err := filepath.Abs(c.fakeVideo)
 		if err != nil {
-			return nil, nil, fmt.Errorf("fake video: %w", err)
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("fake video: %w", err)
 		}
 		allocOpts = append(allocOpts, chromedp.Flag("use-file-for-fake-video-capture", abs))
 	}
 	for _, f := range c.flags {
 		allocOpts = append(allocOpts, chromedp.Flag(f[0].(string), f[1]))
 	}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, allocOpts...)
-	tabCtx, cancelTab := chromedp.NewContext(allocCtx)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), allocOpts...)
+	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
+	closeBrowser := func() {
+		cancelBrowser()
+		cancelAlloc() // waits for the browser to exit
+		os.RemoveAll(dir)
+	}
+	// The first action starts the browser.
+	if err := chromedp.Do(browserCtx); err != nil {
+		closeBrowser()
+		return nil, fmt.Errorf("start chromium (%s): %w", bin, err)
+	}
+	return &running{ctx: browserCtx, close: closeBrowser}, nil
+}
 
-	var wg sync.WaitGroup
-	if c.logf != nil {
-		// Subscribe before the browser starts, so nothing is missed.
-		messages := chromedp.Console(tabCtx)
-		wg.Go(func() {
-			for m, err := range messages {
-				if err != nil {
-					return
-				}
-				c.logf("browser %s: %s", m.Type, m)
-			}
-		})
+// RunTests runs a test binary's tests (m.Run), then closes the browsers
+// that Start shared and removes their profiles, and returns the tests'
+// exit code. Call it from TestMain: os.Exit(browser.RunTests(m)). A
+// binary that does not still gets its browser killed when it exits (see
+// chromedp's Pdeathsig), but leaves its profile directory behind.
+func RunTests(m interface{ Run() int }) int {
+	code := m.Run()
+	CloseAll()
+	return code
+}
+
+// CloseAll closes every browser Start shared; a later Start starts a new
+// one.
+func CloseAll() {
+	browsers.Lock()
+	defer browsers.Unlock()
+	for key, b := range browsers.byKey {
+		b.close()
+		delete(browsers.byKey, key)
 	}
-	var once sync.Once
-	cancel := func() {
-		once.Do(func() {
-			cancelTab()
-			cancelAlloc() // waits for the browser to exit
-			wg.Wait()
-			os.RemoveAll(dir)
-		})
-	}
-	// The first action starts the browser; it must not run under a
-	// timeout, which would end the browser with it.
-	if err := chromedp.Do(tabCtx); err != nil {
-		cancel()
-		return nil, nil, fmt.Errorf("start chromium (%s): %w", bin, err)
-	}
-	return tabCtx, cancel, nil
 }
 
 // Phone sizes the page as a phone held upright: 390×844 CSS pixels (an

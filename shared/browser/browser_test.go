@@ -153,6 +153,60 @@ func TestFakeCameraAndScreenshots(t *testing.T) {
 	}
 }
 
+func TestMain(m *testing.M) { os.Exit(RunTests(m)) }
+
+// TestStartSharesOneBrowserWithFreshContexts: two Starts of one process
+// get tabs of one Chromium, each in a browser context of its own, so what
+// one page stores the other does not see, and closing one tab leaves the
+// other working.
+func TestStartSharesOneBrowserWithFreshContexts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser")
+	}
+	url := serve(t, `<!doctype html><title>storage</title><p>storage</p>`)
+	a, b := start(t), start(t)
+	if ba, bb := chromedp.FromContext(a).Browser, chromedp.FromContext(b).Browser; ba == nil || ba != bb {
+		t.Errorf("browsers %p and %p; want one shared browser", ba, bb)
+	}
+	if ca, cb := chromedp.FromContext(a).BrowserContextID, chromedp.FromContext(b).BrowserContextID; ca == "" || ca == cb {
+		t.Errorf("browser contexts %q and %q; want two new ones", ca, cb)
+	}
+	if err := chromedp.Do(a, chromedp.Navigate(url), chromedp.Evaluate[chromedp.Void](`localStorage.setItem("k", "a"); document.cookie = "c=a"`)); err != nil {
+		t.Fatal(err)
+	}
+	stored := func(ctx context.Context) string {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(localStorage.getItem("k") || "") + "|" + document.cookie`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got := stored(b); got != "|" {
+		t.Errorf("the second tab sees %q; want no storage and no cookie of the first", got)
+	}
+	// A hidden tab's timers are throttled; a page's clock must not be.
+	for i, ctx := range []context.Context{a, b} {
+		if v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.visibilityState`)); err != nil || v != "visible" {
+			t.Errorf("tab %d: visibilityState %q, %v; want visible", i+1, v, err)
+		}
+	}
+	if got := stored(a); got != "a|c=a" {
+		t.Errorf("the first tab sees %q; want its own storage and cookie", got)
+	}
+	_, cancel, err := Start(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if got := stored(b); got != "|" {
+		t.Errorf("after another tab closed, the second tab sees %q; want it working, still empty", got)
+	}
+}
+
 func TestStartFailsWithoutChromium(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	if _, _, err := Start(context.Background()); err == nil || !bytes.Contains([]byte(err.Error()), []byte("scripts/bootstrap.sh")) {

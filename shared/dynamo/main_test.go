@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -47,7 +49,18 @@ func newClient(t testing.TB, optFns ...func(*dynamodb.Options)) *dynamodb.Client
 	if err != nil {
 		t.Fatalf("load AWS config: %v", err)
 	}
+	cfg.Retryer = zeroBackoffRetryer
 	return dynamodb.NewFromConfig(cfg, optFns...)
+}
+
+// zeroBackoffRetryer is the SDK's standard retryer, same attempts and
+// retry rules, without its pauses: the fault tests inject throttling and
+// conflicts after the retry middleware, and each retry slept up to
+// seconds.
+func zeroBackoffRetryer() aws.Retryer {
+	return retry.NewStandard(func(o *retry.StandardOptions) {
+		o.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return 0, nil })
+	})
 }
 
 // other returns a second Store over s's table with a client of its own

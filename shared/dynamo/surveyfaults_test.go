@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/moveleads/partnerapi/shared/errcode"
@@ -117,5 +118,24 @@ func canceledAt(code string) error {
 		CancellationReasons: []types.CancellationReason{
 			{Code: aws.String(code), Message: aws.String(code)}, none, none, none,
 		},
+	}
+}
+
+// TestFaultClientsRetryWithoutPause: the tests' clients keep the SDK's
+// attempts and retry rules for injected faults but never pause between
+// attempts.
+func TestFaultClientsRetryWithoutPause(t *testing.T) {
+	r := newClient(t).Options().Retryer
+	if got := r.MaxAttempts(); got != retry.DefaultMaxAttempts {
+		t.Errorf("MaxAttempts = %d; want the SDK's %d", got, retry.DefaultMaxAttempts)
+	}
+	throttled := canceledAt("ThrottlingError")
+	if !r.IsErrorRetryable(&types.ProvisionedThroughputExceededException{Message: aws.String("slow down")}) {
+		t.Error("throttling is not retryable; want the SDK's rules")
+	}
+	for attempt := 1; attempt <= 3; attempt++ {
+		if d, err := r.RetryDelay(attempt, throttled); err != nil || d != 0 {
+			t.Errorf("RetryDelay(%d) = %v, %v; want 0, nil", attempt, d, err)
+		}
 	}
 }

@@ -16,10 +16,21 @@ const forTestsTimeout = installTimeout + startTimeout
 // shared is the one server of a test binary.
 var shared childproc.Shared[*Server]
 
+// EnvAccessKey and EnvSecretKey name the variables that carry a running
+// server's credentials to ForTests (make test's shared MinIO: see
+// scripts/teststack). They take precedence over AWS_ACCESS_KEY_ID and
+// AWS_SECRET_ACCESS_KEY, which dynamolocal.SetEnv replaces with dummies
+// that MinIO refuses.
+const (
+	EnvAccessKey = "S3LOCAL_ACCESS_KEY_ID"
+	EnvSecretKey = "S3LOCAL_SECRET_ACCESS_KEY"
+)
+
 // ForTests returns an S3 server for a test binary: a developer's running
 // one when AWS_ENDPOINT_URL_S3 is set (with the credentials of
-// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY when those are set; stop then
-// does nothing), else a server started on the first call, without
+// [EnvAccessKey] and [EnvSecretKey], else of AWS_ACCESS_KEY_ID and
+// AWS_SECRET_ACCESS_KEY, when those are set; stop then does nothing), else
+// a server started on the first call, without
 // notification targets, and shared by every later one. stop ends that
 // server; call it once, after m.Run. On failure srv is nil and stop does
 // nothing. A test that needs bucket notifications starts its own server
@@ -28,8 +39,8 @@ func ForTests() (srv *Server, stop func(), err error) {
 	if endpoint := os.Getenv("AWS_ENDPOINT_URL_S3"); endpoint != "" {
 		return &Server{
 			Endpoint:  endpoint,
-			AccessKey: envOr("AWS_ACCESS_KEY_ID", rootUser),
-			SecretKey: envOr("AWS_SECRET_ACCESS_KEY", rootPassword),
+			AccessKey: envOr(EnvAccessKey, envOr("AWS_ACCESS_KEY_ID", rootUser)),
+			SecretKey: envOr(EnvSecretKey, envOr("AWS_SECRET_ACCESS_KEY", rootPassword)),
 		}, func() {}, nil
 	}
 	srv, stop, err = shared.Get(forTestsTimeout, func(ctx context.Context) (*Server, error) { return Start(ctx) })

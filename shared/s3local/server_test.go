@@ -137,11 +137,14 @@ func TestStartRefusesInvalidOptions(t *testing.T) {
 func TestForTestsPrefersRunningServer(t *testing.T) {
 	tests := []struct {
 		name              string
-		key, secret       string
+		key, secret       string // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
+		s3key, s3secret   string // EnvAccessKey, EnvSecretKey
 		wantKey, wantSecr string
 	}{
-		{"credentials from the environment", "dev-key", "dev-secret", "dev-key", "dev-secret"},
-		{"default credentials", "", "", rootUser, rootPassword},
+		{"credentials from the environment", "dev-key", "dev-secret", "", "", "dev-key", "dev-secret"},
+		{"default credentials", "", "", "", "", rootUser, rootPassword},
+		// make test's shared MinIO, after dynamolocal.SetEnv's dummies.
+		{"the server's own variables first", "local", "local", "s3-key", "s3-secret", "s3-key", "s3-secret"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -149,6 +152,8 @@ func TestForTestsPrefersRunningServer(t *testing.T) {
 			t.Setenv("AWS_ENDPOINT_URL_S3", endpoint)
 			t.Setenv("AWS_ACCESS_KEY_ID", tt.key)
 			t.Setenv("AWS_SECRET_ACCESS_KEY", tt.secret)
+			t.Setenv(EnvAccessKey, tt.s3key)
+			t.Setenv(EnvSecretKey, tt.s3secret)
 			srv, stop, err := ForTests()
 			if err != nil {
 				t.Fatalf("ForTests: %v", err)

@@ -29,26 +29,31 @@ const helloPackage = "./scripts/bench/coldstart/hello"
 // uses lambdafn's.
 var baselineFlags = lambdafn.BuildFlags(manifest.Function{})
 
-// buildAll builds every function of manifest.Functions for linux/arch with
-// the release build (go run ./scripts/build -arch arch -out out) and the
+// buildAll builds fns for linux/arch with the release build (go run
+// ./scripts/build -arch arch -out out, with -only only when that is set:
+// fns is then that one function) and the
 // hello-world baseline with baselineFlags, and returns each one's
 // bootstrap by name (slug or helloWorld). Commands and compiler output go
 // to log.
-func buildAll(ctx context.Context, root, arch, out string, log io.Writer) (map[string]string, error) {
+func buildAll(ctx context.Context, root, arch, out string, log io.Writer, fns []manifest.Function, only string) (map[string]string, error) {
 	var stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, "go", "run", "./scripts/build", "-arch", arch, "-out", out)
+	args := []string{"run", "./scripts/build", "-arch", arch, "-out", out}
+	if only != "" {
+		args = append(args, "-only", only)
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
 	cmd.Stdout = log
 	cmd.Stderr = io.MultiWriter(&stderr, log)
-	fmt.Fprintf(log, "coldstart: go run ./scripts/build -arch %s -out %s\n", arch, out)
+	fmt.Fprintf(log, "coldstart: go %s\n", strings.Join(args, " "))
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("release build (%s): %w\n%s", arch, err, stderr.String())
 	}
-	if err := checkReleaseFlags(stderr.String(), arch, manifest.Functions); err != nil {
+	if err := checkReleaseFlags(stderr.String(), arch, fns); err != nil {
 		return nil, err
 	}
 	bins := map[string]string{}
-	for _, f := range manifest.Functions {
+	for _, f := range fns {
 		bin := filepath.Join(out, f.Slug, "bootstrap")
 		if _, err := os.Stat(bin); err != nil {
 			return nil, fmt.Errorf("release build (%s) did not produce %s: %w", arch, bin, err)

@@ -51,6 +51,14 @@ type Options struct {
 	Timeout time.Duration
 	// Log receives build commands and progress; nil discards them.
 	Log io.Writer
+	// Only, when not empty, measures the function with this slug alone
+	// beside the baseline: the shape test's tiny input (make bench
+	// measures every function).
+	Only string
+	// HostSizes reports the sizes of the host binaries instead of building
+	// every binary again for arm64, so that one architecture is built
+	// (the shape test's; make bench reports arm64 sizes).
+	HostSizes bool
 }
 
 func (o Options) withDefaults() Options {
@@ -109,12 +117,20 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 			return nil, err
 		}
 	}
+	fns := manifest.Functions
+	if o.Only != "" {
+		f, ok := manifest.BySlug(o.Only)
+		if !ok {
+			return nil, fmt.Errorf("coldstart: Only %q: no such function", o.Only)
+		}
+		fns = []manifest.Function{f}
+	}
 	tmp, err := os.MkdirTemp("", "coldstart-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	host, sizes, zips, err := buildBinaries(ctx, root, tmp, o.Log)
+	host, sizes, zips, sizeArch, err := buildBinaries(ctx, root, tmp, o.Log, fns, o.Only, o.HostSizes)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +165,7 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 	defer fx.Close(context.WithoutCancel(ctx))
 
 	var targets []target
-	for _, fn := range manifest.Functions {
+	for _, fn := range fns {
 		tg, err := fx.Target(fn, host[fn.Slug])
 		if err != nil {
 			return nil, err
@@ -166,33 +182,36 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 		return nil, fmt.Errorf("coldstart: %w", err)
 	}
 	var functions []result
-	for i, fn := range manifest.Functions {
+	for i, fn := range fns {
 		functions = append(functions, result{name: fn.Slug, samples: samples[i], size: sizes[fn.Slug], zipSize: zips[fn.Slug]})
 	}
 	hello := result{name: helloWorld, samples: samples[len(targets)-1], size: sizes[helloWorld]}
-	return rows(hello, functions), nil
+	return rows(hello, functions, sizeArch), nil
 }
 
-// buildBinaries builds every binary under dir for the host architecture,
-// to run, and for arm64 (once, when that is the host's), to report sizes.
-// It returns the host binaries, the arm64 sizes and the arm64 functions'
-// zip sizes (scripts/build's zips; the baseline has none), by name.
-func buildBinaries(ctx context.Context, root, dir string, log io.Writer) (host map[string]string, sizes, zips map[string]int64, err error) {
-	host, err = buildAll(ctx, root, runtime.GOARCH, filepath.Join(dir, runtime.GOARCH), log)
+// buildBinaries builds the baseline and fns (all of the manifest's, or
+// the one named only) under dir for the host architecture, to run, and
+// for arm64 (once, when that is the host's, or not at all with hostSizes),
+// to report sizes. It returns the host binaries, the sizes and the
+// functions' zip sizes (scripts/build's zips; the baseline has none), by
+// name, and the architecture of those sizes.
+func buildBinaries(ctx context.Context, root, dir string, log io.Writer, fns []manifest.Function, only string, hostSizes bool) (host map[string]string, sizes, zips map[string]int64, sizeArch string, err error) {
+	host, err = buildAll(ctx, root, runtime.GOARCH, filepath.Join(dir, runtime.GOARCH), log, fns, only)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, "", err
 	}
-	release := host
-	if runtime.GOARCH != "arm64" {
-		if release, err = buildAll(ctx, root, "arm64", filepath.Join(dir, "arm64"), log); err != nil {
-			return nil, nil, nil, err
+	release, sizeArch := host, runtime.GOARCH
+	if runtime.GOARCH != "arm64" && !hostSizes {
+		if release, err = buildAll(ctx, root, "arm64", filepath.Join(dir, "arm64"), log, fns, only); err != nil {
+			return nil, nil, nil, "", err
 		}
+		sizeArch = "arm64"
 	}
 	sizes, zips = map[string]int64{}, map[string]int64{}
 	for name, bin := range release {
 		fi, err := os.Stat(bin)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, "", err
 		}
 		sizes[name] = fi.Size()
 		if name == helloWorld {
@@ -201,9 +220,9 @@ func buildBinaries(ctx context.Context, root, dir string, log io.Writer) (host m
 		// scripts/build writes <out>/<slug>/bootstrap and <out>/<slug>.zip.
 		zi, err := os.Stat(filepath.Dir(bin) + ".zip")
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("zip of %s: %w", name, err)
+			return nil, nil, nil, "", fmt.Errorf("zip of %s: %w", name, err)
 		}
 		zips[name] = zi.Size()
 	}
-	return host, sizes, zips, nil
+	return host, sizes, zips, sizeArch, nil
 }

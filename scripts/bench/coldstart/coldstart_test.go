@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,13 +22,18 @@ import (
 	"github.com/moveleads/partnerapi/shared/s3local"
 )
 
-// TestRun builds every function and the baseline and cold-starts each 3
-// times (COLDSTART_RUNS overrides, e.g. 25 for the benchmark's numbers,
-// printed with -v). It checks the report's shape and the consistency of
-// its numbers, never a budget: a slow machine must not fail make test.
+// shapeFunction is the one function TestRun measures beside the
+// baseline: an HTTP function on DynamoDB, as most are.
+const shapeFunction = "v1-leads"
+
+// TestRun builds the baseline and one function (shapeFunction) for the
+// host alone and cold-starts each 3 times (COLDSTART_RUNS overrides,
+// printed with -v); make bench runs every function, arm64 sizes
+// included. It checks the report's shape and the consistency of its
+// numbers, never a budget: a slow machine must not fail make test.
 func TestRun(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds every function and starts DynamoDB Local")
+		t.Skip("builds a function and starts DynamoDB Local")
 	}
 	runs := 3
 	if s := os.Getenv("COLDSTART_RUNS"); s != "" {
@@ -44,7 +50,7 @@ func TestRun(t *testing.T) {
 	t.Cleanup(stop)
 
 	start := time.Now()
-	rows, err := Run(context.Background(), Options{Runs: runs, Endpoint: endpoint, Log: t.Output()})
+	rows, err := Run(context.Background(), Options{Runs: runs, Endpoint: endpoint, Log: t.Output(), Only: shapeFunction, HostSizes: true})
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -65,20 +71,21 @@ func TestRun(t *testing.T) {
 		}
 		return r
 	}
-	names := []string{helloWorld}
-	for _, f := range manifest.Functions {
-		names = append(names, f.Slug)
-		for _, m := range []string{"init ratio to hello-world " + f.Slug, sizeMetric(f.Slug)} {
-			if r := row(m); r.OK == nil || r.Budget == "" {
-				t.Errorf("%s: no budget verdict", m)
-			}
+	f, ok := manifest.BySlug(shapeFunction)
+	if !ok {
+		t.Fatalf("no %s in the manifest", shapeFunction)
+	}
+	names := []string{helloWorld, f.Slug}
+	for _, m := range []string{"init ratio to hello-world " + f.Slug, sizeMetric(f.Slug, runtime.GOARCH)} {
+		if r := row(m); r.OK == nil || r.Budget == "" {
+			t.Errorf("%s: no budget verdict", m)
 		}
 		// The zip is compressed: smaller than its binary, and not empty.
 		var zip, bin float64
-		if _, err := fmt.Sscanf(row(zipMetric(f.Slug)).Value, "%f MiB", &zip); err != nil || zip <= 0 {
-			t.Errorf("%s: zip size %q; want a positive size in MiB", f.Slug, row(zipMetric(f.Slug)).Value)
+		if _, err := fmt.Sscanf(row(zipMetric(f.Slug, runtime.GOARCH)).Value, "%f MiB", &zip); err != nil || zip <= 0 {
+			t.Errorf("%s: zip size %q; want a positive size in MiB", f.Slug, row(zipMetric(f.Slug, runtime.GOARCH)).Value)
 		}
-		if _, err := fmt.Sscanf(row(sizeMetric(f.Slug)).Value, "%f MiB", &bin); err == nil && zip >= bin {
+		if _, err := fmt.Sscanf(row(sizeMetric(f.Slug, runtime.GOARCH)).Value, "%f MiB", &bin); err == nil && zip >= bin {
 			t.Errorf("%s: zip %.2f MiB, binary %.2f MiB; want the zip smaller", f.Slug, zip, bin)
 		}
 	}
@@ -89,12 +96,20 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s: init median %.2f ms, first response median %.2f ms; want 0 < init ≤ first response", name, init, first)
 		}
 		var mib float64
-		if _, err := fmt.Sscanf(row(sizeMetric(name)).Value, "%f MiB", &mib); err != nil || mib <= 0 {
-			t.Errorf("%s: size %q; want a positive size in MiB", name, row(sizeMetric(name)).Value)
+		if _, err := fmt.Sscanf(row(sizeMetric(name, runtime.GOARCH)).Value, "%f MiB", &mib); err != nil || mib <= 0 {
+			t.Errorf("%s: size %q; want a positive size in MiB", name, row(sizeMetric(name, runtime.GOARCH)).Value)
 		}
 	}
-	if want := 3 + 5*len(manifest.Functions); len(rows) != want {
+	if want := 3 + 5; len(rows) != want {
 		t.Errorf("%d rows; want %d", len(rows), want)
+	}
+}
+
+// TestRunRefusesUnknownFunction: Only names a function of the manifest.
+func TestRunRefusesUnknownFunction(t *testing.T) {
+	_, err := Run(context.Background(), Options{Only: "v1-nope"})
+	if err == nil || !strings.Contains(err.Error(), "v1-nope") {
+		t.Errorf("Run(Only: v1-nope) = %v; want an error naming it", err)
 	}
 }
 

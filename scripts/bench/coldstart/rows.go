@@ -54,13 +54,14 @@ type result struct {
 
 // rows turns the measurements into the report: the hello-world baseline
 // first, then per function its init, its init ratio to the baseline,
-// first response, binary size and zip size.
-func rows(hello result, functions []result) []report.Row {
+// first response, binary size (of sizeArch binaries: arm64 in make bench)
+// and zip size.
+func rows(hello result, functions []result, sizeArch string) []report.Row {
 	helloInit := report.Summarise(inits(hello.samples))
 	out := []report.Row{
 		{Section: Section, Metric: "init " + helloWorld, Value: helloInit.String()},
 		{Section: Section, Metric: "first response " + helloWorld, Value: report.Summarise(firstResponses(hello.samples)).String()},
-		{Section: Section, Metric: sizeMetric(helloWorld), Value: mib(hello.size)},
+		{Section: Section, Metric: sizeMetric(helloWorld, sizeArch), Value: mib(hello.size)},
 	}
 	for _, f := range functions {
 		init := report.Summarise(inits(f.samples))
@@ -68,8 +69,8 @@ func rows(hello result, functions []result) []report.Row {
 			report.Row{Section: Section, Metric: "init " + f.name, Value: init.String()},
 			ratioRow(f.name, f.samples, hello.samples),
 			report.Row{Section: Section, Metric: "first response " + f.name, Value: report.Summarise(firstResponses(f.samples)).String()},
-			sizeRow(f.name, f.size),
-			report.Row{Section: Section, Metric: zipMetric(f.name), Value: mib(f.zipSize)},
+			sizeRow(f.name, sizeArch, f.size),
+			report.Row{Section: Section, Metric: zipMetric(f.name, sizeArch), Value: mib(f.zipSize)},
 		)
 	}
 	return out
@@ -127,9 +128,9 @@ func medianOf(xs []float64) float64 {
 }
 
 // sizeRow holds the function's binary to the bloat guard.
-func sizeRow(name string, size int64) report.Row {
+func sizeRow(name, arch string, size int64) report.Row {
 	r := report.Row{
-		Section: Section, Metric: sizeMetric(name),
+		Section: Section, Metric: sizeMetric(name, arch),
 		Value: mib(size), Budget: fmt.Sprintf("≤ %s (bloat guard)", mibBudget(BloatGuard)), OK: report.Check(size <= BloatGuard),
 	}
 	if !*r.OK {
@@ -138,10 +139,12 @@ func sizeRow(name string, size int64) report.Row {
 	return r
 }
 
-func sizeMetric(name string) string { return "binary size " + name + " (arm64, stripped)" }
+func sizeMetric(name, arch string) string { return "binary size " + name + " (" + arch + ", stripped)" }
 
 // zipMetric names the size of what Lambda downloads.
-func zipMetric(name string) string { return "zip size " + name + " (arm64, what Lambda downloads)" }
+func zipMetric(name, arch string) string {
+	return "zip size " + name + " (" + arch + ", what Lambda downloads)"
+}
 
 func inits(ss []sample) []time.Duration {
 	d := make([]time.Duration, len(ss))

@@ -44,3 +44,12 @@ func TestFormatValidators(t *testing.T) {
 		})
 	}
 }
+
+// TestNewParsesOnce: every New of a process shares one Validator, so the
+// 120 KB document is parsed and validated once, not per integration test.
+func TestNewParsesOnce(t *testing.T) {
+	a, b := New(t), New(t)
+	if a != b || a.router == nil {
+		t.Errorf("New returned %p and %p; want one shared Validator with a router", a, b)
+	}
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/moveleads/partnerapi/shared/repo"
+)
+
+// TestMakeTestPhases reads what `make test` would run (make -n): vet, the
+// CDK app's tests and go test through teststack with the race detector's
+// exit sleep off, each phase printing its time (.ci/run shows them).
+func TestMakeTestPhases(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make not on PATH")
+	}
+	root, err := repo.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("make", "-n", "--no-print-directory", "test")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("make -n test: %v", err)
+	}
+	script := string(out)
+	for _, want := range []string{
+		"scripts/bootstrap.sh",
+		"go vet ./...",
+		"cd infra && go vet ./... && go test -count=1 ./...",
+		"GORACE=atexit_sleep_ms=0 GO=go go run ./scripts/teststack -race -count=1 ./...",
+	} {
+		if !strings.Contains(script, want) {
+			t.Errorf("make test does not run %q:\n%s", want, script)
+		}
+	}
+	for _, phase := range []string{"deps", "vet", "test-infra", "test-go"} {
+		if !strings.Contains(script, `echo "make `+phase+`: `) {
+			t.Errorf("make test does not print the time of %s:\n%s", phase, script)
+		}
+	}
+}
