@@ -60,13 +60,13 @@ func startStack(ctx context.Context, endpoint string) (_ *stack, err error) {
 	name := fmt.Sprintf("bench-load-%d", time.Now().UnixNano())
 	// Nothing reads the load table's stream, and DynamoDB Local slows
 	// every write to a streamed table as its records pile up.
-	if err := dynamo.CreateTableWithoutStream(ctx, client, name); err != nil {
+	if err := dynamo.CreateTables(ctx, client, name); err != nil {
 		return nil, fmt.Errorf("create table: %w", err)
 	}
 	st.stops = append(st.stops, func() {
 		dctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		_, _ = client.DeleteTable(dctx, &dynamodb.DeleteTableInput{TableName: &name})
+		_ = dynamo.DeleteTables(dctx, client, name)
 	})
 	st.store = dynamo.New(client, name)
 	secret := randomBytes(32)
