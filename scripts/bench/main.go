@@ -36,12 +36,12 @@ func main() {
 	out := flag.String("out", "docs/BENCHMARKS.md", "where to write the table")
 	runs := flag.Int("coldstarts", 60, "cold starts per function")
 	loadFor := flag.Duration("load", 20*time.Second, "length of each load run")
-	only := flag.String("only", "", `run one section alone and print its rows, writing no file: "webhooks"`)
+	only := flag.String("only", "", `run one section alone and print its rows, writing no file: "webhooks", "load" or "soak"`)
 	flag.Parse()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	if *only != "" {
-		if err := runOnly(ctx, *only); err != nil {
+		if err := runOnly(ctx, *only, *loadFor); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
@@ -53,23 +53,41 @@ func main() {
 	}
 }
 
-// runOnly runs the section name alone (on its own DynamoDB Local) and
-// prints its rows.
-func runOnly(ctx context.Context, name string) error {
-	if name != "webhooks" {
-		return fmt.Errorf("-only %q: want webhooks", name)
+// runOnly runs the section name alone (on its own DynamoDB Local, or
+// make dev's stack for the soak) and prints its rows.
+func runOnly(ctx context.Context, name string, loadFor time.Duration) error {
+	var rows []report.Row
+	var err error
+	switch name {
+	case "webhooks":
+		db, err := dynamolocal.Start(ctx)
+		if err != nil {
+			return err
+		}
+		defer db.Stop()
+		rows, err = hooklatency.Run(ctx, hooklatency.Options{Endpoint: db.Endpoint, Log: os.Stderr})
+	case "load":
+		rows, err = load.Run(ctx, loadOptions(nil, loadFor))
+	case "soak":
+		rows, err = load.Soak(ctx, load.SoakOptions{Progress: os.Stderr})
+	default:
+		return fmt.Errorf("-only %q: want webhooks, load or soak", name)
 	}
-	db, err := dynamolocal.Start(ctx)
-	if err != nil {
-		return err
-	}
-	defer db.Stop()
-	rows, err := hooklatency.Run(ctx, hooklatency.Options{Endpoint: db.Endpoint, Log: os.Stderr})
 	if err != nil {
 		return err
 	}
 	fmt.Println(report.Markdown(rows))
 	return nil
+}
+
+// loadOptions are the load section's: on db when given, else on a
+// DynamoDB Local of its own; both compare with a fresh one.
+func loadOptions(db *dynamolocal.Server, d time.Duration) load.Options {
+	o := load.Options{Duration: d, SingleKeyDuration: d, Progress: os.Stderr, Reference: true}
+	if db != nil {
+		o.DynamoDBEndpoint, o.DynamoDBPID = db.Endpoint, db.Pid()
+	}
+	return o
 }
 
 func run(ctx context.Context, out string, runs int, loadFor time.Duration) error {
@@ -138,9 +156,16 @@ func run(ctx context.Context, out string, runs int, loadFor time.Duration) error
 	rows = append(rows, r...)
 
 	step("load")
-	r, err = load.Run(ctx, load.Options{Duration: loadFor, SingleKeyDuration: loadFor, DynamoDBEndpoint: db.Endpoint, Progress: os.Stderr})
+	r, err = load.Run(ctx, loadOptions(db, loadFor))
 	if err != nil {
 		return fmt.Errorf("load: %w", err)
+	}
+	rows = append(rows, r...)
+
+	step("soak")
+	r, err = load.Soak(ctx, load.SoakOptions{Progress: os.Stderr})
+	if err != nil {
+		return fmt.Errorf("soak: %w", err)
 	}
 	rows = append(rows, r...)
 	rows = append(rows, overheadRows...)

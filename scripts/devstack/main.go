@@ -73,7 +73,13 @@ func main() {
 		if err != nil {
 			return err
 		}
-		return run(ctx, os.Stdout, os.Getenv, filepath.Join(root, ".local"))
+		// The soak benchmark runs a second stack beside a developer's,
+		// with its state files elsewhere.
+		state := os.Getenv(devfile.StateDirVar)
+		if state == "" {
+			state = filepath.Join(root, ".local")
+		}
+		return run(ctx, os.Stdout, os.Getenv, state)
 	}()
 	code := exitCode(ctx, err)
 	if code != 0 {
@@ -252,7 +258,7 @@ Partner API running at %s   (Ctrl-C stops it, DynamoDB Local, MinIO and the dete
   details:  .local/dev.json   API description: %s/openapi.yaml
   S3:       MinIO at %s, bucket %s; uploads under %s run the clip processor
   detector: %s
-  webhooks: the table's stream runs webhook-dispatcher, an in-process queue webhook-sender; webhook-retrier runs every %s
+  webhooks: the events table's stream runs webhook-dispatcher, an in-process queue webhook-sender; webhook-retrier runs every %s
             watch events arrive: go run ./scripts/webhook-listen   (another terminal)
   fixtures: partner %s, key %s, lead %s
             (local-only, not secret) used by events/*.json

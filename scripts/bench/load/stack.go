@@ -31,7 +31,9 @@ type stack struct {
 	base  string // http://127.0.0.1:PORT
 	store *dynamo.Store
 	// errs keeps the handlers' error log lines, to explain a 5xx.
-	errs  *logBuffer
+	errs *logBuffer
+	// dbPID is DynamoDB Local's process when known (0: not).
+	dbPID int
 	stops []func()
 }
 
@@ -51,7 +53,7 @@ func startStack(ctx context.Context, endpoint string) (_ *stack, err error) {
 			return nil, err
 		}
 		st.stops = append(st.stops, func() { _ = db.Stop() })
-		endpoint = db.Endpoint
+		endpoint, st.dbPID = db.Endpoint, db.Pid()
 	}
 	client, err := dynamoClient(ctx, endpoint)
 	if err != nil {
