@@ -36,18 +36,19 @@ func main() {
 	out := flag.String("out", "docs/BENCHMARKS.md", "where to write the table")
 	runs := flag.Int("coldstarts", 60, "cold starts per function")
 	loadFor := flag.Duration("load", 20*time.Second, "length of each load run")
+	soakN := flag.Int("soak-requests", 50_000, "requests of the soak")
 	only := flag.String("only", "", `run one section alone and print its rows, writing no file: "webhooks", "load" or "soak"`)
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	if *only != "" {
-		if err := runOnly(ctx, *only, *loadFor); err != nil {
+		if err := runOnly(ctx, *only, *loadFor, *soakN); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
 		return
 	}
-	if err := run(ctx, *out, *runs, *loadFor); err != nil {
+	if err := run(ctx, *out, *runs, *loadFor, *soakN); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -55,7 +56,7 @@ func main() {
 
 // runOnly runs the section name alone (on its own DynamoDB Local, or
 // make dev's stack for the soak) and prints its rows.
-func runOnly(ctx context.Context, name string, loadFor time.Duration) error {
+func runOnly(ctx context.Context, name string, loadFor time.Duration, soakN int) error {
 	var rows []report.Row
 	var err error
 	switch name {
@@ -69,7 +70,7 @@ func runOnly(ctx context.Context, name string, loadFor time.Duration) error {
 	case "load":
 		rows, err = load.Run(ctx, loadOptions(nil, loadFor))
 	case "soak":
-		rows, err = load.Soak(ctx, load.SoakOptions{Progress: os.Stderr})
+		rows, err = load.Soak(ctx, load.SoakOptions{Requests: soakN, Progress: os.Stderr})
 	default:
 		return fmt.Errorf("-only %q: want webhooks, load or soak", name)
 	}
@@ -90,7 +91,7 @@ func loadOptions(db *dynamolocal.Server, d time.Duration) load.Options {
 	return o
 }
 
-func run(ctx context.Context, out string, runs int, loadFor time.Duration) error {
+func run(ctx context.Context, out string, runs int, loadFor time.Duration, soakN int) error {
 	start := time.Now()
 	step := func(name string) { fmt.Fprintf(os.Stderr, "bench: %s (%.0fs)\n", name, time.Since(start).Seconds()) }
 
@@ -163,7 +164,7 @@ func run(ctx context.Context, out string, runs int, loadFor time.Duration) error
 	rows = append(rows, r...)
 
 	step("soak")
-	r, err = load.Soak(ctx, load.SoakOptions{Progress: os.Stderr})
+	r, err = load.Soak(ctx, load.SoakOptions{Requests: soakN, Progress: os.Stderr})
 	if err != nil {
 		return fmt.Errorf("soak: %w", err)
 	}

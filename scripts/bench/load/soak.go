@@ -34,7 +34,7 @@ type SoakOptions struct {
 	// Clients is how many send at once [16].
 	Clients int
 	// Deadline bounds the whole soak, the stack's start included [20 min]:
-	// when it passes, the soak stops and fails.
+	// when it passes, the soak stops and its rows fail.
 	Deadline time.Duration
 	// Progress receives one line per phase; nil for none.
 	Progress io.Writer
@@ -96,10 +96,12 @@ func Soak(ctx context.Context, opts SoakOptions) ([]report.Row, error) {
 	}
 	fmt.Fprintf(opts.Progress, "soak: %d requests from %d clients over %d keys\n", opts.Requests, opts.Clients, len(ks.keys))
 	res := st.soak(ctx, opts, ks)
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("soak: stopped after %d of %d requests in %s: %w", res.sent, opts.Requests, res.elapsed.Round(time.Second), err)
-	}
-	return res.rows(), nil
+	// Past the deadline the soak stops where it is: its rows say so.
+	return append(res.rows(), report.Row{
+		Section: "Soak", Metric: "soak requests sent before the deadline",
+		Value:  fmt.Sprintf("%d of %d in %s", res.sent, opts.Requests, res.elapsed.Round(time.Second)),
+		Budget: "all", OK: report.Check(res.sent >= int64(opts.Requests)),
+	}), nil
 }
 
 // soakResult is what the soak's clients saw.
@@ -172,6 +174,9 @@ func (st *stack) soak(ctx context.Context, opts SoakOptions, ks keySet) soakResu
 				mu.Lock()
 				res.sent++
 				res.done = append(res.done, time.Since(start))
+				if res.sent%5000 == 0 {
+					fmt.Fprintf(opts.Progress, "soak: %d requests in %s\n", res.sent, time.Since(start).Round(time.Second))
+				}
 				switch {
 				case outcome.failed:
 					res.failed++
