@@ -116,7 +116,8 @@ type soakResult struct {
 	firstFail string
 	// unexpected counts answers of another status than the request's
 	// kind calls for (429s aside), which the failed row names too.
-	unexpected int64
+	unexpected      int64
+	firstUnexpected string
 }
 
 func (r soakResult) rows() []report.Row {
@@ -136,6 +137,9 @@ func (r soakResult) rows() []report.Row {
 	}
 	perSec := func(n int) float64 { return float64(n) / w.Seconds() }
 	failNote := fmt.Sprintf("%d requests in %s; %d answers of an unexpected status", r.sent, r.elapsed.Round(time.Second), r.unexpected)
+	if r.firstUnexpected != "" {
+		failNote += " (first: " + r.firstUnexpected + ")"
+	}
 	if r.firstFail != "" {
 		failNote += "; first failure: " + r.firstFail
 	}
@@ -185,6 +189,9 @@ func (st *stack) soak(ctx context.Context, opts SoakOptions, ks keySet) soakResu
 					}
 				case outcome.unexpected:
 					res.unexpected++
+					if res.firstUnexpected == "" {
+						res.firstUnexpected = outcome.what
+					}
 				}
 				mu.Unlock()
 			}
@@ -252,7 +259,7 @@ func (c *soakClient) once(ctx context.Context) outcome {
 	default:
 		if c.rng.IntN(2) == 0 {
 			s, _ = c.send(ctx, opCreate, http.MethodPost, "/v1/leads", c.nextKey(), []byte(`{"customer_name": 7}`), "")
-			want = []int{http.StatusBadRequest}
+			want = []int{http.StatusUnprocessableEntity} // validation_failed
 		} else {
 			s, _ = c.send(ctx, opGet, http.MethodGet, "/v1/leads/"+uuid.NewString(), c.nextKey(), nil, "")
 			want = []int{http.StatusNotFound}
@@ -269,7 +276,7 @@ func (c *soakClient) once(ctx context.Context) outcome {
 			return outcome{}
 		}
 	}
-	return outcome{unexpected: true}
+	return outcome{unexpected: true, what: fmt.Sprintf("%s answered %d", opNames[s.op], s.status)}
 }
 
 // listPage reads the first page of listLeads, or the next one of the
