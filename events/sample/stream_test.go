@@ -193,7 +193,7 @@ func TestStreamEventIsTheStoredItem(t *testing.T) {
 			if _, err := capture(ctx, ev); err != nil {
 				t.Fatal(err)
 			}
-			out, err := env.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: ptr(env.Store.Table()), Key: keys, ConsistentRead: ptr(true)})
+			out, err := env.DB.GetItem(ctx, &dynamodb.GetItemInput{TableName: ptr(env.Store.EventsTable()), Key: keys, ConsistentRead: ptr(true)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -66,9 +66,9 @@ func (c StreamCase) FileName() string { return fmt.Sprintf("%s.%s.json", c.Slug,
 // (TestStreamEventIsTheStoredItem compares the image with the stored item).
 const eventItemRetention = 30 * 24 * time.Hour
 
-// localStreamARN is the ARN of make dev's table's stream as the events
-// name it (a fixed label: the records do not depend on it).
-var localStreamARN = "arn:aws:dynamodb:us-east-1:123456789012:table/" + table.DefaultName + "/stream/2026-11-21T12:00:00.000"
+// localStreamARN is the ARN of make dev's events table's stream as the
+// events name it (a fixed label: the records do not depend on it).
+var localStreamARN = "arn:aws:dynamodb:us-east-1:123456789012:table/" + table.EventsName(table.DefaultName) + "/stream/2026-11-21T12:00:00.000"
 
 // Keys returns the record's keys: the event item's pk and sk
 // (PARTNER#<partner>#MODE#<mode>#EVENT#<id>, EVENT).

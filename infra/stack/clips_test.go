@@ -247,16 +247,19 @@ func TestBucketGrantsFollowManifest(t *testing.T) {
 }
 
 // TestFunctionEnvironment: every function gets the table's name; the
-// secret ARNs it lists; the clip bucket's name when it touches the bucket;
+// secret ARNs it lists; the events table's name when it writes events;
+// the clip bucket's name when it touches the bucket;
 // the API's endpoint as PUBLIC_BASE_URL when it makes capture or video
 // links or serves a token page; nothing else (and never a value of a
 // secret). The dev stack sets no allowed browser origins; with some, only
 // v1-mcp gets them (TestAgentToolsAllowedOrigins).
 func TestFunctionEnvironment(t *testing.T) {
 	s := devStack(t)
-	tableID := ""
+	tableID, eventsID := "", s.eventsTableID(t)
 	for id := range s.resources("AWS::DynamoDB::Table") {
-		tableID = id
+		if !isEventsID(id) {
+			tableID = id
+		}
 	}
 	var withBaseURL, withBucket []string
 	for _, f := range manifest.Functions {
@@ -264,6 +267,9 @@ func TestFunctionEnvironment(t *testing.T) {
 			id := s.functionIDs(t)[f.Slug]
 			vars, _ := props(s.resources("AWS::Lambda::Function")[id])["Environment"].(map[string]any)["Variables"].(map[string]any)
 			want := map[string]any{settings.Table: map[string]any{"Ref": tableID}}
+			if f.WritesEvents() {
+				want[settings.EventsTable] = map[string]any{"Ref": eventsID}
+			}
 			for _, name := range f.Secrets {
 				want[secretEnv[name]] = vars[secretEnv[name]] // TestSecretsReadOnlyByTheirFunctions checks the value
 			}

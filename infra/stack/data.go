@@ -19,9 +19,9 @@ import (
 )
 
 // newTable declares the single table from package table: string keys,
-// every GSI projecting all attributes, the TTL attribute, and the stream
-// with the schema's view (table.StreamView), which stream-triggered
-// functions read.
+// every GSI projecting all attributes, the TTL attribute, and no stream:
+// only the events table (newEventsTable) streams, so that the dispatcher
+// never reads past the rate-limit count of every request.
 //
 // Encryption uses the AWS-managed key (aws/dynamodb) rather than a
 // customer-managed one: reads and writes need no kms grant on each
@@ -39,7 +39,6 @@ func newTable(s awscdk.Stack, sz sizing) awsdynamodb.Table {
 			PointInTimeRecoveryEnabled: jsii.Bool(true),
 		},
 		TimeToLiveAttribute: jsii.String(table.TTLAttribute),
-		Stream:              awsdynamodb.StreamViewType(table.StreamView),
 		Encryption:          awsdynamodb.TableEncryption_AWS_MANAGED,
 		DeletionProtection:  jsii.Bool(sz.deletionProtection),
 		RemovalPolicy:       sz.removal,
@@ -54,6 +53,32 @@ func newTable(s awscdk.Stack, sz sizing) awsdynamodb.Table {
 	}
 	awscdk.NewCfnOutput(s, jsii.String("TableName"), &awscdk.CfnOutputProps{
 		Value: t.TableName(), Description: jsii.String("DynamoDB table (TABLE_NAME of every function; opctl)"),
+	})
+	return t
+}
+
+// newEventsTable declares the events table (table.EventsName locally):
+// the webhook events owed, under the main table's keys and TTL attribute,
+// no index, and the stream with the schema's view (table.StreamView),
+// which the stream-triggered functions read. Encryption, recovery and
+// removal as the main table's (newTable).
+func newEventsTable(s awscdk.Stack, sz sizing) awsdynamodb.Table {
+	str := awsdynamodb.AttributeType_STRING
+	t := awsdynamodb.NewTable(s, jsii.String("EventsTable"), &awsdynamodb.TableProps{
+		PartitionKey: &awsdynamodb.Attribute{Name: jsii.String(table.PK), Type: str},
+		SortKey:      &awsdynamodb.Attribute{Name: jsii.String(table.SK), Type: str},
+		BillingMode:  awsdynamodb.BillingMode_PAY_PER_REQUEST,
+		PointInTimeRecoverySpecification: &awsdynamodb.PointInTimeRecoverySpecification{
+			PointInTimeRecoveryEnabled: jsii.Bool(true),
+		},
+		TimeToLiveAttribute: jsii.String(table.TTLAttribute),
+		Stream:              awsdynamodb.StreamViewType(table.StreamView),
+		Encryption:          awsdynamodb.TableEncryption_AWS_MANAGED,
+		DeletionProtection:  jsii.Bool(sz.deletionProtection),
+		RemovalPolicy:       sz.removal,
+	})
+	awscdk.NewCfnOutput(s, jsii.String("EventsTableName"), &awscdk.CfnOutputProps{
+		Value: t.TableName(), Description: jsii.String("DynamoDB events table, whose stream feeds the webhook dispatcher (EVENTS_TABLE_NAME; opctl)"),
 	})
 	return t
 }

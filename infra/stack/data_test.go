@@ -32,6 +32,23 @@ func TestTableFollowsSchema(t *testing.T) {
 			"BillingMode":               "PAY_PER_REQUEST",
 			"GlobalSecondaryIndexes":    gsis,
 			"TimeToLiveSpecification":   map[string]any{"AttributeName": table.TTLAttribute, "Enabled": true},
+			"StreamSpecification":       assertions.Match_Absent(),
+			"SSESpecification":          map[string]any{"SSEEnabled": true},
+			"DeletionProtectionEnabled": false,
+			"PointInTimeRecoverySpecification": map[string]any{
+				"PointInTimeRecoveryEnabled": true,
+			},
+		})
+	})
+	// Only the events table streams: the webhook events owed and nothing
+	// else (the main table's writes, the rate-limit count of every
+	// request among them, stay off the dispatcher's stream).
+	assert(t, "events table", func() {
+		s.template.HasResourceProperties(jsii.String("AWS::DynamoDB::Table"), &map[string]any{
+			"KeySchema":                 []any{key(table.PK, "HASH"), key(table.SK, "RANGE")},
+			"BillingMode":               "PAY_PER_REQUEST",
+			"GlobalSecondaryIndexes":    assertions.Match_Absent(),
+			"TimeToLiveSpecification":   map[string]any{"AttributeName": table.TTLAttribute, "Enabled": true},
 			"StreamSpecification":       map[string]any{"StreamViewType": table.StreamView},
 			"SSESpecification":          map[string]any{"SSEEnabled": true},
 			"DeletionProtectionEnabled": false,
@@ -40,6 +57,9 @@ func TestTableFollowsSchema(t *testing.T) {
 			},
 		})
 	})
+	if n := len(s.resources("AWS::DynamoDB::Table")); n != 2 {
+		t.Errorf("%d tables; want 2 (the main table and the events table)", n)
+	}
 	// Every key attribute is a string.
 	for _, res := range s.resources("AWS::DynamoDB::Table") {
 		for _, a := range list(props(res)["AttributeDefinitions"]) {
@@ -403,5 +423,27 @@ func TestSealingKeyArnOutput(t *testing.T) {
 	}
 	if d, _ := props(res)["Description"].(string); !strings.Contains(strings.ToLower(d), "webhook") {
 		t.Errorf("the output names secret %s (%q), not the webhook sealing key", id, d)
+	}
+}
+
+// TestEventsTableNameOnlyOnEventWriters: EVENTS_TABLE_NAME, a Ref to the
+// events table, is set exactly on the functions that write webhook events
+// (manifest.Function.WritesEvents).
+func TestEventsTableNameOnlyOnEventWriters(t *testing.T) {
+	s := devStack(t)
+	events := s.eventsTableID(t)
+	for slug, fid := range s.functionIDs(t) {
+		f, ok := manifest.BySlug(slug)
+		if !ok {
+			t.Fatalf("function %s is not in the manifest", slug)
+		}
+		vars, _ := props(s.resources("AWS::Lambda::Function")[fid])["Environment"].(map[string]any)["Variables"].(map[string]any)
+		v, has := vars[settings.EventsTable]
+		if has != f.WritesEvents() {
+			t.Errorf("%s: %s set %v; want %v (writes events: %v)", slug, settings.EventsTable, has, f.WritesEvents(), f.WritesEvents())
+		}
+		if has && ref(v) != events {
+			t.Errorf("%s: %s = %v; want a Ref to %s", slug, settings.EventsTable, v, events)
+		}
 	}
 }

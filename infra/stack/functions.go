@@ -115,6 +115,7 @@ type function struct {
 // agent tool server allows (Props.AgentToolsAllowedOrigins).
 type resources struct {
 	table        awsdynamodb.Table
+	events       awsdynamodb.Table
 	clips        awss3.Bucket
 	secrets      map[string]awssecretsmanager.Secret
 	baseURL      *string
@@ -155,7 +156,11 @@ func newFunctions(s awscdk.Stack, sz sizing, p Props, res resources) []function 
 			}))
 		}
 		for _, g := range tableGrants(f) {
-			role.AddToPrincipalPolicy(g.statement(res.table))
+			tbl := res.table
+			if g.events {
+				tbl = res.events
+			}
+			role.AddToPrincipalPolicy(g.statement(tbl))
 		}
 		for _, g := range bucketGrants(f) {
 			role.AddToPrincipalPolicy(g.statement(res.clips))
@@ -213,6 +218,9 @@ func detectGrant() awsiam.PolicyStatement {
 // local stacks at stripe-mock.
 func environment(f manifest.Function, res resources) map[string]*string {
 	env := map[string]*string{settings.Table: res.table.TableName()}
+	if f.WritesEvents() {
+		env[settings.EventsTable] = res.events.TableName()
+	}
 	for _, name := range f.Secrets {
 		env[secretEnv[name]] = res.secrets[name].SecretArn()
 	}
@@ -285,6 +293,8 @@ type grant struct {
 	// leadingKeys, when set, limits the grant to items whose partition
 	// key matches one of these patterns (IAM StringLike, table.*Keys).
 	leadingKeys []string
+	// events grants on the events table instead of the main one.
+	events bool
 }
 
 // tableGrants derives a function's table permissions from its manifest
@@ -306,6 +316,8 @@ type grant struct {
 //     its survey's live set that way); it writes nothing, but it is
 //     granted with the writes it guards and on the same keys, so that a
 //     transaction may check only items the function could also write.
+//     table.EventKeys is granted so on the events table instead
+//     (WriteEvents), the only items it holds.
 //
 // A function with none of these (route-not-found) gets no table grant.
 func tableGrants(f manifest.Function) []grant {
@@ -323,8 +335,11 @@ func tableGrants(f manifest.Function) []grant {
 	if f.Table.QueryItems {
 		gs = append(gs, grant{sid: "QueryItems", actions: []string{"dynamodb:Query"}})
 	}
-	if len(f.Table.Write) > 0 {
-		gs = append(gs, grant{sid: "WriteItems", actions: writeItemActions, leadingKeys: f.Table.Write})
+	if main := slices.DeleteFunc(slices.Clone(f.Table.Write), func(k string) bool { return k == table.EventKeys }); len(main) > 0 {
+		gs = append(gs, grant{sid: "WriteItems", actions: writeItemActions, leadingKeys: main})
+	}
+	if f.WritesEvents() {
+		gs = append(gs, grant{sid: "WriteEvents", actions: writeItemActions, leadingKeys: []string{table.EventKeys}, events: true})
 	}
 	return gs
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -331,14 +332,40 @@ func (s *synthed) allStatements() []statement {
 	return out
 }
 
-// isTableArn reports whether v is the table's ARN.
+// isTableArn reports whether v is the main table's ARN.
 func (s *synthed) isTableArn(v any) bool {
 	for id := range s.resources("AWS::DynamoDB::Table") {
-		if getAtt(v, "Arn") == id {
+		if getAtt(v, "Arn") == id && !isEventsID(id) {
 			return true
 		}
 	}
 	return false
+}
+
+// isEventsArn reports whether v is the events table's ARN.
+func (s *synthed) isEventsArn(v any) bool {
+	for id := range s.resources("AWS::DynamoDB::Table") {
+		if getAtt(v, "Arn") == id && isEventsID(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// isEventsID reports whether the logical id is the events table's
+// (newEventsTable's construct id, "EventsTable").
+func isEventsID(id string) bool { return strings.HasPrefix(id, "EventsTable") }
+
+// eventsTableID returns the events table's logical id.
+func (s *synthed) eventsTableID(t *testing.T) string {
+	t.Helper()
+	for id := range s.resources("AWS::DynamoDB::Table") {
+		if isEventsID(id) {
+			return id
+		}
+	}
+	t.Fatal("no events table")
+	return ""
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -156,11 +156,13 @@ func (s *synthed) grantOn(t *testing.T, st statement) string {
 	switch {
 	case s.isTableArn(st.resources[0]):
 		on = "table"
+	case s.isEventsArn(st.resources[0]):
+		on = "events"
 	case s.isIndexArn(st.resources[0], "gsi1"):
 		on = "index"
 	case s.isStreamArn(st.resources[0]):
 		on = "stream"
-	case s.isTableSub(st.resources[0], "/stream/*"):
+	case s.isEventsSub(st.resources[0], "/stream/*"):
 		on = "streams"
 	}
 	if st.condition != nil {
@@ -197,11 +199,20 @@ func wantDynamo(f manifest.Function) map[string][]string {
 	if f.Table.QueryItems {
 		w["dynamodb:Query"] = append(w["dynamodb:Query"], "table")
 	}
-	if len(f.Table.Write) > 0 {
-		keys := "table:keys=" + strings.Join(slices.Sorted(slices.Values(f.Table.Write)), ",")
+	// Events owed are written to the events table, everything else to
+	// the main one.
+	main := slices.DeleteFunc(slices.Clone(f.Table.Write), func(k string) bool { return k == table.EventKeys })
+	if len(main) > 0 {
+		keys := "table:keys=" + strings.Join(slices.Sorted(slices.Values(main)), ",")
 		w["dynamodb:PutItem"] = []string{keys}
 		w["dynamodb:UpdateItem"] = append(w["dynamodb:UpdateItem"], keys)
 		w["dynamodb:ConditionCheckItem"] = []string{keys}
+	}
+	if slices.Contains(f.Table.Write, table.EventKeys) {
+		keys := "events:keys=" + table.EventKeys
+		for _, a := range []string{"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"} {
+			w[a] = append(w[a], keys)
+		}
 	}
 	return w
 }
@@ -224,8 +235,8 @@ func TestEveryWriteIsLimitedByLeadingKeys(t *testing.T) {
 					if !isWrite(a) {
 						continue
 					}
-					if len(st.resources) != 1 || !s.isTableArn(st.resources[0]) {
-						t.Errorf("%s on %v; want the table's ARN only", a, st.resources)
+					if len(st.resources) != 1 || !s.isTableArn(st.resources[0]) && !s.isEventsArn(st.resources[0]) {
+						t.Errorf("%s on %v; want the table's or the events table's ARN only", a, st.resources)
 					}
 					like, _ := st.condition["ForAllValues:StringLike"].(map[string]any)
 					keys := stringList(like["dynamodb:LeadingKeys"])
@@ -317,7 +328,7 @@ func checkDynamo(t *testing.T, s *synthed, f manifest.Function) {
 // isStreamArn reports whether v is the table's stream's ARN.
 func (s *synthed) isStreamArn(v any) bool {
 	for id := range s.resources("AWS::DynamoDB::Table") {
-		if getAtt(v, "StreamArn") == id {
+		if getAtt(v, "StreamArn") == id && isEventsID(id) {
 			return true
 		}
 	}
@@ -336,6 +347,17 @@ func (s *synthed) isTableSub(v any, suffix string) bool {
 	}
 	parts, ok := j[1].([]any)
 	return ok && len(parts) == 2 && s.isTableArn(parts[0]) && parts[1] == suffix
+}
+
+// isEventsSub is isTableSub of the events table's ARN.
+func (s *synthed) isEventsSub(v any, suffix string) bool {
+	m, _ := v.(map[string]any)
+	j, _ := m["Fn::Join"].([]any)
+	if len(j) != 2 || j[0] != "" {
+		return false
+	}
+	parts, ok := j[1].([]any)
+	return ok && len(parts) == 2 && s.isEventsArn(parts[0]) && parts[1] == suffix
 }
 
 // isIndexArn reports whether v is the ARN of the table's index name:
@@ -457,7 +479,7 @@ func TestSecretsReadOnlyByTheirFunctions(t *testing.T) {
 		vars, _ := props(s.resources("AWS::Lambda::Function")[fid])["Environment"].(map[string]any)["Variables"].(map[string]any)
 		for k, v := range vars {
 			switch k {
-			case settings.Table, settings.ClipBucket, settings.PublicBaseURL, settings.WebhookQueueURL: // TestQueues checks the queue's
+			case settings.Table, settings.EventsTable, settings.ClipBucket, settings.PublicBaseURL, settings.WebhookQueueURL: // TestQueues checks the queue's
 				continue
 			}
 			name, ok := "", false

@@ -97,6 +97,7 @@ func New(scope constructs.Construct, id string, p Props) (*Stack, error) {
 
 	sz := sizingFor(p.Env)
 	tbl := newTable(s, sz)
+	events := newEventsTable(s, sz)
 	// The API comes first: its endpoint is the capture page's origin,
 	// which the clip bucket's CORS rule allows and the functions that make
 	// capture links read (PUBLIC_BASE_URL). Nothing in the API refers to
@@ -106,11 +107,11 @@ func New(scope constructs.Construct, id string, p Props) (*Stack, error) {
 	clips := newClipBucket(s, sz, baseURL)
 	secrets := newSecrets(s, sz)
 	fns := newFunctions(s, sz, p, resources{
-		table: tbl, clips: clips.bucket, secrets: secrets, baseURL: baseURL, agentOrigins: p.AgentToolsAllowedOrigins,
+		table: tbl, events: events, clips: clips.bucket, secrets: secrets, baseURL: baseURL, agentOrigins: p.AgentToolsAllowedOrigins,
 	})
 	var deadLetters []deadLetter
 	connectTriggers(wiring{
-		stack: s, api: api, table: tbl, clips: clips.bucket, notifyLogs: clips.notifyLogs,
+		stack: s, api: api, table: tbl, events: events, clips: clips.bucket, notifyLogs: clips.notifyLogs,
 		sz: sz, deadLetters: &deadLetters,
 	}, fns)
 	newAlarms(s, p, api, fns, deadLetters)

@@ -31,8 +31,8 @@ const streamRetryAttempts = 10
 // 30 days; dynamo's eventRetention). The mapping allows 60 s to 7 days.
 var streamMaxRecordAge = 12 * time.Hour
 
-// connectStream invokes f with batches of the table's stream: an event
-// source mapping from the stream (which the table declares with
+// connectStream invokes f with batches of the events table's stream: an
+// event source mapping from the stream (which the events table declares with
 // table.StreamView) that starts at TRIM_HORIZON (the oldest record the
 // stream still holds, so a new or re-created mapping misses nothing), sends
 // at most f's BatchSize records at a time, reads the function's partial
@@ -52,7 +52,7 @@ func connectStream(w wiring, f function) {
 	dlq := w.deadLetterQueue(f, "StreamFailures", "stream batches given up on")
 	grantStreamRead(w, f)
 	f.fn.AddEventSourceMapping(jsii.String("TableStream"), &awslambda.EventSourceMappingOptions{
-		EventSourceArn:          w.table.TableStreamArn(),
+		EventSourceArn:          w.events.TableStreamArn(),
 		StartingPosition:        awslambda.StartingPosition_TRIM_HORIZON,
 		BatchSize:               jsii.Number(st.BatchSize),
 		ReportBatchItemFailures: jsii.Bool(true),
@@ -77,7 +77,7 @@ func streamFilters(st manifest.StreamTrigger) *[]*map[string]any {
 	return &[]*map[string]any{awslambda.FilterCriteria_Filter(&p)}
 }
 
-// grantStreamRead lets f's role read the table's stream, as the mapping
+// grantStreamRead lets f's role read the events table's stream, as the mapping
 // needs: DescribeStream, GetShardIterator and GetRecords on the stream
 // itself, and ListStreams, which IAM checks against the table's streams
 // (<table ARN>/stream/*), as AWS's own policy for a Lambda reading a
@@ -87,14 +87,14 @@ func grantStreamRead(w wiring, f function) {
 	f.role.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Sid:       jsii.String("ReadTableStream"),
 		Actions:   jsii.Strings("dynamodb:DescribeStream", "dynamodb:GetShardIterator", "dynamodb:GetRecords"),
-		Resources: &[]*string{w.table.TableStreamArn()},
+		Resources: &[]*string{w.events.TableStreamArn()},
 	}))
 	f.role.AddToPrincipalPolicy(awsiam.NewPolicyStatement(&awsiam.PolicyStatementProps{
 		Sid:       jsii.String("ListTableStreams"),
 		Actions:   jsii.Strings("dynamodb:ListStreams"),
-		Resources: jsii.Strings(*w.table.TableArn() + "/stream/*"),
+		Resources: jsii.Strings(*w.events.TableArn() + "/stream/*"),
 	}))
-	tableID := *w.stack.GetLogicalId(w.table.Node().DefaultChild().(awscdk.CfnElement))
+	tableID := *w.stack.GetLogicalId(w.events.Node().DefaultChild().(awscdk.CfnElement))
 	suppress(f.role, "AwsSolutions-IAM5",
 		"dynamodb:ListStreams only, on this table's streams (<table ARN>/stream/*, as AWS documents for a Lambda "+
 			"reading a DynamoDB stream); the stream's records are read on the stream's own ARN.",

@@ -24,7 +24,9 @@ type wiring struct {
 	stack awscdk.Stack
 	api   awsapigatewayv2.HttpApi
 	table awsdynamodb.Table
-	clips awss3.Bucket
+	// events is the events table, whose stream starts functions.
+	events awsdynamodb.Table
+	clips  awss3.Bucket
 	// notifyLogs is the log group of CDK's bucket-notifications handler
 	// (see newClipBucket), which the S3 trigger points it at.
 	notifyLogs awslogs.ILogGroup

@@ -97,18 +97,15 @@ func (s *synthed) checkDeadLetterQueue(t *testing.T, id string) []statement {
 }
 
 // TestStreamFunctionsReadTheTableStream: every stream function of the
-// manifest is invoked by one event source mapping from the table's
-// stream, from the oldest record, with its batch size, partial batch
+// manifest is invoked by one event source mapping from the events
+// table's stream, from the oldest record, with its batch size, partial batch
 // failures, bisection, bounded retries and record age, and a dead-letter
 // queue; its filter lets only INSERTs of its InsertsOf type through, and
 // its role may send to that queue.
 func TestStreamFunctionsReadTheTableStream(t *testing.T) {
 	for name, s := range map[string]*synthed{"dev": devStack(t), "prod": prodStack(t)} {
 		t.Run(name, func(t *testing.T) {
-			tableID := ""
-			for id := range s.resources("AWS::DynamoDB::Table") {
-				tableID = id
-			}
+			tableID := s.eventsTableID(t)
 			n := 0
 			for _, f := range manifest.Functions {
 				if f.Stream == nil {

@@ -36,27 +36,30 @@ func main() {
 	out := flag.String("out", "docs/BENCHMARKS.md", "where to write the table")
 	runs := flag.Int("coldstarts", 60, "cold starts per function")
 	loadFor := flag.Duration("load", 20*time.Second, "length of each load run")
-	only := flag.String("only", "", `run one section alone and print its rows, writing no file: "webhooks" or "coldstart"`)
+	soakN := flag.Int("soak-requests", 50_000, "requests of the soak")
+	only := flag.String("only", "", `run one section alone and print its rows, writing no file: "webhooks", "coldstart", "load" or "soak"`)
 	flag.Parse()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	if *only != "" {
-		if err := runOnly(ctx, *only, *runs); err != nil {
+		if err := runOnly(ctx, *only, *runs, *loadFor, *soakN); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
 		return
 	}
-	if err := run(ctx, *out, *runs, *loadFor); err != nil {
+	if err := run(ctx, *out, *runs, *loadFor, *soakN); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-// runOnly runs the section name alone (on its own local servers) and
-// prints its rows; runs is the cold starts per function.
-func runOnly(ctx context.Context, name string, runs int) error {
+// runOnly runs the section name alone (on its own local servers, or make
+// dev's stack for the soak) and prints its rows; runs is the cold starts
+// per function.
+func runOnly(ctx context.Context, name string, runs int, loadFor time.Duration, soakN int) error {
 	var rows []report.Row
+	var err error
 	switch name {
 	case "webhooks":
 		db, err := dynamolocal.Start(ctx)
@@ -64,22 +67,34 @@ func runOnly(ctx context.Context, name string, runs int) error {
 			return err
 		}
 		defer db.Stop()
-		if rows, err = hooklatency.Run(ctx, hooklatency.Options{Endpoint: db.Endpoint, Log: os.Stderr}); err != nil {
-			return err
-		}
+		rows, err = hooklatency.Run(ctx, hooklatency.Options{Endpoint: db.Endpoint, Log: os.Stderr})
 	case "coldstart":
-		var err error
-		if rows, err = coldstart.Run(ctx, coldstart.Options{Runs: runs, Log: os.Stderr}); err != nil {
-			return err
-		}
+		rows, err = coldstart.Run(ctx, coldstart.Options{Runs: runs, Log: os.Stderr})
+	case "load":
+		rows, err = load.Run(ctx, loadOptions(nil, loadFor))
+	case "soak":
+		rows, err = load.Soak(ctx, load.SoakOptions{Requests: soakN, Progress: os.Stderr})
 	default:
-		return fmt.Errorf("-only %q: want webhooks or coldstart", name)
+		return fmt.Errorf("-only %q: want webhooks, coldstart, load or soak", name)
+	}
+	if err != nil {
+		return err
 	}
 	fmt.Println(report.Markdown(rows))
 	return nil
 }
 
-func run(ctx context.Context, out string, runs int, loadFor time.Duration) error {
+// loadOptions are the load section's: on db when given, else on a
+// DynamoDB Local of its own; both compare with a fresh one.
+func loadOptions(db *dynamolocal.Server, d time.Duration) load.Options {
+	o := load.Options{Duration: d, SingleKeyDuration: d, Progress: os.Stderr, Reference: true}
+	if db != nil {
+		o.DynamoDBEndpoint, o.DynamoDBPID = db.Endpoint, db.Pid()
+	}
+	return o
+}
+
+func run(ctx context.Context, out string, runs int, loadFor time.Duration, soakN int) error {
 	start := time.Now()
 	step := func(name string) { fmt.Fprintf(os.Stderr, "bench: %s (%.0fs)\n", name, time.Since(start).Seconds()) }
 
@@ -145,9 +160,16 @@ func run(ctx context.Context, out string, runs int, loadFor time.Duration) error
 	rows = append(rows, r...)
 
 	step("load")
-	r, err = load.Run(ctx, load.Options{Duration: loadFor, SingleKeyDuration: loadFor, DynamoDBEndpoint: db.Endpoint, Progress: os.Stderr})
+	r, err = load.Run(ctx, loadOptions(db, loadFor))
 	if err != nil {
 		return fmt.Errorf("load: %w", err)
+	}
+	rows = append(rows, r...)
+
+	step("soak")
+	r, err = load.Soak(ctx, load.SoakOptions{Requests: soakN, Progress: os.Stderr})
+	if err != nil {
+		return fmt.Errorf("soak: %w", err)
 	}
 	rows = append(rows, r...)
 	rows = append(rows, overheadRows...)

@@ -73,7 +73,13 @@ func main() {
 		if err != nil {
 			return err
 		}
-		return run(ctx, os.Stdout, os.Getenv, filepath.Join(root, ".local"))
+		// The soak benchmark runs a second stack beside a developer's,
+		// with its state files elsewhere.
+		state := os.Getenv(devfile.StateDirVar)
+		if state == "" {
+			state = filepath.Join(root, ".local")
+		}
+		return run(ctx, os.Stdout, os.Getenv, state)
 	}()
 	code := exitCode(ctx, err)
 	if code != 0 {
@@ -252,7 +258,7 @@ Partner API running at %s   (Ctrl-C stops it, DynamoDB Local, MinIO and the dete
   details:  .local/dev.json   API description: %s/openapi.yaml
   S3:       MinIO at %s, bucket %s; uploads under %s run the clip processor
   detector: %s
-  webhooks: the table's stream runs webhook-dispatcher, an in-process queue webhook-sender; webhook-retrier runs every %s
+  webhooks: the events table's stream runs webhook-dispatcher, an in-process queue webhook-sender; webhook-retrier runs every %s
             watch events arrive: go run ./scripts/webhook-listen   (another terminal)
   fixtures: partner %s, key %s, lead %s
             (local-only, not secret) used by events/*.json
@@ -342,7 +348,7 @@ func startTriggered(ctx context.Context, stack *catalog.Stack, queues map[string
 				return fmt.Errorf("stream function %s has no handler in shared/catalog", f.Slug)
 			}
 			go func() {
-				if err := streamlocal.Poll(ctx, db, streamlocal.StreamsClient(db), table.DefaultName, streamlocal.TrimHorizon,
+				if err := streamlocal.Poll(ctx, db, streamlocal.StreamsClient(db), table.EventsName(table.DefaultName), streamlocal.TrimHorizon,
 					f.Stream.BatchSize, h, log.With("function", f.Slug)); err != nil {
 					fail(fmt.Errorf("%s: %w", f.Slug, err))
 				}
@@ -403,8 +409,9 @@ func retrierEvery() string {
 // links start with.
 func stackEnv(dynamoEndpoint string, s3srv *s3local.Server, base string) map[string]string {
 	env := map[string]string{
-		settings.Table: table.DefaultName, settings.CursorSecret: randomHex(32),
-		settings.ClipBucket: clipBucket, settings.PublicBaseURL: base,
+		settings.Table: table.DefaultName, settings.EventsTable: table.EventsName(table.DefaultName),
+		settings.CursorSecret: randomHex(32),
+		settings.ClipBucket:   clipBucket, settings.PublicBaseURL: base,
 		settings.WebhookSealingKey: randomHex(32),
 		settings.CaptureLinkKey:    randomHex(32),
 		// Local only: test-mode webhooks may reach listeners on this
@@ -475,7 +482,7 @@ func seed(ctx context.Context) (key, partnerID string, err error) {
 		return "", "", err
 	}
 	client := dynamodb.NewFromConfig(cfg)
-	if err := dynamo.CreateTable(ctx, client, table.DefaultName); err != nil {
+	if err := dynamo.CreateTablesWithStream(ctx, client, table.DefaultName); err != nil {
 		return "", "", err
 	}
 	store := dynamo.New(client, table.DefaultName)
@@ -539,6 +546,7 @@ var samEnvFiles = map[string]string{
 func writeSAMEnv(path string, env map[string]string, host string) error {
 	params := map[string]string{
 		settings.Table:         env[settings.Table],
+		settings.EventsTable:   env[settings.EventsTable],
 		settings.ClipBucket:    env[settings.ClipBucket],
 		settings.PublicBaseURL: env[settings.PublicBaseURL],
 	}

@@ -215,7 +215,8 @@ func suffix(s string) string {
 // tableAccess lists what f does to the table, as the deployment grants
 // it: partner-key functions update their key's record (authenticate and
 // count); Get, Query (index), QueryItems (the table) and Write from
-// f.Table, writes limited to their leading-key patterns.
+// f.Table, writes limited to their leading-key patterns (events owed on
+// the events table), and the events table's stream of a stream function.
 func tableAccess(f manifest.Function) string {
 	var parts []string
 	for _, r := range f.HTTP {
@@ -233,12 +234,20 @@ func tableAccess(f manifest.Function) string {
 	if f.Table.QueryItems {
 		parts = append(parts, "Query (table: one partition)")
 	}
-	if len(f.Table.Write) > 0 {
-		keys := make([]string, len(f.Table.Write))
-		for i, k := range f.Table.Write {
-			keys[i] = code(k)
+	var keys []string
+	for _, k := range f.Table.Write {
+		if k != table.EventKeys {
+			keys = append(keys, code(k))
 		}
+	}
+	if len(keys) > 0 {
 		parts = append(parts, "PutItem, UpdateItem, ConditionCheckItem "+strings.Join(keys, ", "))
+	}
+	if f.WritesEvents() {
+		parts = append(parts, "events table: PutItem, UpdateItem, ConditionCheckItem "+code(table.EventKeys))
+	}
+	if f.Stream != nil {
+		parts = append(parts, "events table's stream")
 	}
 	return strings.Join(parts, "; ")
 }
@@ -292,6 +301,9 @@ func patterns() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Table keys: `%s` (partition), `%s` (sort); index `%s` on `%s`/`%s` (projects all); TTL attribute `%s`.\n\n",
 		table.PK, table.SK, table.GSI1.Name, table.GSI1.PK, table.GSI1.SK, table.TTLAttribute)
+	fmt.Fprintf(&b, "The main table has no stream. The events table (`%s` locally, `EVENTS_TABLE_NAME`) holds only the webhook events owed (`%s`), "+
+		"under the same keys and TTL attribute, no index; its stream (`%s`) alone triggers the webhook dispatcher.\n\n",
+		table.EventsName(table.DefaultName), table.EventKeys, table.StreamView)
 	b.WriteString("| Access pattern | Call | Index | Partition key | Sort key |\n|---|---|---|---|---|\n")
 	for _, p := range dynamo.AccessPatterns() {
 		ix := "table"

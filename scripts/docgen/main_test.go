@@ -119,16 +119,16 @@ func TestFunctionsTable(t *testing.T) {
 			"| `functions/route-not-found` | HTTP: `$default` route | " + manifest.FunctionOf(manifest.RouteNotFound).Summary + " | — | — | — |"},
 		{"S3 trigger, query items, bucket read", "`functions/clip-processor`",
 			"| `functions/clip-processor` | S3: object created under `clips/` | " + clipProcessor.Summary +
-				" | GetItem; Query (table: one partition); PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#EVENT#*` | GetObject `clips/*` | Rekognition DetectLabels (`*`: no resource type) |"},
+				" | GetItem; Query (table: one partition); PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*`; events table: PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#EVENT#*` | GetObject `clips/*` | Rekognition DetectLabels (`*`: no resource type) |"},
 		{"Stripe webhook secret, no key record", "`functions/stripe-webhook`",
 			"| `functions/stripe-webhook` | HTTP: stripeWebhook | " + manifest.FunctionOf(manifest.StripeWebhook).Summary +
-				" | GetItem; PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#DEPOSIT#*`, `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#EVENT#*`, `STRIPE#*` | — | `stripe-webhook-secrets` |"},
+				" | GetItem; PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#DEPOSIT#*`, `PARTNER#*#MODE#*#LEAD#*`, `STRIPE#*`; events table: PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#EVENT#*` | — | `stripe-webhook-secrets` |"},
 		{"signatures written", "`functions/v1-accept`",
 			"| `functions/v1-accept` | HTTP: acceptQuote | " + manifest.FunctionOf(manifest.AcceptQuote).Summary +
 				" | UpdateItem `APIKEY#*` (authenticate and count); GetItem; PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#IDEM#*` | PutObject `signatures/*` | — |"},
 		{"bucket read and write", "`functions/v1-capture`",
 			"| `functions/v1-capture` | HTTP: capturePage, captureClip, captureChecklist, captureFrames, captureFinish | " + manifest.FunctionOf(manifest.CapturePage).Summary +
-				" | GetItem; Query (table: one partition); PutItem, UpdateItem, ConditionCheckItem `CAPTURE#*`, `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#EVENT#*` | GetObject `clips/*`; PutObject `clips/*` | — |"},
+				" | GetItem; Query (table: one partition); PutItem, UpdateItem, ConditionCheckItem `CAPTURE#*`, `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*`; events table: PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#EVENT#*` | GetObject `clips/*`; PutObject `clips/*` | — |"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

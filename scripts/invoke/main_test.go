@@ -74,7 +74,7 @@ func setUp() error {
 	}
 	db := dynamodb.NewFromConfig(cfg)
 	fixtureTable = fmt.Sprintf("invoke-%d", time.Now().UnixNano())
-	if err := dynamo.CreateTable(ctx, db, fixtureTable); err != nil {
+	if err := dynamo.CreateTables(ctx, db, fixtureTable); err != nil {
 		return err
 	}
 	if err := sample.Seed(ctx, dynamo.New(db, fixtureTable)); err != nil {

@@ -38,10 +38,10 @@ func newStore(t *testing.T) *dynamo.Store {
 	}
 	db := dynamodb.NewFromConfig(cfg)
 	name := fmt.Sprintf("opctl-%d-%d", time.Now().UnixNano(), tableSeq.Add(1))
-	if err := dynamo.CreateTable(ctx, db, name); err != nil {
+	if err := dynamo.CreateTables(ctx, db, name); err != nil {
 		t.Fatalf("create table: %v", err)
 	}
-	t.Cleanup(func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name}) })
+	t.Cleanup(func() { _ = dynamo.DeleteTables(context.Background(), db, name) })
 	return dynamo.New(db, name)
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/table"
 	"github.com/moveleads/partnerapi/shared/webhook"
 )
 
@@ -107,7 +108,9 @@ func writeJSON(w io.Writer, out any) error {
 // usingPrefix starts the line that names the table opctl uses.
 const usingPrefix = "opctl: using table "
 
-// openTarget returns a Store over the table named by TABLE_NAME in env,
+// openTarget returns a Store over the table named by TABLE_NAME in env
+// and the events table EVENTS_TABLE_NAME names (unset: the local name,
+// table.EventsName),
 // with the region, credentials and DynamoDB endpoint env gives (each
 // falling back to the AWS SDK's default configuration when unset), the
 // loader of the webhook sealing key from the same environment (read only
@@ -148,7 +151,11 @@ func openTarget(ctx context.Context, env devfile.Choice) (target, string, error)
 	if endpoint != nil {
 		at = *endpoint
 	}
-	tgt := target{Store: dynamo.New(db, name), sealer: sealerLoader(env, secretsManagerValue(cfg, get)), env: env}
+	events := strings.TrimSpace(get(settings.EventsTable))
+	if events == "" {
+		events = table.EventsName(name)
+	}
+	tgt := target{Store: dynamo.NewWithEvents(db, name, events), sealer: sealerLoader(env, secretsManagerValue(cfg, get)), env: env}
 	return tgt, fmt.Sprintf("%s%s at %s, %s", usingPrefix, name, at, env.Origin()), nil
 }
 

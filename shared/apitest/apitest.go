@@ -142,10 +142,10 @@ func New(t testing.TB, opts ...Options) *Env {
 	}
 	db := dynamodb.NewFromConfig(cfg, optFns...)
 	name := fmt.Sprintf("test-%d-%d", time.Now().UnixNano(), tableSeq.Add(1))
-	if err := dynamo.CreateTable(ctx, db, name); err != nil {
+	if err := dynamo.CreateTables(ctx, db, name); err != nil {
 		t.Fatalf("create table: %v", err)
 	}
-	t.Cleanup(func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name}) })
+	t.Cleanup(func() { _ = dynamo.DeleteTables(context.Background(), db, name) })
 
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)

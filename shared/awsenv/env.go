@@ -23,6 +23,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/table"
 )
 
 // Env is one function's wiring.
@@ -71,8 +72,9 @@ func (c *cachedSecret) get(ctx context.Context, now func() time.Time) ([]byte, e
 	return v, nil
 }
 
-// Load builds the Env from the process environment: TABLE_NAME and the
-// AWS settings Lambda provides (see lambdaConfig).
+// Load builds the Env from the process environment: TABLE_NAME,
+// EVENTS_TABLE_NAME (for the functions that write events) and the AWS
+// settings Lambda provides (see lambdaConfig).
 func Load() (*Env, error) { return load(os.Getenv) }
 
 // LoadFrom is Load with the variables getenv gives (a local tool's choice
@@ -89,8 +91,14 @@ func load(getenv func(string) string) (*Env, error) {
 		return nil, err
 	}
 	db := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) { o.BaseEndpoint = Endpoint(getenv, "DYNAMODB") })
+	// Deployed functions that write events get the events table's name;
+	// a local tool without it uses the local name (table.EventsName).
+	events := getenv(settings.EventsTable)
+	if events == "" {
+		events = table.EventsName(tableName)
+	}
 	return &Env{
-		Config: cfg, Store: dynamo.New(db, tableName),
+		Config: cfg, Store: dynamo.NewWithEvents(db, tableName, events),
 		Log:    JSONLog(),
 		getenv: getenv,
 	}, nil

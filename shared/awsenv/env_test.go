@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/table"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -42,6 +43,26 @@ func TestLoadNeedsTableAndLambdaVariables(t *testing.T) {
 		delete(m, missing)
 		if _, err := load(envOf(m)); err == nil {
 			t.Errorf("load without %s: nil error; want one", missing)
+		}
+	}
+}
+
+// The events table's name is its own setting where the stack gives it,
+// else the local name derived from the table's.
+func TestLoadEventsTable(t *testing.T) {
+	for _, tc := range []struct {
+		vars map[string]string
+		want string
+	}{
+		{nil, table.EventsName("t")},
+		{map[string]string{"EVENTS_TABLE_NAME": "Stack-EventsTable-X1"}, "Stack-EventsTable-X1"},
+	} {
+		e, err := load(envOf(withVars(tc.vars)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Store.EventsTable(); got != tc.want {
+			t.Errorf("events table with %v = %q; want %q", tc.vars, got, tc.want)
 		}
 	}
 }

@@ -14,10 +14,11 @@ import (
 	"github.com/moveleads/partnerapi/shared/webhook"
 )
 
-// Webhook events owed (the outbox). A state change that owes events writes
-// them in its own transaction (AdvanceSurvey); the table's stream carries
-// each new event item to the dispatcher, which fans it out to the tenant's
-// endpoints. The item only has to outlive that hand-off: DynamoDB's TTL
+// Webhook events owed (the outbox), the only items of the events table
+// (table.EventsName). A state change that owes events writes them in its
+// own transaction (AdvanceSurvey), which names both tables; the events
+// table's stream carries each new event item to the dispatcher, which fans
+// it out to the tenant's endpoints. The item only has to outlive that hand-off: DynamoDB's TTL
 // deletes it eventRetention after the event (the dispatcher ignores the
 // stream's REMOVE records).
 const eventRetention = 30 * 24 * time.Hour
@@ -54,7 +55,17 @@ func newEventItem(t auth.Tenant, e webhook.Event) eventItem {
 // webhook.test); state changes write theirs in their transaction
 // (AdvanceSurvey). created is false when the event exists already.
 func (s *Store) PutEvent(ctx context.Context, t auth.Tenant, e webhook.Event) (created bool, err error) {
-	return s.putIfNew(ctx, newEventItem(t, e), "event")
+	put, err := s.putNewEvent(t, e)
+	if err != nil {
+		return false, err
+	}
+	return s.putOnce(ctx, put, "event")
+}
+
+// putNewEvent is the transaction item that writes event e owed by tenant
+// t into the events table, unless it exists.
+func (s *Store) putNewEvent(t auth.Tenant, e webhook.Event) (types.TransactWriteItem, error) {
+	return putNewIn(s.events, newEventItem(t, e))
 }
 
 // GetEvent returns tenant t's event id (strongly consistent), or
@@ -62,7 +73,7 @@ func (s *Store) PutEvent(ctx context.Context, t auth.Tenant, e webhook.Event) (c
 func (s *Store) GetEvent(ctx context.Context, t auth.Tenant, id string) (webhook.Event, error) {
 	pk, sk := eventKey(t, id)
 	var it eventItem
-	if err := s.getItem(ctx, pk, sk, "event", &it); err != nil {
+	if err := s.getItemIn(ctx, s.events, pk, sk, "event", &it); err != nil {
 		return webhook.Event{}, err
 	}
 	return it.event()

@@ -35,10 +35,10 @@ func newStore(t testing.TB, optFns ...func(*dynamodb.Options)) *Store {
 	t.Helper()
 	db := newClient(t, optFns...)
 	name := fmt.Sprintf("test-%d-%d", time.Now().UnixNano(), tableSeq.Add(1))
-	if err := CreateTable(context.Background(), db, name); err != nil {
+	if err := CreateTables(context.Background(), db, name); err != nil {
 		t.Fatalf("create table: %v", err)
 	}
-	t.Cleanup(func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name}) })
+	t.Cleanup(func() { _ = DeleteTables(context.Background(), db, name) })
 	return New(db, name)
 }
 

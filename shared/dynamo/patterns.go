@@ -78,7 +78,7 @@ func AccessPatterns() []AccessPattern {
 	add("log a video link's open (time, grant, user agent, truncated address) / read the log",
 		"TransactWriteItems (with the count) / Query (begins_with VOPEN#)", "", pk, sk)
 	pk, sk = eventKey(t, "<event_id>")
-	add("a webhook event owed (outbox), written with the state change that owes it; the stream hands it on",
+	add("a webhook event owed (outbox), in the events table, written with the state change that owes it; the events table's stream hands it on",
 		"in TransactWriteItems (conditional put) / GetItem", "", pk, sk)
 	pk, sk = endpointKey("<endpoint_id>")
 	add("a webhook endpoint: register / read / disable, re-enable, rotate (sealed secrets)", "PutItem (conditional) / GetItem / UpdateItem", "", pk, sk)

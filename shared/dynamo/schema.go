@@ -14,8 +14,9 @@ import (
 	"github.com/moveleads/partnerapi/shared/table"
 )
 
-// CreateTableInput returns the CreateTable request for the schema in package
-// table, on-demand billing.
+// CreateTableInput returns the CreateTable request for the main table of
+// the schema in package table, on-demand billing, with no stream (only the
+// events table has one: EventsTableInput).
 func CreateTableInput(name string) *dynamodb.CreateTableInput {
 	attrs := []types.AttributeDefinition{
 		{AttributeName: aws.String(table.PK), AttributeType: types.ScalarAttributeTypeS},
@@ -36,66 +37,98 @@ func CreateTableInput(name string) *dynamodb.CreateTableInput {
 		})
 	}
 	return &dynamodb.CreateTableInput{
-		TableName:            aws.String(name),
-		AttributeDefinitions: attrs,
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String(table.PK), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String(table.SK), KeyType: types.KeyTypeRange},
-		},
+		TableName:              aws.String(name),
+		AttributeDefinitions:   attrs,
+		KeySchema:              keySchema(),
 		GlobalSecondaryIndexes: gsis,
 		BillingMode:            types.BillingModePayPerRequest,
-		StreamSpecification:    streamSpecification(),
 	}
 }
 
-// streamSpecification turns the table's stream on with the schema's view
-// (table.StreamView).
+// EventsTableInput returns the CreateTable request for the events table
+// named name (table.EventsName): the main table's keys, no index, on-demand
+// billing, and the stream when stream is set.
+func EventsTableInput(name string, stream bool) *dynamodb.CreateTableInput {
+	in := &dynamodb.CreateTableInput{
+		TableName: aws.String(name),
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String(table.PK), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(table.SK), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema:   keySchema(),
+		BillingMode: types.BillingModePayPerRequest,
+	}
+	if stream {
+		in.StreamSpecification = streamSpecification()
+	}
+	return in
+}
+
+func keySchema() []types.KeySchemaElement {
+	return []types.KeySchemaElement{
+		{AttributeName: aws.String(table.PK), KeyType: types.KeyTypeHash},
+		{AttributeName: aws.String(table.SK), KeyType: types.KeyTypeRange},
+	}
+}
+
+// streamSpecification turns the events table's stream on with the
+// schema's view (table.StreamView).
 func streamSpecification() *types.StreamSpecification {
 	return &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: types.StreamViewType(table.StreamView)}
 }
 
-// CreateTable creates the table named name from the schema (unless it
-// exists), waits until it is active and turns on TTL and the stream. It is
-// for local stacks and tests; deployed tables come from the CDK stack.
-//
-// A table that exists without a stream (made before the schema had one)
-// gets it turned on; one whose stream has another view than
-// table.StreamView is an error, since DynamoDB changes a view only by
-// turning the stream off and on, which starts a new stream and drops the
-// records of the old one from whoever reads it: delete the table instead.
-func CreateTable(ctx context.Context, db *dynamodb.Client, name string) error {
-	return createTable(ctx, db, name, true)
+// CreateTables creates the main table named name and its events table
+// (table.EventsName(name)) from the schema, each unless it exists, waits
+// until they are active and turns on TTL, with no stream on either: for
+// local stacks and tests in which nothing reads the stream. DynamoDB Local
+// slows every write to a streamed table as its stream records pile up
+// (docs/BENCHMARKS.md), which AWS does not. Deployed tables come from the
+// CDK stack.
+func CreateTables(ctx context.Context, db *dynamodb.Client, name string) error {
+	return createTables(ctx, db, name, false)
 }
 
-// CreateTableWithoutStream is CreateTable for a local table nothing reads
-// the stream of (a load benchmark): DynamoDB Local slows every write to a
-// streamed table as its stream records pile up (docs/BENCHMARKS.md), which
-// AWS does not.
-func CreateTableWithoutStream(ctx context.Context, db *dynamodb.Client, name string) error {
-	return createTable(ctx, db, name, false)
+// CreateTablesWithStream is CreateTables with the events table's stream on
+// (make dev, the stream tests, the webhooks benchmark: what runs the
+// dispatcher). An events table that exists without a stream gets it
+// turned on; one whose stream has another view than table.StreamView is
+// an error, since DynamoDB changes a view only by turning the stream off
+// and on, which starts a new stream and drops the records of the old one
+// from whoever reads it: delete the table instead.
+func CreateTablesWithStream(ctx context.Context, db *dynamodb.Client, name string) error {
+	return createTables(ctx, db, name, true)
 }
 
-func createTable(ctx context.Context, db *dynamodb.Client, name string, stream bool) error {
-	in := CreateTableInput(name)
-	if !stream {
-		in.StreamSpecification = nil
+func createTables(ctx context.Context, db *dynamodb.Client, name string, stream bool) error {
+	if _, err := createTable(ctx, db, CreateTableInput(name)); err != nil {
+		return err
 	}
+	events := table.EventsName(name)
+	out, err := createTable(ctx, db, EventsTableInput(events, stream))
+	if err != nil {
+		return err
+	}
+	if stream {
+		return enableStream(ctx, db, events, out.StreamSpecification)
+	}
+	return nil
+}
+
+// createTable creates the table of in unless it exists, waits until it is
+// active, turns TTL on and returns its description.
+func createTable(ctx context.Context, db *dynamodb.Client, in *dynamodb.CreateTableInput) (*types.TableDescription, error) {
+	name := aws.ToString(in.TableName)
 	_, err := db.CreateTable(ctx, in)
 	var inUse *types.ResourceInUseException
 	if err != nil && !errors.As(err, &inUse) {
-		return fmt.Errorf("create table %s: %w", name, err)
+		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
 	w := dynamodb.NewTableExistsWaiter(db, func(o *dynamodb.TableExistsWaiterOptions) {
 		o.MinDelay, o.MaxDelay = 50*time.Millisecond, time.Second
 	})
 	out, err := w.WaitForOutput(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)}, time.Minute)
 	if err != nil {
-		return fmt.Errorf("wait for table %s: %w", name, err)
-	}
-	if stream {
-		if err := enableStream(ctx, db, name, out.Table.StreamSpecification); err != nil {
-			return err
-		}
+		return nil, fmt.Errorf("wait for table %s: %w", name, err)
 	}
 	_, err = db.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{
 		TableName: aws.String(name),
@@ -104,9 +137,9 @@ func createTable(ctx context.Context, db *dynamodb.Client, name string, stream b
 		},
 	})
 	if err != nil && !isTTLAlreadyOn(err) {
-		return fmt.Errorf("enable ttl on %s: %w", name, err)
+		return nil, fmt.Errorf("enable ttl on %s: %w", name, err)
 	}
-	return nil
+	return out.Table, nil
 }
 
 // enableStream turns on the stream of an existing table whose description
@@ -134,4 +167,19 @@ func enableStream(ctx context.Context, db *dynamodb.Client, name string, spec *t
 func isTTLAlreadyOn(err error) bool {
 	var ve interface{ ErrorMessage() string }
 	return errors.As(err, &ve) && strings.Contains(ve.ErrorMessage(), "already enabled")
+}
+
+// DeleteTables deletes the main table named name and its events table,
+// for tests and benchmarks that made them with CreateTables. It returns the
+// first failure; a table that does not exist is not one.
+func DeleteTables(ctx context.Context, db *dynamodb.Client, name string) error {
+	var first error
+	for _, n := range []string{name, table.EventsName(name)} {
+		_, err := db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(n)})
+		var missing *types.ResourceNotFoundException
+		if err != nil && !errors.As(err, &missing) && first == nil {
+			first = fmt.Errorf("delete table %s: %w", n, err)
+		}
+	}
+	return first
 }

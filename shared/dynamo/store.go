@@ -32,24 +32,37 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/lead"
+	"github.com/moveleads/partnerapi/shared/table"
 )
 
-// Store reads and writes the service's single table.
+// Store reads and writes the service's single table, and the events
+// table that holds the webhook events owed (events.go).
 type Store struct {
-	db    *dynamodb.Client
-	table string
+	db     *dynamodb.Client
+	table  string
+	events string
 	// window remembers, per key digest, the last rate-limit window this
 	// instance saw, to pick the update that most likely succeeds first.
 	window sync.Map
 }
 
-// New returns a Store over the table named table.
-func New(db *dynamodb.Client, table string) *Store {
-	return &Store{db: db, table: table}
+// New returns a Store over the table named name and its events table
+// under the local name (table.EventsName).
+func New(db *dynamodb.Client, name string) *Store {
+	return NewWithEvents(db, name, table.EventsName(name))
+}
+
+// NewWithEvents returns a Store over the table named name and the events
+// table named events (a deployed stack names them apart).
+func NewWithEvents(db *dynamodb.Client, name, events string) *Store {
+	return &Store{db: db, table: name, events: events}
 }
 
 // Table returns the table's name.
 func (s *Store) Table() string { return s.table }
+
+// EventsTable returns the events table's name.
+func (s *Store) EventsTable() string { return s.events }
 
 // upstream wraps a DynamoDB failure (after the SDK's retries) as
 // upstream_failed, keeping the cause for logs.
@@ -64,8 +77,13 @@ const capacity = types.ReturnConsumedCapacityTotal
 // getItem reads the item (pk, sk) with a strongly consistent read into out.
 // It returns not_found naming what when there is none.
 func (s *Store) getItem(ctx context.Context, pk, sk, what string, out any) error {
+	return s.getItemIn(ctx, s.table, pk, sk, what, out)
+}
+
+// getItemIn is getItem from the table named name.
+func (s *Store) getItemIn(ctx context.Context, name, pk, sk, what string, out any) error {
 	res, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName: &s.table, Key: keyAV(pk, sk), ConsistentRead: aws.Bool(true),
+		TableName: &name, Key: keyAV(pk, sk), ConsistentRead: aws.Bool(true),
 		ReturnConsumedCapacity: capacity,
 	})
 	if err != nil {

@@ -269,7 +269,7 @@ func (s *Store) applyDepositInput(t auth.Tenant, ch quoterec.DepositChange, plan
 				return depositTx{}, fmt.Errorf("apply deposit %s: %w", a.ID, err)
 			}
 		}
-		put, err := s.putNew(newEventItem(t, e))
+		put, err := s.putNewEvent(t, e)
 		if err != nil {
 			return depositTx{}, fmt.Errorf("apply deposit %s: %w", a.ID, err)
 		}

@@ -111,7 +111,7 @@ func (s *Store) advanceSurveyInput(t auth.Tenant, tr surveyrec.Transition) (*dyn
 		if e.Mode != string(t.Mode) {
 			return nil, fmt.Errorf("advance survey %s: event %s of mode %q in tenant mode %q: %w", tr.SurveyID, e.ID, e.Mode, t.Mode, ErrBadTransition)
 		}
-		put, err := s.putNew(newEventItem(t, e))
+		put, err := s.putNewEvent(t, e)
 		if err != nil {
 			return nil, fmt.Errorf("advance survey %s: %w", tr.SurveyID, err)
 		}

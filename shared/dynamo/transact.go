@@ -30,8 +30,14 @@ func changed(what string) error {
 	return e
 }
 
-// putNew is a transaction item that puts item unless its key exists.
+// putNew is a transaction item that puts item in the main table unless
+// its key exists.
 func (s *Store) putNew(item any) (types.TransactWriteItem, error) {
+	return putNewIn(s.table, item)
+}
+
+// putNewIn is putNew into the table named name.
+func putNewIn(name string, item any) (types.TransactWriteItem, error) {
 	av, err := attributevalue.MarshalMap(item)
 	if err != nil {
 		return types.TransactWriteItem{}, fmt.Errorf("marshal %T: %w", item, err)
@@ -40,7 +46,7 @@ func (s *Store) putNew(item any) (types.TransactWriteItem, error) {
 	if err != nil {
 		return types.TransactWriteItem{}, fmt.Errorf("build put condition: %w", err)
 	}
-	return types.TransactWriteItem{Put: &types.Put{TableName: &s.table, Item: av,
+	return types.TransactWriteItem{Put: &types.Put{TableName: &name, Item: av,
 		ConditionExpression: cond.Condition(), ExpressionAttributeNames: cond.Names()}}, nil
 }
 

@@ -150,8 +150,14 @@ func (s *Store) putIfNew(ctx context.Context, item any, what string) (bool, erro
 	if err != nil {
 		return false, err
 	}
-	_, err = s.db.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName: &s.table, Item: put.Put.Item, ConditionExpression: put.Put.ConditionExpression,
+	return s.putOnce(ctx, put, what)
+}
+
+// putOnce runs the conditional put of a putNew transaction item on its
+// own: false when the item exists.
+func (s *Store) putOnce(ctx context.Context, put types.TransactWriteItem, what string) (bool, error) {
+	_, err := s.db.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: put.Put.TableName, Item: put.Put.Item, ConditionExpression: put.Put.ConditionExpression,
 		ExpressionAttributeNames: put.Put.ExpressionAttributeNames, ReturnConsumedCapacity: capacity,
 	})
 	var ccf *types.ConditionalCheckFailedException

@@ -148,3 +148,7 @@ func (s *Server) Stop() error {
 	}
 	return nil
 }
+
+// Pid returns the server's process ID (the JVM's), whose CPU time the
+// load benchmark reads.
+func (s *Server) Pid() int { return s.proc.Pid() }

@@ -39,7 +39,7 @@ type Function struct {
 	HTTP []Route
 	// S3 invokes the function for objects created in the clip bucket.
 	S3 *S3Trigger
-	// Stream invokes the function with batches of the table's stream.
+	// Stream invokes the function with batches of the events table's stream.
 	Stream *StreamTrigger
 	// Schedule invokes the function on a schedule.
 	Schedule *ScheduleTrigger
@@ -120,6 +120,13 @@ func (f Function) TakesAgentKey() bool {
 	return slices.ContainsFunc(f.HTTP, func(r Route) bool { return r.Auth == AuthAgentKey })
 }
 
+// WritesEvents reports whether f writes webhook events owed
+// (table.EventKeys in its Table.Write), which live in the events table
+// (table.EventsName): such a function, and no other, gets the events
+// table's name (settings.EventsTable) and its write grant; the CDK stack
+// and the SAM template give them by this rule.
+func (f Function) WritesEvents() bool { return slices.Contains(f.Table.Write, table.EventKeys) }
+
 // S3Trigger starts a function for each object created under Prefix (and
 // ending in Suffix, when set) in the clip bucket.
 type S3Trigger struct {
@@ -127,7 +134,7 @@ type S3Trigger struct {
 	Suffix string
 }
 
-// StreamTrigger starts a function with batches of the table's stream
+// StreamTrigger starts a function with batches of the events table's stream
 // (new and old images), reporting partial batch failures.
 type StreamTrigger struct {
 	BatchSize int
@@ -207,7 +214,9 @@ type TableAccess struct {
 	QueryItems bool
 	// Write lists the leading (partition) key patterns, in IAM StringLike
 	// syntax, of the items the function may PutItem and UpdateItem: the
-	// table package's *Keys patterns.
+	// table package's *Keys patterns. table.EventKeys grants the write on
+	// the events table (WritesEvents), every other pattern on the main
+	// table.
 	Write []string
 }
 

@@ -361,9 +361,9 @@ func wantEvents(f manifest.Function) ([]string, []string) {
 }
 
 // wantStreamArn is what a DynamoDB event's Stream resolves to: the
-// placeholder ARN of make dev's table's stream (the parameter TableName's
+// placeholder ARN of make dev's events table's stream (the parameter EventsTableName's
 // default, the pseudo parameters' examples), which sam local never reads.
-var wantStreamArn = "arn:aws:dynamodb:us-east-1:123456789012:table/" + table.DefaultName + "/stream/local"
+var wantStreamArn = "arn:aws:dynamodb:us-east-1:123456789012:table/" + table.EventsName(table.DefaultName) + "/stream/local"
 
 // reportFailures is the FunctionResponseTypes of a DynamoDB event: the
 // functions report partial batch failures (shared/streamevent).
@@ -606,6 +606,7 @@ func checkEnvironment(fn function, f manifest.Function) []string {
 		want      bool
 		why       string
 	}{
+		{settings.EventsTable, table.EventsName(table.DefaultName), f.WritesEvents(), "functions that write webhook events"},
 		{settings.ClipBucket, wantClipBucket, usesBucket(f), "functions with bucket grants or an S3 trigger"},
 		{"AWS_ENDPOINT_URL_S3", "", usesBucket(f), "functions with bucket grants or an S3 trigger (empty: real S3)"},
 		{settings.PublicBaseURL, wantBaseURL, needsBaseURL(f), "functions that mint capture, video or quote page links or serve a token page"},
@@ -949,6 +950,7 @@ func TestFunctionsStartWithTheTemplateEnvironment(t *testing.T) {
 	fns := functions(t, openTemplate(t))
 	local := map[string]string{
 		settings.Table:              table.DefaultName,
+		settings.EventsTable:        table.EventsName(table.DefaultName),
 		"AWS_ENDPOINT_URL_DYNAMODB": "http://127.0.0.1:1",
 		settings.ClipBucket:         wantClipBucket,
 		"AWS_ENDPOINT_URL_S3":       "http://127.0.0.1:2",
@@ -974,7 +976,7 @@ func TestFunctionsStartWithTheTemplateEnvironment(t *testing.T) {
 			t.Setenv("AWS_REGION", "us-east-1")
 			t.Setenv("AWS_ACCESS_KEY_ID", "local")
 			t.Setenv("AWS_SECRET_ACCESS_KEY", "local")
-			for _, name := range []string{settings.Table, "AWS_ENDPOINT_URL_DYNAMODB", settings.ClipBucket, "AWS_ENDPOINT_URL_S3", settings.PublicBaseURL, settings.StripeAPIURL, settings.AgentToolsAllowedOrigins} {
+			for _, name := range []string{settings.Table, settings.EventsTable, "AWS_ENDPOINT_URL_DYNAMODB", settings.ClipBucket, "AWS_ENDPOINT_URL_S3", settings.PublicBaseURL, settings.StripeAPIURL, settings.AgentToolsAllowedOrigins} {
 				t.Setenv(name, "")
 			}
 			for _, sec := range manifest.Secrets {

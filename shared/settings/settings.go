@@ -9,6 +9,10 @@ package settings
 const (
 	// Table names the DynamoDB table.
 	Table = "TABLE_NAME"
+	// EventsTable names the events table (table.EventsName), whose stream
+	// triggers the webhook dispatcher: only the functions that write
+	// webhook events get it. Unset, a local tool derives it from Table.
+	EventsTable = "EVENTS_TABLE_NAME"
 	// CursorSecret holds the key that signs listLeads cursors (hex, at least
 	// 32 bytes), for local stacks.
 	CursorSecret = "CURSOR_SECRET"

@@ -20,6 +20,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/dynamo"
 	"github.com/moveleads/partnerapi/shared/dynamolocal"
+	"github.com/moveleads/partnerapi/shared/table"
 )
 
 // TestMain runs the package's tests against DynamoDB Local: the
@@ -39,16 +40,17 @@ func newClient(t testing.TB) *dynamodb.Client {
 	return dynamodb.NewFromConfig(cfg)
 }
 
-// newTable creates a fresh table from the schema (stream on), dropped when
+// newTable creates fresh tables from the schema, the events table's
+// stream on, and returns the streamed one's name; both are dropped when
 // the test ends (after the Poll of startPoll, whose cleanup runs first).
 func newTable(t testing.TB, db *dynamodb.Client) string {
 	t.Helper()
 	name := fmt.Sprintf("stream-%d-%d", time.Now().UnixNano(), tableSeq.Add(1))
-	if err := dynamo.CreateTable(context.Background(), db, name); err != nil {
-		t.Fatalf("create table: %v", err)
+	if err := dynamo.CreateTablesWithStream(context.Background(), db, name); err != nil {
+		t.Fatalf("create tables: %v", err)
 	}
-	t.Cleanup(func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name}) })
-	return name
+	t.Cleanup(func() { _ = dynamo.DeleteTables(context.Background(), db, name) })
+	return table.EventsName(name)
 }
 
 func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }

@@ -240,7 +240,7 @@ func TestIdempotentLinkReplaysTheSameLink(t *testing.T) {
 	// The same key for another lead is another request.
 	want(t, e.Do(t, "POST", "/v1/leads/"+e.newLead(t, e.key)+"/video-survey", e.key, "", "Idempotency-Key: k1"), 422, "idempotency_key_reused")
 
-	dump := dynamotest.ScanStrings(t, e.DB, e.Store.Table())
+	dump := dynamotest.ScanStrings(t, e.DB, e.Store.Table()) + dynamotest.ScanStrings(t, e.DB, e.Store.EventsTable())
 	for _, l := range []map[string]any{a, other, fresh1, fresh2} {
 		tok := strings.TrimPrefix(capturePath(t, l["capture_url"].(string)), "/v1-capture/")
 		if strings.Contains(dump, tok) {

@@ -1,6 +1,7 @@
-// Package table is the single source of truth for the DynamoDB table's
-// schema: its key attributes, its global secondary indexes, its TTL
-// attribute and its stream. The DynamoDB adapter creates local tables from
+// Package table is the single source of truth for the DynamoDB tables'
+// schema: the main table's key attributes, its global secondary indexes,
+// its TTL attribute, and the small events table that alone carries a
+// stream. The DynamoDB adapter creates local tables from
 // it and the CDK stack declares the deployed table from it.
 //
 // It imports nothing from the AWS SDK so that every consumer (including the
@@ -37,14 +38,28 @@ var Indexes = []Index{GSI1}
 // expired items within days, so readers also check it themselves.
 const TTLAttribute = "expires_at"
 
-// StreamView is what the table's stream records carry of a changed item
-// (a DynamoDB StreamViewType). The outgoing-webhook dispatcher reads the
-// "event owed" item from the new image of its INSERT; the old image lets a
-// stream processor see a transition (which attribute changed from what)
-// without reading the table again, and shows what a REMOVE deleted. The
-// local tables (dynamo.CreateTable) and the deployed one (infra/stack) both
-// enable the stream with this view.
+// StreamView is what the events table's stream records carry of a
+// changed item (a DynamoDB StreamViewType). The outgoing-webhook
+// dispatcher reads the "event owed" item from the new image of its INSERT;
+// the old image shows what a REMOVE (TTL) deleted. The main table has no
+// stream: only the events table's items are streamed, so the dispatcher
+// never reads past the rate-limit counter's update on every request (half
+// of all writes), and DynamoDB Local, whose every write to a streamed
+// table slows as stream records pile up, stays fast. The local tables
+// (dynamo.CreateTablesWithStream) and the deployed one (infra/stack) both
+// enable the events table's stream with this view.
 const StreamView = "NEW_AND_OLD_IMAGES"
+
+// The events table holds only the webhook events owed (the outbox items,
+// EventKeys), under the same key attributes (PK, SK) and TTL attribute as
+// the main table, with no index; its stream (StreamView) triggers the
+// webhook dispatcher. A state change writes its events in its own
+// transaction, which names both tables.
+//
+// EventsName is the events table's name locally (make dev, tests, tools)
+// for main table name: main + "-events". Deployed functions get the
+// deployed name in settings.EventsTable instead.
+func EventsName(main string) string { return main + "-events" }
 
 // AuthKeyPrefix starts the partition key of every API key's authentication
 // record ("APIKEY#<sha256 of the key>"). Every function updates those
@@ -109,7 +124,8 @@ const (
 	ViewTokenKeys = ViewTokenPrefix + "*"
 	// SurveyRefKeys matches surveys' id records: SURVEYID#<survey_id>.
 	SurveyRefKeys = SurveyRefPrefix + "*"
-	// EventKeys matches webhook events owed (the outbox):
+	// EventKeys matches webhook events owed (the outbox), the only items
+	// of the events table (EventsName):
 	// PARTNER#<partner>#MODE#<mode>#EVENT#<event_id>.
 	EventKeys = "PARTNER#*#MODE#*#EVENT#*"
 	// WebhookKeys matches webhook endpoints' partitions: WHEP#<endpoint_id>.

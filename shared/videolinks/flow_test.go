@@ -395,7 +395,7 @@ func TestNoViewTokenStored(t *testing.T) {
 		e.open(t, p)
 		tokens = append(tokens, strings.TrimPrefix(p, "/v1-video/"))
 	}
-	dump := dynamotest.ScanStrings(t, e.DB, e.Store.Table())
+	dump := dynamotest.ScanStrings(t, e.DB, e.Store.Table()) + dynamotest.ScanStrings(t, e.DB, e.Store.EventsTable())
 	for _, tok := range tokens {
 		if strings.Contains(dump, tok) {
 			t.Errorf("token %s… stored in plain text", tok[:6])

@@ -188,10 +188,10 @@ func newStack(t *testing.T) *stack {
 	}
 	db := dynamodb.NewFromConfig(cfg)
 	name := "webhooks-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	if err := dynamo.CreateTable(context.Background(), db, name); err != nil {
+	if err := dynamo.CreateTables(context.Background(), db, name); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name}) })
+	t.Cleanup(func() { _ = dynamo.DeleteTables(context.Background(), db, name) })
 	sealer, _ := webhook.NewSealer(make([]byte, 32))
 	st := &stack{store: dynamo.New(db, name), sealer: sealer, clock: &fakeClock{now: time.Now().UTC().Truncate(time.Second)}, faults: map[string]int{}}
 	st.queue = &testQueue{clock: st.clock}

@@ -80,7 +80,7 @@ func newFixture(ctx context.Context, endpoint string, s3srv *s3local.Server, str
 		s3: s3srv, s3c: s3srv.Client(), bucket: fmt.Sprintf("coldstart-%d", time.Now().UnixNano()),
 	}
 	f.stripeURL = stripeURL
-	if err := dynamo.CreateTable(ctx, db, f.table); err != nil {
+	if err := dynamo.CreateTables(ctx, db, f.table); err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
 	f.store = dynamo.New(db, f.table)
@@ -184,7 +184,7 @@ func (f *fixture) Close(ctx context.Context) error {
 	if f.receiver != nil {
 		f.receiver.Close()
 	}
-	_, err := f.db.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: &f.table})
+	err := dynamo.DeleteTables(ctx, f.db, f.table)
 	return errors.Join(err, f.deleteBucket(ctx))
 }
 

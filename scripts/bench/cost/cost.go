@@ -168,14 +168,14 @@ func newBench(ctx context.Context, endpoint string) (*bench, error) {
 		Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
 	}, m.Install)
 	name := "bench-cost-" + uuid.NewString()[:8]
-	if err := dynamo.CreateTable(ctx, db, name); err != nil {
+	if err := dynamo.CreateTables(ctx, db, name); err != nil {
 		return nil, err
 	}
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
 	store := dynamo.New(db, name)
 	m.Take()
-	drop := func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name}) }
+	drop := func() { _ = dynamo.DeleteTables(context.Background(), db, name) }
 	return &bench{drop: drop, h: catalog.New(catalog.Deps{Store: store, Secret: func(string) func(context.Context) ([]byte, error) {
 		return func(context.Context) ([]byte, error) { return secret, nil }
 	}}), store: store, meter: m, now: time.Now()}, nil

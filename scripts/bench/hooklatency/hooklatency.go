@@ -42,6 +42,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/streamlocal"
 	"github.com/moveleads/partnerapi/shared/survey"
 	"github.com/moveleads/partnerapi/shared/surveyrec"
+	"github.com/moveleads/partnerapi/shared/table"
 	"github.com/moveleads/partnerapi/shared/webhook"
 )
 
@@ -150,10 +151,10 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 	}
 	db := newClient(nil)
 	name := fmt.Sprintf("bench-hooks-%d", time.Now().UnixNano())
-	if err := dynamo.CreateTable(ctx, db, name); err != nil {
+	if err := dynamo.CreateTablesWithStream(ctx, db, name); err != nil {
 		return Result{}, err
 	}
-	defer db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name})
+	defer dynamo.DeleteTables(context.Background(), db, name)
 	store := dynamo.New(db, name)
 	var meter dynamometer.Meter
 	metered := dynamo.New(newClient(&meter), name)
@@ -217,7 +218,7 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 	pollCtx, stopPoll := context.WithCancel(ctx)
 	polled := make(chan error, 1)
 	go func() {
-		polled <- streamlocal.Poll(pollCtx, db, streamlocal.StreamsClient(db), name, streamlocal.Latest,
+		polled <- streamlocal.Poll(pollCtx, db, streamlocal.StreamsClient(db), table.EventsName(name), streamlocal.Latest,
 			fn.Stream.BatchSize, h, nil)
 	}()
 	defer func() { stopPoll(); <-polled }()

@@ -33,6 +33,13 @@ type Options struct {
 	// DynamoDBEndpoint names a running DynamoDB Local (its tables are left
 	// alone: the run makes its own); "" starts one and stops it afterwards.
 	DynamoDBEndpoint string
+	// DynamoDBPID is the process of the DynamoDB Local at DynamoDBEndpoint,
+	// whose CPU time the first concurrent run reads [none: no CPU row].
+	DynamoDBPID int
+	// Reference runs the first concurrent run again on a table in a fresh
+	// DynamoDB Local, to compare throughput with (the rows of
+	// referenceRows).
+	Reference bool
 	// Progress receives one line per phase; nil for none.
 	Progress io.Writer
 }
@@ -78,9 +85,14 @@ func (o Options) validate() error {
 }
 
 // bound is how long the runs, their seeding and their lead counts may take
-// once the stack is up.
+// once the stack is up: seeding 512 keys took nearly 2 minutes on a loaded
+// 2-core machine. The reference run starts a DynamoDB Local of its own.
 func (o Options) bound() time.Duration {
-	return time.Duration(len(o.Concurrency))*(o.Duration+30*time.Second) + o.SingleKeyDuration*3/2 + 30*time.Second
+	runs := len(o.Concurrency)
+	if o.Reference {
+		runs++
+	}
+	return time.Duration(runs)*(o.Duration+3*time.Minute) + o.SingleKeyDuration*3/2 + 30*time.Second
 }
 
 // run is one measured run.
@@ -93,6 +105,44 @@ type run struct {
 	leads   *leadCheck // nil for the single-key run
 	// handlerErrors is the handlers' first error log lines during the run.
 	handlerErrors string
+	// cpu is the CPU time DynamoDB Local and this process used from the
+	// end of the warm-up (a quarter of the run) to its end; err when it
+	// could not be read.
+	cpu cpuUse
+}
+
+// cpuUse is the CPU time DynamoDB Local and this process used over a
+// span.
+type cpuUse struct {
+	db, self time.Duration
+	err      error
+}
+
+// probeCPU samples the CPU time of DynamoDB Local (st.dbPID) and of this
+// process at warm (the end of a run's warm-up) and returns a function
+// that samples them again and returns the difference. Without a pid it
+// returns a zero cpuUse whose err says so.
+func (st *stack) probeCPU(ctx context.Context, warm time.Time) func() cpuUse {
+	if st.dbPID == 0 {
+		return func() cpuUse { return cpuUse{err: errors.New("no DynamoDB Local pid")} }
+	}
+	first := make(chan cpuUse, 1)
+	go func() {
+		select {
+		case <-time.After(time.Until(warm)):
+		case <-ctx.Done():
+		}
+		s, err := sampleCPU(st.dbPID)
+		first <- cpuUse{db: s.db, self: s.self, err: err}
+	}()
+	return func() cpuUse {
+		a := <-first
+		b, err := sampleCPU(st.dbPID)
+		if a.err != nil || err != nil {
+			return cpuUse{err: errors.Join(a.err, err)}
+		}
+		return cpuUse{db: b.db - a.db, self: b.self - a.self}
+	}
 }
 
 // Run starts the local stack and measures it: one concurrent run per
@@ -112,6 +162,9 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 		return nil, err
 	}
 	defer st.close()
+	if opts.DynamoDBEndpoint != "" {
+		st.dbPID = opts.DynamoDBPID
+	}
 	ctx, cancel := context.WithTimeout(ctx, opts.bound())
 	defer cancel()
 
@@ -141,7 +194,30 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 	for _, r := range concurrent {
 		rows = append(rows, concurrentRows(r)...)
 	}
-	return append(rows, singleKeyRows(single)...), nil
+	rows = append(rows, singleKeyRows(single)...)
+	if st.dbPID != 0 && len(concurrent) > 0 {
+		rows = append(rows, cpuRow(concurrent[0]))
+	}
+	if opts.Reference && len(concurrent) > 0 {
+		ref, err := st.reference(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, referenceRow(concurrent[0], ref))
+	}
+	return rows, nil
+}
+
+// reference runs the first concurrent run again against a fresh DynamoDB
+// Local of its own, on a table without a stream, and stops it.
+func (st *stack) reference(ctx context.Context, opts Options) (*run, error) {
+	fmt.Fprintln(opts.Progress, "load: reference run on a fresh DynamoDB Local")
+	ref, err := startStack(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	defer ref.close()
+	return ref.concurrent(ctx, opts, opts.Concurrency[0])
 }
 
 // singleSlot decides whether a single-key run of length d starting at now
@@ -218,8 +294,10 @@ func (st *stack) drive(ctx context.Context, name string, c int, ks keySet, d tim
 	for _, cl := range clients {
 		wg.Go(func() { cl.run(ctx, deadline) })
 	}
+	cpu := st.probeCPU(ctx, start.Add(d/4))
 	wg.Wait()
 	r := &run{name: name, clients: c, keys: ks, elapsed: time.Since(start), handlerErrors: st.errs.take()}
+	r.cpu = cpu()
 	for _, cl := range clients {
 		r.samples = append(r.samples, cl.samples...)
 	}

@@ -192,3 +192,49 @@ func truncate(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// Budgets of the rows that catch a local stack slowing as it writes
+// (DynamoDB Local's stream records piling up: docs/BENCHMARKS.md). Both
+// were measured to: a ratio of the API's throughput to raw DynamoDB Local
+// on the same instance would not, since both slow down together.
+const (
+	// maxDBCPURatio bounds DynamoDB Local's CPU over the bench process's
+	// (the gateway, the handlers and the clients) during a concurrent run:
+	// 1.4–2.3 healthy, 4–30 with the defect.
+	maxDBCPURatio = 3.0
+	// minReferenceRatio is the least throughput of the first concurrent
+	// run over the same run on a table in a fresh DynamoDB Local.
+	minReferenceRatio = 0.7
+)
+
+// throughput is r's answered requests per second.
+func throughput(r *run) float64 {
+	t := tallySamples(r.samples)
+	return float64(t.requests-t.byStatus[0]) / r.elapsed.Seconds()
+}
+
+// cpuRow compares DynamoDB Local's CPU time with this process's during r,
+// after its warm-up.
+func cpuRow(r *run) report.Row {
+	const metric = "DynamoDB Local's CPU ÷ the bench process's, after a warm-up"
+	if r.cpu.err != nil || r.cpu.self <= 0 {
+		return budget(r, metric, "not measured", fmt.Sprintf("≤ %.0f", maxDBCPURatio), false, fmt.Sprint(r.cpu.err))
+	}
+	ratio := r.cpu.db.Seconds() / r.cpu.self.Seconds()
+	return budget(r, metric, fmt.Sprintf("%.2f (%.1f s ÷ %.1f s)", ratio, r.cpu.db.Seconds(), r.cpu.self.Seconds()),
+		fmt.Sprintf("≤ %.0f", maxDBCPURatio), ratio <= maxDBCPURatio,
+		"CPU time (utime+stime) of the JVM (/proc/<pid>/stat) and of this process (getrusage) from a quarter into the run to its end")
+}
+
+// referenceRow compares r's throughput with ref's, the same run on a
+// table in a fresh DynamoDB Local.
+func referenceRow(r, ref *run) report.Row {
+	a, b := throughput(r), throughput(ref)
+	ratio := 0.0
+	if b > 0 {
+		ratio = a / b
+	}
+	return budget(r, "throughput ÷ the same run on a fresh DynamoDB Local", fmt.Sprintf("%.2f (%.0f ÷ %.0f req/s)", ratio, a, b),
+		fmt.Sprintf("≥ %.1f", minReferenceRatio), ratio >= minReferenceRatio,
+		"the reference runs after the others, on a DynamoDB Local of its own that has served nothing else")
+}

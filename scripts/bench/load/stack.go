@@ -31,7 +31,9 @@ type stack struct {
 	base  string // http://127.0.0.1:PORT
 	store *dynamo.Store
 	// errs keeps the handlers' error log lines, to explain a 5xx.
-	errs  *logBuffer
+	errs *logBuffer
+	// dbPID is DynamoDB Local's process when known (0: not).
+	dbPID int
 	stops []func()
 }
 
@@ -51,7 +53,7 @@ func startStack(ctx context.Context, endpoint string) (_ *stack, err error) {
 			return nil, err
 		}
 		st.stops = append(st.stops, func() { _ = db.Stop() })
-		endpoint = db.Endpoint
+		endpoint, st.dbPID = db.Endpoint, db.Pid()
 	}
 	client, err := dynamoClient(ctx, endpoint)
 	if err != nil {
@@ -60,13 +62,13 @@ func startStack(ctx context.Context, endpoint string) (_ *stack, err error) {
 	name := fmt.Sprintf("bench-load-%d", time.Now().UnixNano())
 	// Nothing reads the load table's stream, and DynamoDB Local slows
 	// every write to a streamed table as its records pile up.
-	if err := dynamo.CreateTableWithoutStream(ctx, client, name); err != nil {
+	if err := dynamo.CreateTables(ctx, client, name); err != nil {
 		return nil, fmt.Errorf("create table: %w", err)
 	}
 	st.stops = append(st.stops, func() {
 		dctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		_, _ = client.DeleteTable(dctx, &dynamodb.DeleteTableInput{TableName: &name})
+		_ = dynamo.DeleteTables(dctx, client, name)
 	})
 	st.store = dynamo.New(client, name)
 	secret := randomBytes(32)

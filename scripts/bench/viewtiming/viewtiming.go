@@ -114,11 +114,11 @@ func start(ctx context.Context, endpoint string) (_ *stack, err error) {
 		o.DisableValidateResponseChecksum = true // see scripts/bench/load
 	})
 	name := fmt.Sprintf("bench-viewtiming-%d", time.Now().UnixNano())
-	if err := dynamo.CreateTable(ctx, db, name); err != nil {
+	if err := dynamo.CreateTables(ctx, db, name); err != nil {
 		return nil, err
 	}
 	st.stops = append(st.stops, func() {
-		_, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name})
+		_ = dynamo.DeleteTables(context.Background(), db, name)
 	})
 	st.store = dynamo.New(db, name)
 

@@ -25,6 +25,11 @@ import (
 	"github.com/moveleads/partnerapi/shared/repo"
 )
 
+// StateDirVar, when set, names the folder of make dev's state files (lock,
+// dev.json, the SAM env files) instead of <repo root>/.local: the soak
+// benchmark runs a second stack beside a developer's.
+const StateDirVar = "DEVSTACK_STATE_DIR"
+
 // RelPath is the file's path relative to the repository root.
 const RelPath = ".local/dev.json"
 

@@ -33,6 +33,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/streamlocal"
 	"github.com/moveleads/partnerapi/shared/survey"
 	"github.com/moveleads/partnerapi/shared/surveyrec"
+	"github.com/moveleads/partnerapi/shared/table"
 	"github.com/moveleads/partnerapi/shared/webhook"
 )
 
@@ -60,10 +61,10 @@ func newFixture(t *testing.T) *fixture {
 	}
 	db := dynamodb.NewFromConfig(cfg)
 	name := "hooks-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	if err := dynamo.CreateTable(ctx, db, name); err != nil {
+	if err := dynamo.CreateTablesWithStream(ctx, db, name); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &name}) })
+	t.Cleanup(func() { _ = dynamo.DeleteTables(context.Background(), db, name) })
 	key := make([]byte, 32)
 	key[0] = 7
 	sealer, _ := webhook.NewSealer(key)
@@ -213,7 +214,7 @@ func TestDispatcherFromTheStream(t *testing.T) {
 	pctx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
-		done <- streamlocal.Poll(pctx, f.db, streamlocal.StreamsClient(f.db), f.name, streamlocal.TrimHorizon, 10, recording, nil)
+		done <- streamlocal.Poll(pctx, f.db, streamlocal.StreamsClient(f.db), table.EventsName(f.name), streamlocal.TrimHorizon, 10, recording, nil)
 	}()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if ids, _ := rcv.got(); len(ids) > 0 || time.Now().After(deadline) {

@@ -17,6 +17,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/queuelocal"
 	"github.com/moveleads/partnerapi/shared/streamevent"
 	"github.com/moveleads/partnerapi/shared/streamlocal"
+	"github.com/moveleads/partnerapi/shared/table"
 	"github.com/moveleads/partnerapi/shared/webhook"
 )
 
@@ -83,7 +84,7 @@ func TestSlowEndpointDelaysOnlyItself(t *testing.T) {
 	}()
 	go func() {
 		defer wg.Done()
-		if err := streamlocal.Poll(ctx, f.db, streamlocal.StreamsClient(f.db), f.name, streamlocal.TrimHorizon, 10,
+		if err := streamlocal.Poll(ctx, f.db, streamlocal.StreamsClient(f.db), table.EventsName(f.name), streamlocal.TrimHorizon, 10,
 			streamevent.New(dispatcher, nil), nil); err != nil {
 			t.Error(err)
 		}

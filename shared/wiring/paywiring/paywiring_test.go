@@ -81,10 +81,10 @@ func receiver(t *testing.T, reads *atomic.Int32) apigw.LambdaFunc {
 	}
 	db := dynamodb.NewFromConfig(cfg)
 	table := "paywiring-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	if err := dynamo.CreateTable(ctx, db, table); err != nil {
+	if err := dynamo.CreateTables(ctx, db, table); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _, _ = db.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &table}) })
+	t.Cleanup(func() { _ = dynamo.DeleteTables(context.Background(), db, table) })
 	vars := map[string]string{
 		settings.Table: table, "AWS_REGION": region, "AWS_ACCESS_KEY_ID": accessKey, "AWS_SECRET_ACCESS_KEY": secretKey,
 		settings.StripeWebhookSecretsARN:   secretARN,
