@@ -38,6 +38,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -136,50 +137,59 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	// lets the capture page upload from it.
 	base := "http://" + ln.Addr().String()
 
-	fmt.Fprintln(out, "Starting Amazon DynamoDB Local (installing it first if missing)...")
-	db, err := dynamolocal.Start(ctx)
-	if err != nil {
-		return err
-	}
-	defer db.Stop()
-	if db.Warning != "" {
-		fmt.Fprintln(out, "WARNING:", db.Warning)
-	}
-
-	fmt.Fprintln(out, "Starting MinIO, the local S3 (installing it first if missing)...")
+	// The four servers start side by side (each installs itself first if
+	// missing): make dev waits for the slowest, not for their sum.
+	fmt.Fprintln(out, "Starting Amazon DynamoDB Local, MinIO (the local S3), the inventory's detector (a CenterNet COCO model under Node) and stripe-mock (the local Stripe API), installing what is missing...")
 	// MinIO checks only that the webhook's port accepts connections (ln
 	// already listens) and posts each event once, with this token.
 	hook := s3local.Webhook{ID: clipsWebhook, Endpoint: base + s3EventsPath, AuthToken: randomHex(32)}
-	s3srv, err := s3local.Start(ctx, s3local.WithWebhooks(hook), s3local.WithCORSOrigins(base))
-	if err != nil {
+	var (
+		db                *dynamolocal.Server
+		s3srv             *s3local.Server
+		det               *detectlocal.Server
+		stripeSrv         *stripelocal.Server
+		dbErr, s3Err      error
+		detErr, stripeErr error
+		wg                sync.WaitGroup
+	)
+	wg.Go(func() { db, dbErr = dynamolocal.Start(ctx) })
+	wg.Go(func() { s3srv, s3Err = s3local.Start(ctx, s3local.WithWebhooks(hook), s3local.WithCORSOrigins(base)) })
+	wg.Go(func() { det, detErr = detectlocal.Start(ctx) })
+	wg.Go(func() { stripeSrv, stripeErr = stripelocal.Start(ctx) })
+	wg.Wait()
+	if db != nil {
+		defer db.Stop()
+	}
+	if s3srv != nil {
+		defer s3srv.Stop()
+	}
+	if det != nil {
+		defer det.Stop()
+	}
+	if stripeSrv != nil {
+		defer stripeSrv.Stop()
+	}
+	if err := errors.Join(dbErr, s3Err, stripeErr); err != nil {
 		return err
 	}
-	defer s3srv.Stop()
+	if db.Warning != "" {
+		fmt.Fprintln(out, "WARNING:", db.Warning)
+	}
 	err = s3local.CreateBucket(ctx, s3srv.Client(), s3local.Bucket{
 		Name: clipBucket, Notify: []s3local.Notification{{Target: hook, Prefix: manifest.ClipPrefix}},
 	})
 	if err != nil {
 		return err
 	}
-
-	fmt.Fprintln(out, "Starting the inventory's detector, a CenterNet COCO model under Node (installing it first if missing)...")
 	var detector inventory.Detector
 	detectorURL := ""
-	if det, err := detectlocal.Start(ctx); err != nil {
+	if detErr != nil {
 		// The survey works without it: frames are recorded as not
 		// analysed and inventories come from the checklist.
-		fmt.Fprintln(out, "WARNING: the detector did not start; survey inventories will come from checklists alone:", err)
+		fmt.Fprintln(out, "WARNING: the detector did not start; survey inventories will come from checklists alone:", detErr)
 	} else {
-		defer det.Stop()
 		detector, detectorURL = det.Client(), det.Endpoint
 	}
-
-	fmt.Fprintln(out, "Starting stripe-mock, the local Stripe API (installing it first if missing)...")
-	stripeSrv, err := stripelocal.Start(ctx)
-	if err != nil {
-		return err
-	}
-	defer stripeSrv.Stop()
 
 	env := stackEnv(db.Endpoint, s3srv, base)
 	for k, v := range stripeEnv(stripeSrv) {
