@@ -102,6 +102,7 @@ func TestSignalStopsCleanly(t *testing.T) {
 			devPath := filepath.Join(root, filepath.FromSlash(devfile.RelPath))
 			var dev devfile.File
 			for deadline := time.Now().Add(2 * time.Minute); ; {
+				var err error
 				if dev, err = devfile.Read(devPath); err == nil {
 					break
 				}

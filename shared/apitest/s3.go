@@ -92,7 +92,7 @@ func (e *Env) newBucket(t testing.TB, cfg aws.Config) string {
 		t.Fatal("apitest: Options.S3 needs TestMain to call apitest.MainS3")
 	}
 	name := fmt.Sprintf("clips-%d-%d", time.Now().UnixNano()%1e9, tableSeq.Add(1))
-	e.S3 = s3.NewFromConfig(cfg, func(o *s3.Options) { o.UsePathStyle = true })
+	e.S3 = s3.NewFromConfig(cfg, func(o *s3.Options) { o.UsePathStyle, o.DisableLogOutputChecksumValidationSkipped = true, true })
 	err := s3local.CreateBucket(context.Background(), e.S3, s3local.Bucket{
 		Name: name, Notify: []s3local.Notification{{Target: webhook, Prefix: manifest.ClipPrefix}},
 	})
