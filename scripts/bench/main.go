@@ -37,11 +37,12 @@ func main() {
 	runs := flag.Int("coldstarts", 60, "cold starts per function")
 	loadFor := flag.Duration("load", 20*time.Second, "length of each load run")
 	only := flag.String("only", "", `run one section alone and print its rows, writing no file: "webhooks" or "coldstart"`)
+	functions := flag.String("functions", "", "with -only coldstart: comma-separated slugs to measure (default all)")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	if *only != "" {
-		if err := runOnly(ctx, *only, *runs); err != nil {
+		if err := runOnly(ctx, *only, *runs, *functions); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
@@ -54,8 +55,9 @@ func main() {
 }
 
 // runOnly runs the section name alone (on its own local servers) and
-// prints its rows; runs is the cold starts per function.
-func runOnly(ctx context.Context, name string, runs int) error {
+// prints its rows; runs is the cold starts per function, functions the
+// comma-separated slugs coldstart measures (empty: all).
+func runOnly(ctx context.Context, name string, runs int, functions string) error {
 	var rows []report.Row
 	switch name {
 	case "webhooks":
@@ -69,7 +71,7 @@ func runOnly(ctx context.Context, name string, runs int) error {
 		}
 	case "coldstart":
 		var err error
-		if rows, err = coldstart.Run(ctx, coldstart.Options{Runs: runs, Log: os.Stderr}); err != nil {
+		if rows, err = coldstart.Run(ctx, coldstart.Options{Runs: runs, Log: os.Stderr, Functions: splitList(functions)}); err != nil {
 			return err
 		}
 	default:
@@ -201,4 +203,15 @@ func goVersion() string {
 		return runtime.Version()
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// splitList splits a comma-separated flag value, dropping empty entries.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

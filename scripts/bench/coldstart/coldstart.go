@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
@@ -51,6 +52,9 @@ type Options struct {
 	Timeout time.Duration
 	// Log receives build commands and progress; nil discards them.
 	Log io.Writer
+	// Functions, when not empty, are the slugs measured (with the
+	// baseline): to compare a few functions' init quickly. Empty: all.
+	Functions []string
 }
 
 func (o Options) withDefaults() Options {
@@ -148,8 +152,12 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 	}
 	defer fx.Close(context.WithoutCancel(ctx))
 
+	fns, err := selected(o.Functions)
+	if err != nil {
+		return nil, err
+	}
 	var targets []target
-	for _, fn := range manifest.Functions {
+	for _, fn := range fns {
 		tg, err := fx.Target(fn, host[fn.Slug])
 		if err != nil {
 			return nil, err
@@ -166,11 +174,32 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 		return nil, fmt.Errorf("coldstart: %w", err)
 	}
 	var functions []result
-	for i, fn := range manifest.Functions {
+	for i, fn := range fns {
 		functions = append(functions, result{name: fn.Slug, samples: samples[i], size: sizes[fn.Slug], zipSize: zips[fn.Slug]})
 	}
 	hello := result{name: helloWorld, samples: samples[len(targets)-1], size: sizes[helloWorld]}
 	return rows(hello, functions), nil
+}
+
+// selected returns the functions of manifest.Functions that slugs name,
+// in the manifest's order, or all of them when slugs is empty; an unknown
+// slug is an error.
+func selected(slugs []string) ([]manifest.Function, error) {
+	if len(slugs) == 0 {
+		return manifest.Functions, nil
+	}
+	var out []manifest.Function
+	for _, s := range slugs {
+		if _, ok := manifest.BySlug(s); !ok {
+			return nil, fmt.Errorf("coldstart: no function %q in the manifest", s)
+		}
+	}
+	for _, f := range manifest.Functions {
+		if slices.Contains(slugs, f.Slug) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
 
 // buildBinaries builds every binary under dir for the host architecture,
