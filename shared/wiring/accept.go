@@ -2,21 +2,20 @@
 // (acceptQuote): apart from the other wiring packages because it alone
 // links both the clip bucket's adapter (the signature image) and the
 // quote features, so that v1-lead-quote links no S3.
-package acceptwiring
+package wiring
 
 import (
 	"github.com/moveleads/partnerapi/shared/api"
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/quotes"
-	"github.com/moveleads/partnerapi/shared/wiring/bucket"
 )
 
 // Accept builds the v1-accept function's endpoint: acceptQuote, which
 // stores a binding quote's signature image in the bucket.
 func Accept(e *awsenv.Env) ([]api.Endpoint, error) {
-	st, err := bucket.Open(e)
+	st, err := openBucket(e)
 	if err != nil {
 		return nil, err
 	}
-	return []api.Endpoint{quotes.New(quotes.Deps{Store: e.Store, Signatures: bucket.Signatures{Store: st}, Log: e.Log}).AcceptQuote()}, nil
+	return []api.Endpoint{quotes.New(quotes.Deps{Store: e.Store, Signatures: Signatures{Store: st}, Log: e.Log}).AcceptQuote()}, nil
 }
