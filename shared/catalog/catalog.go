@@ -2,9 +2,7 @@
 // for the tools that serve them all in one process: `make dev`'s local
 // gateway, scripts/invoke, the integration tests and the benchmarks (and,
 // later, the agent tool server). Deployed functions never import it: each
-// main calls one builder of shared/wiring (or shared/wiring/s3wiring, for
-// the functions that reach S3), so its binary links, and initialises, only
-// the packages its function uses.
+// main calls one builder of shared/wiring.
 package catalog
 
 import (

@@ -92,7 +92,7 @@ func TestBuildersMatchTheManifest(t *testing.T) {
 
 // TestAgentToolsBuild: the agent tool function builds from an environment
 // with its settings and secrets, reading exactly the secrets the manifest
-// lists for it (mcpwiring.Build checks), with the same builders as the
+// lists for it (wiring.BuildMCP checks), with the same builders as the
 // functions it runs the operations of.
 func TestAgentToolsBuild(t *testing.T) {
 	env := toolEnv(t)
@@ -102,7 +102,7 @@ func TestAgentToolsBuild(t *testing.T) {
 	}
 	for slug, b := range wiring.ToolBuilders {
 		if reflect.ValueOf(b).Pointer() != reflect.ValueOf(Builders()[slug]).Pointer() {
-			t.Errorf("mcpwiring builds %s with another builder than the function's", slug)
+			t.Errorf("wiring.ToolBuilders builds %s with another builder than the function's", slug)
 		}
 	}
 	eps, err := wiring.ToolEndpoints(toolEnv(t))

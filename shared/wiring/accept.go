@@ -1,7 +1,6 @@
-// Package acceptwiring holds the builder of the v1-accept function
-// (acceptQuote): apart from the other wiring packages because it alone
-// links both the clip bucket's adapter (the signature image) and the
-// quote features, so that v1-lead-quote links no S3.
+// The v1-accept function's builder (acceptQuote): the quote feature with
+// the clip bucket for binding signatures' images.
+
 package wiring
 
 import (

@@ -1,7 +1,7 @@
-// Package bucket opens the clip bucket (settings.ClipBucket) through
-// shared/s3store for the builders of the functions that reach it
-// (shared/wiring/s3wiring, shared/wiring/paywiring), honouring
-// AWS_ENDPOINT_URL_S3 (path-style addressing then, as local servers need).
+// The clip bucket (settings.ClipBucket) through shared/s3store, for the
+// builders of the functions that reach it, honouring AWS_ENDPOINT_URL_S3
+// (path-style addressing then, as local servers need).
+
 package wiring
 
 import (

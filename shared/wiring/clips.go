@@ -1,7 +1,7 @@
-// Package s3wiring holds the builders of the functions that reach the clip
-// bucket (v1-capture, v1-video, clip-processor) and the adapter from shared/s3store
-// to the survey feature: apart from shared/wiring, so that only these
-// functions link shared/s3store and the SDK's S3 client.
+// The builders of the functions that reach the clip bucket (v1-capture,
+// v1-video, clip-processor) and the adapter from shared/s3store to the
+// survey feature.
+
 package wiring
 
 import (
@@ -88,7 +88,7 @@ func ClipObjects(e *awsenv.Env) (surveys.Objects, error) {
 	return &clipObjects{st: st}, nil
 }
 
-// clipStore returns the clip bucket (bucket.Open). The store itself is
+// clipStore returns the clip bucket (openBucket). The store itself is
 // what the viewer page needs (videolinks.Objects).
 func clipStore(e *awsenv.Env) (*s3store.Store, error) { return openBucket(e) }
 

@@ -1,11 +1,9 @@
-// Package hookwiring holds the builders of the outgoing webhooks'
-// functions (webhook-dispatcher, webhook-sender, webhook-retrier) and
-// their adapters: the table's stream records to the delivery service, the
-// attempts queue (shared/sqsqueue) to its Handoff and the queue's
-// messages to its Deliver, the schedule's ticks to its retries,
-// shared/safehttp to its Sender. Apart from shared/wiring so
-// that only these functions link the HTTP client that calls partners'
-// endpoints and the Standard Webhooks library.
+// The builders of the outgoing webhooks' functions (webhook-dispatcher,
+// webhook-sender, webhook-retrier) and their adapters: the table's stream
+// records to the delivery service, the attempts queue (shared/sqsqueue) to
+// its Handoff and the queue's messages to its Deliver, the schedule's
+// ticks to its retries, shared/safehttp to its Sender.
+
 package wiring
 
 import (

@@ -1,8 +1,7 @@
-// Package mcpwiring builds the agent tool server (shared/agenttools): its
-// backend runs the tools' operations with the same builders as the
-// functions that serve them over the HTTP API, and its Lambda function
-// (v1-mcp) serves the HTTP transport. It is apart from the other wiring
-// packages because it links every operation of the tools and the MCP SDK.
+// The agent tool server (shared/agenttools): its backend runs the tools'
+// operations with the same builders as the functions that serve them over
+// the HTTP API, and its Lambda function (v1-mcp) serves the HTTP transport.
+
 package wiring
 
 import (

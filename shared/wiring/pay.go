@@ -1,8 +1,7 @@
-// Package paywiring holds the builders of the functions that reach Stripe
-// (v1-deposits, v1-deposit-status, stripe-webhook; v1-quote's is
-// shared/wiring/quotepagewiring, which also reaches the bucket): apart
-// from shared/wiring and s3wiring, so that only these functions link
-// shared/stripepay (and through it stripe-go).
+// The builders of the functions that reach Stripe through
+// shared/stripepay (v1-deposits, v1-deposit-status, stripe-webhook;
+// v1-quote's, which also reaches the bucket, is in quotepage.go).
+
 package wiring
 
 import (

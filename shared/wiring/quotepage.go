@@ -1,7 +1,6 @@
-// Package quotepagewiring holds the builder of the v1-quote function: the
-// quote page, which stores signature images in the bucket and starts
-// deposits through Stripe. It is apart from shared/wiring/paywiring so
-// that the other deposit functions do not link the bucket's client.
+// The v1-quote function's builder: the quote page, which stores signature
+// images in the bucket and starts deposits through Stripe.
+
 package wiring
 
 import (
