@@ -3,7 +3,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/apigw"
-	"github.com/moveleads/partnerapi/shared/wiring/acceptwiring"
+	"github.com/moveleads/partnerapi/shared/wiring"
 )
 
-func main() { apigw.Start(acceptwiring.Accept) }
+func main() { apigw.Start(wiring.Accept) }

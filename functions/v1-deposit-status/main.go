@@ -3,7 +3,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/apigw"
-	"github.com/moveleads/partnerapi/shared/wiring/paywiring"
+	"github.com/moveleads/partnerapi/shared/wiring"
 )
 
-func main() { apigw.Start(paywiring.GetDeposit) }
+func main() { apigw.Start(wiring.GetDeposit) }

@@ -3,7 +3,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/apigw"
-	"github.com/moveleads/partnerapi/shared/wiring/quotewiring"
+	"github.com/moveleads/partnerapi/shared/wiring"
 )
 
-func main() { apigw.Start(quotewiring.CreateQuote) }
+func main() { apigw.Start(wiring.CreateQuote) }

@@ -3,7 +3,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/apigw"
-	"github.com/moveleads/partnerapi/shared/wiring/quotepagewiring"
+	"github.com/moveleads/partnerapi/shared/wiring"
 )
 
-func main() { apigw.Start(quotepagewiring.QuotePage) }
+func main() { apigw.Start(wiring.QuotePage) }

@@ -4,7 +4,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/streamevent"
-	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
+	"github.com/moveleads/partnerapi/shared/wiring"
 )
 
-func main() { streamevent.Start("webhook-dispatcher", hookwiring.Dispatcher) }
+func main() { streamevent.Start("webhook-dispatcher", wiring.Dispatcher) }

@@ -4,7 +4,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/tick"
-	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
+	"github.com/moveleads/partnerapi/shared/wiring"
 )
 
-func main() { tick.Start("webhook-retrier", hookwiring.Retrier) }
+func main() { tick.Start("webhook-retrier", wiring.Retrier) }

@@ -4,7 +4,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/queueevent"
-	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
+	"github.com/moveleads/partnerapi/shared/wiring"
 )
 
-func main() { queueevent.Start("webhook-sender", hookwiring.Attempts) }
+func main() { queueevent.Start("webhook-sender", wiring.Attempts) }

@@ -38,11 +38,12 @@ func main() {
 	loadFor := flag.Duration("load", 20*time.Second, "length of each load run")
 	soakN := flag.Int("soak-requests", 50_000, "requests of the soak")
 	only := flag.String("only", "", `run one section alone and print its rows, writing no file: "webhooks", "coldstart", "load" or "soak"`)
+	functions := flag.String("functions", "", "with -only coldstart: comma-separated slugs to measure (default all)")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
 	if *only != "" {
-		if err := runOnly(ctx, *only, *runs, *loadFor, *soakN); err != nil {
+		if err := runOnly(ctx, *only, *runs, *functions, *loadFor, *soakN); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
@@ -56,8 +57,9 @@ func main() {
 
 // runOnly runs the section name alone (on its own local servers, or make
 // dev's stack for the soak) and prints its rows; runs is the cold starts
-// per function.
-func runOnly(ctx context.Context, name string, runs int, loadFor time.Duration, soakN int) error {
+// per function, functions the comma-separated slugs coldstart measures
+// (empty: all).
+func runOnly(ctx context.Context, name string, runs int, functions string, loadFor time.Duration, soakN int) error {
 	var rows []report.Row
 	var err error
 	switch name {
@@ -69,7 +71,7 @@ func runOnly(ctx context.Context, name string, runs int, loadFor time.Duration, 
 		defer db.Stop()
 		rows, err = hooklatency.Run(ctx, hooklatency.Options{Endpoint: db.Endpoint, Log: os.Stderr})
 	case "coldstart":
-		rows, err = coldstart.Run(ctx, coldstart.Options{Runs: runs, Log: os.Stderr})
+		rows, err = coldstart.Run(ctx, coldstart.Options{Runs: runs, Log: os.Stderr, Functions: splitList(functions)})
 	case "load":
 		rows, err = load.Run(ctx, loadOptions(nil, loadFor))
 	case "soak":
@@ -223,4 +225,15 @@ func goVersion() string {
 		return runtime.Version()
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// splitList splits a comma-separated flag value, dropping empty entries.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/moveleads/partnerapi/shared/manifest"
 )
 
 const module = "github.com/moveleads/partnerapi/"
@@ -120,11 +118,9 @@ func TestMainsOnlyWire(t *testing.T) {
 		for _, imp := range p.Imports {
 			switch imp {
 			case module + "shared/apigw", module + "shared/s3event", module + "shared/streamevent", module + "shared/tick", module + "shared/queueevent",
-				module + "shared/wiring", module + "shared/wiring/s3wiring", module + "shared/wiring/hookwiring",
-				module + "shared/wiring/quotewiring", module + "shared/wiring/paywiring", module + "shared/wiring/quotepagewiring",
-				module + "shared/wiring/acceptwiring", module + "shared/wiring/mcpwiring":
+				module + "shared/wiring":
 			default:
-				t.Errorf("%s imports %s; a main imports only an edge (shared/apigw, shared/s3event, shared/streamevent, shared/queueevent, shared/tick) and its builder's package (shared/wiring/...)", name, imp)
+				t.Errorf("%s imports %s; a main imports only an edge (shared/apigw, shared/s3event, shared/streamevent, shared/queueevent, shared/tick) and its builder's package (shared/wiring)", name, imp)
 			}
 		}
 	}
@@ -133,29 +129,49 @@ func TestMainsOnlyWire(t *testing.T) {
 	}
 }
 
-// TestOnlyS3FunctionsLinkS3: the clip bucket's adapter (shared/s3store)
-// and the SDK's S3 client it is built on reach exactly the functions whose
-// manifest entry grants bucket access; no function reaches S3 another way.
-func TestOnlyS3FunctionsLinkS3(t *testing.T) {
+// TestOnlyS3StoreReachesS3: in every function, the SDK's S3 client is
+// imported only by the clip bucket's adapter (shared/s3store), and that
+// only by the builders (shared/wiring): no function reaches S3 another
+// way. Which functions open the bucket is their builders' choice, checked
+// against the manifest's grants by shared/samcheck (each function starts
+// with only its template's variables); the one wiring package links the
+// adapter into every function, so linking is no longer that check.
+func TestOnlyS3StoreReachesS3(t *testing.T) {
 	const sdkS3 = "github.com/aws/aws-sdk-go-v2/service/s3"
 	pkgs := listPackages(t)
 	if !slices.Contains(pkgs["shared/s3store"].Imports, sdkS3) {
 		t.Fatalf("shared/s3store does not import %s; the rule checks nothing", sdkS3)
 	}
-	for _, f := range manifest.Functions {
-		p, ok := pkgs["functions/"+f.Slug]
-		if !ok {
-			t.Errorf("functions/%s not found", f.Slug)
+	checkOnlyImporters(t, pkgs, map[string][]string{
+		sdkS3:                     {module + "shared/s3store"},
+		module + "shared/s3store": {module + "shared/wiring"},
+	})
+}
+
+// checkOnlyImporters fails when a package that some function links imports
+// one of only's keys without being among its allowed importers.
+func checkOnlyImporters(t *testing.T, pkgs map[string]pkg, only map[string][]string) {
+	t.Helper()
+	n := 0
+	for name, p := range pkgs {
+		if !strings.HasPrefix(name, "functions/") {
 			continue
 		}
-		usesBucket := len(f.Bucket.Read)+len(f.Bucket.Write) > 0
-		links := slices.Contains(p.Deps, module+"shared/s3store")
-		if links != usesBucket {
-			t.Errorf("functions/%s links shared/s3store: %v; its manifest entry uses the bucket: %v", f.Slug, links, usesBucket)
+		n++
+		for _, dep := range append([]string{p.ImportPath}, p.Deps...) {
+			d, ok := pkgs[strings.TrimPrefix(dep, module)]
+			if !ok || !strings.HasPrefix(dep, module) {
+				continue
+			}
+			for _, imp := range d.Imports {
+				if allowed, guarded := only[imp]; guarded && !slices.Contains(allowed, dep) {
+					t.Errorf("%s (linked by %s) imports %s; only %v may", dep, name, imp, allowed)
+				}
+			}
 		}
-		if linksSDK := slices.Contains(p.Deps, sdkS3); linksSDK != usesBucket {
-			t.Errorf("functions/%s links the SDK's S3 client (service/s3): %v; its manifest entry uses the bucket: %v", f.Slug, linksSDK, usesBucket)
-		}
+	}
+	if n == 0 {
+		t.Error("no functions/ packages found")
 	}
 }
 
@@ -196,22 +212,15 @@ func TestNoFunctionLinksDetectlocal(t *testing.T) {
 }
 
 // TestOnlyWebhookFunctionsCallOut: the HTTP client that calls partners'
-// endpoints (shared/safehttp) and the signing library reach exactly the
-// functions that hold the webhook sealing key; no other function can make
-// an outgoing request to an address a partner chose.
+// endpoints (shared/safehttp) and the signing library are used, in every
+// function, only by the webhook builders (shared/wiring's hooks.go is the
+// only importer). Since the one wiring package links them into every
+// function, which functions call out is their builders' choice
+// (Dispatcher, Attempts, Retrier: the functions holding the sealing key).
 func TestOnlyWebhookFunctionsCallOut(t *testing.T) {
 	pkgs := listPackages(t)
-	for _, f := range manifest.Functions {
-		p, ok := pkgs["functions/"+f.Slug]
-		if !ok {
-			t.Errorf("functions/%s not found", f.Slug)
-			continue
-		}
-		signs := slices.Contains(f.Secrets, manifest.SecretWebhookSealing)
-		for _, dep := range []string{module + "shared/safehttp", module + "shared/webhooksign"} {
-			if links := slices.Contains(p.Deps, dep); links != signs {
-				t.Errorf("functions/%s links %s: %v; its manifest entry holds the webhook sealing key: %v", f.Slug, dep, links, signs)
-			}
-		}
-	}
+	checkOnlyImporters(t, pkgs, map[string][]string{
+		module + "shared/safehttp":    {module + "shared/wiring"},
+		module + "shared/webhooksign": {module + "shared/wiring"},
+	})
 }

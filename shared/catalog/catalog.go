@@ -2,9 +2,7 @@
 // for the tools that serve them all in one process: `make dev`'s local
 // gateway, scripts/invoke, the integration tests and the benchmarks (and,
 // later, the agent tool server). Deployed functions never import it: each
-// main calls one builder of shared/wiring (or shared/wiring/s3wiring, for
-// the functions that reach S3), so its binary links, and initialises, only
-// the packages its function uses.
+// main calls one builder of shared/wiring.
 package catalog
 
 import (
@@ -31,13 +29,6 @@ import (
 	"github.com/moveleads/partnerapi/shared/streamevent"
 	"github.com/moveleads/partnerapi/shared/tick"
 	"github.com/moveleads/partnerapi/shared/wiring"
-	"github.com/moveleads/partnerapi/shared/wiring/acceptwiring"
-	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
-	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
-	"github.com/moveleads/partnerapi/shared/wiring/paywiring"
-	"github.com/moveleads/partnerapi/shared/wiring/quotepagewiring"
-	"github.com/moveleads/partnerapi/shared/wiring/quotewiring"
-	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
 // Deps is what the endpoints and their pipeline need.
@@ -59,12 +50,12 @@ type Deps struct {
 	// Detector is the clip processor's frame detector: make dev and tests
 	// pass the local sidecar (shared/detectlocal); nil records every frame
 	// as not analysed. (The deployed function calls Amazon Rekognition:
-	// s3wiring.ClipProcessor.)
+	// wiring.ClipProcessor.)
 	Detector inventory.Detector
 	// WebhookQueue is the webhook attempts queue the dispatcher and the
 	// sender hand attempts to (make dev and tests: shared/queuelocal);
 	// nil: the one settings.WebhookQueueURL names, if any.
-	WebhookQueue hookwiring.Queue
+	WebhookQueue wiring.WebhookQueue
 }
 
 // Builders maps the slug of every function with partner routes to the
@@ -75,15 +66,15 @@ func Builders() map[string]wiring.Builder {
 		"v1-leads-list":          wiring.ListLeads,
 		"v1-lead-get":            wiring.GetLead,
 		"v1-lead-survey":         wiring.SurveyLink,
-		"v1-capture":             s3wiring.Capture,
+		"v1-capture":             wiring.Capture,
 		"v1-survey-video-access": wiring.VideoAccess,
-		"v1-video":               s3wiring.Video,
-		"v1-lead-quote":          quotewiring.CreateQuote,
-		"v1-accept":              acceptwiring.Accept,
-		"v1-deposits":            paywiring.CreateDeposit,
-		"v1-deposit-status":      paywiring.GetDeposit,
-		"v1-quote":               quotepagewiring.QuotePage,
-		"stripe-webhook":         paywiring.StripeWebhook,
+		"v1-video":               wiring.Video,
+		"v1-lead-quote":          wiring.CreateQuote,
+		"v1-accept":              wiring.Accept,
+		"v1-deposits":            wiring.CreateDeposit,
+		"v1-deposit-status":      wiring.GetDeposit,
+		"v1-quote":               wiring.QuotePage,
+		"stripe-webhook":         wiring.StripeWebhook,
 	}
 }
 
@@ -91,7 +82,7 @@ func Builders() map[string]wiring.Builder {
 // processor builder its main hands to s3event.Start.
 func S3Processors() map[string]func(*awsenv.Env) (s3event.Processor, error) {
 	return map[string]func(*awsenv.Env) (s3event.Processor, error){
-		"clip-processor": s3wiring.ClipProcessor,
+		"clip-processor": wiring.ClipProcessor,
 	}
 }
 
@@ -99,7 +90,7 @@ func S3Processors() map[string]func(*awsenv.Env) (s3event.Processor, error) {
 // the processor builder its main hands to streamevent.Start.
 func StreamProcessors() map[string]func(*awsenv.Env) (streamevent.Processor, error) {
 	return map[string]func(*awsenv.Env) (streamevent.Processor, error){
-		"webhook-dispatcher": hookwiring.Dispatcher,
+		"webhook-dispatcher": wiring.Dispatcher,
 	}
 }
 
@@ -107,7 +98,7 @@ func StreamProcessors() map[string]func(*awsenv.Env) (streamevent.Processor, err
 // processor builder its main hands to queueevent.Start.
 func QueueProcessors() map[string]func(*awsenv.Env) (queueevent.Processor, error) {
 	return map[string]func(*awsenv.Env) (queueevent.Processor, error){
-		"webhook-sender": hookwiring.Attempts,
+		"webhook-sender": wiring.Attempts,
 	}
 }
 
@@ -115,7 +106,7 @@ func QueueProcessors() map[string]func(*awsenv.Env) (queueevent.Processor, error
 // builder its main hands to tick.Start.
 func Jobs() map[string]func(*awsenv.Env) (tick.Job, error) {
 	return map[string]func(*awsenv.Env) (tick.Job, error){
-		"webhook-retrier": hookwiring.Retrier,
+		"webhook-retrier": wiring.Retrier,
 	}
 }
 
@@ -174,15 +165,15 @@ func New(d Deps) *Stack {
 		}
 	}
 	s.agentTools = s.agentToolsHandler(d.Log)
-	proc, err := s3wiring.ClipProcessorWith(env, d.Detector)
+	proc, err := wiring.ClipProcessorWith(env, d.Detector)
 	if err != nil {
 		proc = failingProcessor{err}
 	}
 	s.clips = s3event.New(proc, d.Log)
 	streams, queues := StreamProcessors(), QueueProcessors()
 	if q := d.WebhookQueue; q != nil {
-		streams["webhook-dispatcher"] = func(e *awsenv.Env) (streamevent.Processor, error) { return hookwiring.DispatcherWith(e, q) }
-		queues["webhook-sender"] = func(e *awsenv.Env) (queueevent.Processor, error) { return hookwiring.AttemptsWith(e, q) }
+		streams["webhook-dispatcher"] = func(e *awsenv.Env) (streamevent.Processor, error) { return wiring.DispatcherWith(e, q) }
+		queues["webhook-sender"] = func(e *awsenv.Env) (queueevent.Processor, error) { return wiring.AttemptsWith(e, q) }
 	}
 	s.queues = map[string]queueevent.Handler{}
 	for slug, b := range queues {
@@ -270,7 +261,7 @@ func (s *Stack) agentToolsHandler(log *slog.Logger) apigw.LambdaFunc {
 		eps = append(eps, s.eps[op])
 	}
 	rt := manifest.ByOperation(manifest.AgentTools)
-	o, err := mcpwiring.HTTPOptions(os.Getenv)
+	o, err := wiring.ToolHTTPOptions(os.Getenv)
 	if err != nil {
 		return unconfiguredHTTP(rt, fmt.Errorf("function %s is not configured: %w", manifest.AgentToolsSlug, err), log)
 	}

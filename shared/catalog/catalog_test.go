@@ -16,8 +16,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
-	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
+	"github.com/moveleads/partnerapi/shared/wiring"
 )
 
 func noSecrets(string) func(context.Context) ([]byte, error) { return nil }
@@ -93,20 +92,20 @@ func TestBuildersMatchTheManifest(t *testing.T) {
 
 // TestAgentToolsBuild: the agent tool function builds from an environment
 // with its settings and secrets, reading exactly the secrets the manifest
-// lists for it (mcpwiring.Build checks), with the same builders as the
+// lists for it (wiring.BuildMCP checks), with the same builders as the
 // functions it runs the operations of.
 func TestAgentToolsBuild(t *testing.T) {
 	env := toolEnv(t)
-	h, err := mcpwiring.Build(func() (*awsenv.Env, error) { return env, nil })
+	h, err := wiring.BuildMCP(func() (*awsenv.Env, error) { return env, nil })
 	if err != nil || h == nil {
 		t.Fatalf("build v1-mcp: %v", err)
 	}
-	for slug, b := range mcpwiring.Builders {
+	for slug, b := range wiring.ToolBuilders {
 		if reflect.ValueOf(b).Pointer() != reflect.ValueOf(Builders()[slug]).Pointer() {
-			t.Errorf("mcpwiring builds %s with another builder than the function's", slug)
+			t.Errorf("wiring.ToolBuilders builds %s with another builder than the function's", slug)
 		}
 	}
-	eps, err := mcpwiring.Endpoints(toolEnv(t))
+	eps, err := wiring.ToolEndpoints(toolEnv(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,12 +136,12 @@ func TestBuildersRefuseMissingSettings(t *testing.T) {
 	}
 	env := toolEnv(t)
 	t.Setenv(settings.ClipBucket, "")
-	if _, err := s3wiring.ClipProcessor(env); err == nil || !contains(err.Error(), settings.ClipBucket) {
+	if _, err := wiring.ClipProcessor(env); err == nil || !contains(err.Error(), settings.ClipBucket) {
 		t.Errorf("clip processor without %s: %v; want an error naming it", settings.ClipBucket, err)
 	}
 	env = toolEnv(t)
 	t.Setenv(settings.AgentToolsAllowedOrigins, "https://console.example.com/")
-	if _, err := mcpwiring.Build(func() (*awsenv.Env, error) { return env, nil }); err == nil || !contains(err.Error(), settings.AgentToolsAllowedOrigins) {
+	if _, err := wiring.BuildMCP(func() (*awsenv.Env, error) { return env, nil }); err == nil || !contains(err.Error(), settings.AgentToolsAllowedOrigins) {
 		t.Errorf("agent tool server with a malformed %s: %v; want an error naming it", settings.AgentToolsAllowedOrigins, err)
 	}
 }

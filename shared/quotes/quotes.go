@@ -6,7 +6,7 @@
 // the deposit's checkout (shared/deposits does that). The rules are
 // shared/quote's; storage is the Store interface (shared/dynamo),
 // signature images the Signatures interface (shared/s3store, adapted in
-// shared/wiring/s3wiring). docs/QUOTES.md describes it for partners.
+// shared/wiring). docs/QUOTES.md describes it for partners.
 package quotes
 
 import (

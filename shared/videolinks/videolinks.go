@@ -4,7 +4,7 @@
 // of the survey), and the viewer page a link opens (shared/viewerpage).
 // The rules are shared/videolink's; storage is the Store interface
 // (shared/dynamo), the clip bucket the Objects interface (shared/s3store,
-// adapted in shared/wiring/s3wiring).
+// adapted in shared/wiring).
 package videolinks
 
 import (

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
@@ -59,6 +60,9 @@ type Options struct {
 	// every binary again for arm64, so that one architecture is built
 	// (the shape test's; make bench reports arm64 sizes).
 	HostSizes bool
+	// Functions, when not empty, are the slugs measured (with the
+	// baseline): to compare a few functions' init quickly. Empty: all.
+	Functions []string
 }
 
 func (o Options) withDefaults() Options {
@@ -117,7 +121,10 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 			return nil, err
 		}
 	}
-	fns := manifest.Functions
+	fns, err := selected(o.Functions)
+	if err != nil {
+		return nil, err
+	}
 	if o.Only != "" {
 		f, ok := manifest.BySlug(o.Only)
 		if !ok {
@@ -187,6 +194,27 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 	}
 	hello := result{name: helloWorld, samples: samples[len(targets)-1], size: sizes[helloWorld]}
 	return rows(hello, functions, sizeArch), nil
+}
+
+// selected returns the functions of manifest.Functions that slugs name,
+// in the manifest's order, or all of them when slugs is empty; an unknown
+// slug is an error.
+func selected(slugs []string) ([]manifest.Function, error) {
+	if len(slugs) == 0 {
+		return manifest.Functions, nil
+	}
+	var out []manifest.Function
+	for _, s := range slugs {
+		if _, ok := manifest.BySlug(s); !ok {
+			return nil, fmt.Errorf("coldstart: no function %q in the manifest", s)
+		}
+	}
+	for _, f := range manifest.Functions {
+		if slices.Contains(slugs, f.Slug) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
 
 // buildBinaries builds the baseline and fns (all of the manifest's, or

@@ -416,3 +416,22 @@ func TestCheckToolsList(t *testing.T) {
 		}
 	}
 }
+
+// TestSelected: -functions measures the named functions in the manifest's
+// order, all of them when none is named, and refuses an unknown slug.
+func TestSelected(t *testing.T) {
+	all, err := selected(nil)
+	if err != nil || len(all) != len(manifest.Functions) {
+		t.Fatalf("selected(nil) = %d functions, %v; want all %d", len(all), err, len(manifest.Functions))
+	}
+	got, err := selected([]string{"v1-mcp", "v1-leads"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Slug != "v1-leads" || got[1].Slug != "v1-mcp" {
+		t.Errorf("selected(v1-mcp, v1-leads) = %v; want v1-leads, v1-mcp", got)
+	}
+	if _, err := selected([]string{"v1-nope"}); err == nil || !strings.Contains(err.Error(), "v1-nope") {
+		t.Errorf("selected(v1-nope) error = %v; want one naming v1-nope", err)
+	}
+}

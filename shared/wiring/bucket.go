@@ -1,8 +1,8 @@
-// Package bucket opens the clip bucket (settings.ClipBucket) through
-// shared/s3store for the builders of the functions that reach it
-// (shared/wiring/s3wiring, shared/wiring/paywiring), honouring
-// AWS_ENDPOINT_URL_S3 (path-style addressing then, as local servers need).
-package bucket
+// The clip bucket (settings.ClipBucket) through shared/s3store, for the
+// builders of the functions that reach it, honouring AWS_ENDPOINT_URL_S3
+// (path-style addressing then, as local servers need).
+
+package wiring
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"github.com/moveleads/partnerapi/shared/settings"
 )
 
-// Open returns the clip bucket on e's configuration.
-func Open(e *awsenv.Env) (*s3store.Store, error) {
+// openBucket returns the clip bucket on e's configuration.
+func openBucket(e *awsenv.Env) (*s3store.Store, error) {
 	name, err := e.Setting(settings.ClipBucket)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package hookwiring
+package wiring
 
 import (
 	"context"

@@ -1,8 +1,8 @@
-// Package s3wiring holds the builders of the functions that reach the clip
-// bucket (v1-capture, v1-video, clip-processor) and the adapter from shared/s3store
-// to the survey feature: apart from shared/wiring, so that only these
-// functions link shared/s3store and the SDK's S3 client.
-package s3wiring
+// The builders of the functions that reach the clip bucket (v1-capture,
+// v1-video, clip-processor) and the adapter from shared/s3store to the
+// survey feature.
+
+package wiring
 
 import (
 	"context"
@@ -18,7 +18,6 @@ import (
 	"github.com/moveleads/partnerapi/shared/s3store"
 	"github.com/moveleads/partnerapi/shared/surveys"
 	"github.com/moveleads/partnerapi/shared/videolinks"
-	"github.com/moveleads/partnerapi/shared/wiring/bucket"
 )
 
 // Capture builds the v1-capture function's endpoints: the page and its
@@ -89,9 +88,9 @@ func ClipObjects(e *awsenv.Env) (surveys.Objects, error) {
 	return &clipObjects{st: st}, nil
 }
 
-// clipStore returns the clip bucket (bucket.Open). The store itself is
+// clipStore returns the clip bucket (openBucket). The store itself is
 // what the viewer page needs (videolinks.Objects).
-func clipStore(e *awsenv.Env) (*s3store.Store, error) { return bucket.Open(e) }
+func clipStore(e *awsenv.Env) (*s3store.Store, error) { return openBucket(e) }
 
 // clipObjects adapts s3store.Store to surveys.Objects.
 type clipObjects struct{ st *s3store.Store }

@@ -1,9 +1,8 @@
-// Package paywiring holds the builders of the functions that reach Stripe
-// (v1-deposits, v1-deposit-status, stripe-webhook; v1-quote's is
-// shared/wiring/quotepagewiring, which also reaches the bucket): apart
-// from shared/wiring and s3wiring, so that only these functions link
-// shared/stripepay (and through it stripe-go).
-package paywiring
+// The builders of the functions that reach Stripe through
+// shared/stripepay (v1-deposits, v1-deposit-status, stripe-webhook;
+// v1-quote's, which also reaches the bucket, is in quotepage.go).
+
+package wiring
 
 import (
 	"context"
@@ -23,7 +22,7 @@ import (
 
 // CreateDeposit builds the v1-deposits function's endpoint.
 func CreateDeposit(e *awsenv.Env) ([]api.Endpoint, error) {
-	s, err := Service(e)
+	s, err := DepositService(e)
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +31,7 @@ func CreateDeposit(e *awsenv.Env) ([]api.Endpoint, error) {
 
 // GetDeposit builds the v1-deposit-status function's endpoint.
 func GetDeposit(e *awsenv.Env) ([]api.Endpoint, error) {
-	s, err := Service(e)
+	s, err := DepositService(e)
 	if err != nil {
 		return nil, err
 	}
@@ -49,9 +48,9 @@ func StripeWebhook(e *awsenv.Env) ([]api.Endpoint, error) {
 	return []api.Endpoint{s.StripeWebhook()}, nil
 }
 
-// Service is the deposits service of the functions that call Stripe's
+// DepositService is the deposits service of the functions that call Stripe's
 // API: a client per mode, made on first use from that mode's key.
-func Service(e *awsenv.Env) (*deposits.Service, error) {
+func DepositService(e *awsenv.Env) (*deposits.Service, error) {
 	base, err := e.Setting(settings.PublicBaseURL)
 	if err != nil {
 		return nil, err

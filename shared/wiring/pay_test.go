@@ -1,4 +1,4 @@
-package paywiring_test
+package wiring_test
 
 import (
 	"context"
@@ -22,14 +22,11 @@ import (
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/deposit"
 	"github.com/moveleads/partnerapi/shared/dynamo"
-	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/stripepay"
-	"github.com/moveleads/partnerapi/shared/wiring/paywiring"
+	"github.com/moveleads/partnerapi/shared/wiring"
 )
-
-func TestMain(m *testing.M) { dynamolocal.RunTests(m) }
 
 const (
 	region      = "us-east-1"
@@ -96,7 +93,7 @@ func receiver(t *testing.T, reads *atomic.Int32) apigw.LambdaFunc {
 		}
 		return os.Getenv(k) // AWS_ENDPOINT_URL_DYNAMODB: the test binary's DynamoDB Local
 	}
-	fn, err := apigw.Build(func() (*awsenv.Env, error) { return awsenv.LoadFrom(getenv) }, paywiring.StripeWebhook)
+	fn, err := apigw.Build(func() (*awsenv.Env, error) { return awsenv.LoadFrom(getenv) }, wiring.StripeWebhook)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,8 @@
-// Package mcpwiring builds the agent tool server (shared/agenttools): its
-// backend runs the tools' operations with the same builders as the
-// functions that serve them over the HTTP API, and its Lambda function
-// (v1-mcp) serves the HTTP transport. It is apart from the other wiring
-// packages because it links every operation of the tools and the MCP SDK.
-package mcpwiring
+// The agent tool server (shared/agenttools): its backend runs the tools'
+// operations with the same builders as the functions that serve them over
+// the HTTP API, and its Lambda function (v1-mcp) serves the HTTP transport.
+
+package wiring
 
 import (
 	"fmt"
@@ -14,28 +13,24 @@ import (
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/wiring"
-	"github.com/moveleads/partnerapi/shared/wiring/acceptwiring"
-	"github.com/moveleads/partnerapi/shared/wiring/paywiring"
-	"github.com/moveleads/partnerapi/shared/wiring/quotewiring"
 )
 
-// Builders maps the slug of each function whose operations are tools to
+// ToolBuilders maps the slug of each function whose operations are tools to
 // its builder (the same as catalog.Builders'; a test checks).
-var Builders = map[string]wiring.Builder{
-	"v1-leads":               wiring.CreateLead,
-	"v1-leads-list":          wiring.ListLeads,
-	"v1-lead-get":            wiring.GetLead,
-	"v1-lead-survey":         wiring.SurveyLink,
-	"v1-survey-video-access": wiring.VideoAccess,
-	"v1-lead-quote":          quotewiring.CreateQuote,
-	"v1-accept":              acceptwiring.Accept,
-	"v1-deposits":            paywiring.CreateDeposit,
-	"v1-deposit-status":      paywiring.GetDeposit,
+var ToolBuilders = map[string]Builder{
+	"v1-leads":               CreateLead,
+	"v1-leads-list":          ListLeads,
+	"v1-lead-get":            GetLead,
+	"v1-lead-survey":         SurveyLink,
+	"v1-survey-video-access": VideoAccess,
+	"v1-lead-quote":          CreateQuote,
+	"v1-accept":              Accept,
+	"v1-deposits":            CreateDeposit,
+	"v1-deposit-status":      GetDeposit,
 }
 
-// Endpoints builds the endpoint of every tool's operation over e.
-func Endpoints(e *awsenv.Env) ([]api.Endpoint, error) {
+// ToolEndpoints builds the endpoint of every tool's operation over e.
+func ToolEndpoints(e *awsenv.Env) ([]api.Endpoint, error) {
 	var out []api.Endpoint
 	seen := map[string]bool{}
 	for _, op := range manifest.AgentToolOperations {
@@ -44,7 +39,7 @@ func Endpoints(e *awsenv.Env) ([]api.Endpoint, error) {
 			continue
 		}
 		seen[slug] = true
-		b, ok := Builders[slug]
+		b, ok := ToolBuilders[slug]
 		if !ok {
 			return nil, fmt.Errorf("no builder for function %s (tool operation %s)", slug, op)
 		}
@@ -57,22 +52,22 @@ func Endpoints(e *awsenv.Env) ([]api.Endpoint, error) {
 	return out, nil
 }
 
-// Backend builds the tools' backend over e: the endpoints and a pipeline
+// ToolBackend builds the tools' backend over e: the endpoints and a pipeline
 // of their own, as the functions have.
-func Backend(e *awsenv.Env) (*agenttools.Backend, error) {
-	eps, err := Endpoints(e)
+func ToolBackend(e *awsenv.Env) (*agenttools.Backend, error) {
+	eps, err := ToolEndpoints(e)
 	if err != nil {
 		return nil, err
 	}
 	return agenttools.NewBackend(api.New(api.Deps{Store: e.Store, Log: e.Log}), eps, e.Log)
 }
 
-// HTTPOptions are the HTTP transport's options from the environment:
+// ToolHTTPOptions are the HTTP transport's options from the environment:
 // settings.AgentToolsAllowedOrigins, the web origins allowed to call it
 // from a browser (none when unset or empty). It returns an error, naming
 // the variable and the bad entry, when settings.ParseOrigins refuses the
 // value.
-func HTTPOptions(getenv func(string) string) (agenttools.HTTPOptions, error) {
+func ToolHTTPOptions(getenv func(string) string) (agenttools.HTTPOptions, error) {
 	origins, err := settings.ParseOrigins(getenv(settings.AgentToolsAllowedOrigins))
 	if err != nil {
 		return agenttools.HTTPOptions{}, fmt.Errorf("%s: %w", settings.AgentToolsAllowedOrigins, err)
@@ -80,23 +75,23 @@ func HTTPOptions(getenv func(string) string) (agenttools.HTTPOptions, error) {
 	return agenttools.HTTPOptions{AllowedOrigins: origins}, nil
 }
 
-// Build is the v1-mcp function's Lambda handler over the environment
+// BuildMCP is the v1-mcp function's Lambda handler over the environment
 // load gives, built as Start builds it (also for scripts/invoke and
 // tests): the secrets the tools read must be those the manifest lists, and
-// the allowed browser origins are HTTPOptions of the environment's
+// the allowed browser origins are ToolHTTPOptions of the environment's
 // variables. It fails, so the function fails at init, when load, the
 // backend or the secrets check fails, or when
 // settings.AgentToolsAllowedOrigins is malformed.
-func Build(load func() (*awsenv.Env, error)) (apigw.LambdaFunc, error) {
+func BuildMCP(load func() (*awsenv.Env, error)) (apigw.LambdaFunc, error) {
 	e, err := load()
 	if err != nil {
 		return nil, err
 	}
-	o, err := HTTPOptions(e.Getenv)
+	o, err := ToolHTTPOptions(e.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	b, err := Backend(e)
+	b, err := ToolBackend(e)
 	if err != nil {
 		return nil, err
 	}
@@ -107,5 +102,5 @@ func Build(load func() (*awsenv.Env, error)) (apigw.LambdaFunc, error) {
 	return apigw.ServeHTTP(manifest.ByOperation(manifest.AgentTools), b.HTTPHandler(o), e.Log), nil
 }
 
-// Start is the v1-mcp function's main.
-func Start() { awsenv.Run(Build(awsenv.Load)) }
+// StartMCP is the v1-mcp function's main.
+func StartMCP() { awsenv.Run(BuildMCP(awsenv.Load)) }

@@ -1,12 +1,10 @@
-// Package hookwiring holds the builders of the outgoing webhooks'
-// functions (webhook-dispatcher, webhook-sender, webhook-retrier) and
-// their adapters: the table's stream records to the delivery service, the
-// attempts queue (shared/sqsqueue) to its Handoff and the queue's
-// messages to its Deliver, the schedule's ticks to its retries,
-// shared/safehttp to its Sender. Apart from shared/wiring so
-// that only these functions link the HTTP client that calls partners'
-// endpoints and the Standard Webhooks library.
-package hookwiring
+// The builders of the outgoing webhooks' functions (webhook-dispatcher,
+// webhook-sender, webhook-retrier) and their adapters: the table's stream
+// records to the delivery service, the attempts queue (shared/sqsqueue) to
+// its Handoff and the queue's messages to its Deliver, the schedule's
+// ticks to its retries, shared/safehttp to its Sender.
+
+package wiring
 
 import (
 	"context"
@@ -27,12 +25,12 @@ import (
 	"github.com/moveleads/partnerapi/shared/webhooksign"
 )
 
-// Service returns the delivery service over e: the table, the sealing key
+// WebhookService returns the delivery service over e: the table, the sealing key
 // (manifest.SecretWebhookSealing, read on first use), a safehttp client
 // that lets test-mode deliveries reach loopback only when
 // settings.WebhookAllowLoopback is "1" (make dev; never deployed), and
 // the attempts queue q (nil: none, every attempt is the retrier's).
-func Service(e *awsenv.Env, q Queue) *webhooks.Service {
+func WebhookService(e *awsenv.Env, q WebhookQueue) *webhooks.Service {
 	client := safehttp.New(safehttp.Options{
 		Timeout:       webhook.AttemptTimeout,
 		AllowLoopback: e.Getenv(settings.WebhookAllowLoopback) == "1",
@@ -42,21 +40,21 @@ func Service(e *awsenv.Env, q Queue) *webhooks.Service {
 		h = Handoff{q}
 	}
 	return webhooks.New(webhooks.Deps{
-		Store: e.Store, Sender: Sender{client}, Sign: webhooksign.Sign,
+		Store: e.Store, Sender: WebhookSender{client}, Sign: webhooksign.Sign,
 		Sealer:  webhook.SealerFrom(e.Secret(manifest.SecretWebhookSealing)),
 		Log:     e.Log,
 		Handoff: h,
 	})
 }
 
-// Queue is the webhook attempts queue: shared/sqsqueue in AWS,
+// WebhookQueue is the webhook attempts queue: shared/sqsqueue in AWS,
 // shared/queuelocal in make dev and tests.
-type Queue interface {
+type WebhookQueue interface {
 	Send(ctx context.Context, bodies []string, delay time.Duration) error
 }
 
-// Handoff adapts a Queue to webhooks.Handoff: one message per ref.
-type Handoff struct{ Q Queue }
+// Handoff adapts a WebhookQueue to webhooks.Handoff: one message per ref.
+type Handoff struct{ Q WebhookQueue }
 
 func (h Handoff) Send(ctx context.Context, refs []webhook.Ref, delay time.Duration) error {
 	bodies := make([]string, len(refs))
@@ -68,7 +66,7 @@ func (h Handoff) Send(ctx context.Context, refs []webhook.Ref, delay time.Durati
 
 // queueOf is the attempts queue settings.WebhookQueueURL names (SQS, at
 // AWS_ENDPOINT_URL_SQS when set), or nil when it is unset.
-func queueOf(e *awsenv.Env) Queue {
+func queueOf(e *awsenv.Env) WebhookQueue {
 	url := e.Getenv(settings.WebhookQueueURL)
 	if url == "" {
 		return nil
@@ -83,8 +81,8 @@ func Dispatcher(e *awsenv.Env) (streamevent.Processor, error) {
 }
 
 // DispatcherWith is Dispatcher handing deliveries to q (make dev, tests).
-func DispatcherWith(e *awsenv.Env, q Queue) (streamevent.Processor, error) {
-	return NewDispatcher(Service(e, q), e.Log), nil
+func DispatcherWith(e *awsenv.Env, q WebhookQueue) (streamevent.Processor, error) {
+	return NewDispatcher(WebhookService(e, q), e.Log), nil
 }
 
 // Attempts builds the webhook-sender function's processor: each message
@@ -95,8 +93,8 @@ func Attempts(e *awsenv.Env) (queueevent.Processor, error) {
 }
 
 // AttemptsWith is Attempts with q as the attempts queue (make dev, tests).
-func AttemptsWith(e *awsenv.Env, q Queue) (queueevent.Processor, error) {
-	return attempter{Service(e, q), e.Log}, nil
+func AttemptsWith(e *awsenv.Env, q WebhookQueue) (queueevent.Processor, error) {
+	return attempter{WebhookService(e, q), e.Log}, nil
 }
 
 // attempter makes the attempt each queue message names.
@@ -118,13 +116,13 @@ func (a attempter) Process(ctx context.Context, m queueevent.Message) error {
 
 // Retrier builds the webhook-retrier function's job.
 func Retrier(e *awsenv.Env) (tick.Job, error) {
-	return NewRetrier(Service(e, nil)), nil
+	return NewRetrier(WebhookService(e, nil)), nil
 }
 
-// Sender adapts a safehttp.Client to webhooks.Sender.
-type Sender struct{ C *safehttp.Client }
+// WebhookSender adapts a safehttp.Client to webhooks.Sender.
+type WebhookSender struct{ C *safehttp.Client }
 
-func (s Sender) Post(ctx context.Context, url string, live bool, headers map[string]string, body []byte) (webhooks.Response, error) {
+func (s WebhookSender) Post(ctx context.Context, url string, live bool, headers map[string]string, body []byte) (webhooks.Response, error) {
 	r, err := s.C.Post(ctx, url, live, headers, body)
 	return webhooks.Response{Status: r.Status, Body: r.Body, Latency: r.Latency}, err
 }

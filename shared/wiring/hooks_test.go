@@ -1,4 +1,4 @@
-package hookwiring
+package wiring
 
 import (
 	"context"
@@ -37,6 +37,8 @@ import (
 	"github.com/moveleads/partnerapi/shared/webhook"
 )
 
+// TestMain runs the package's tests (hooks_test.go's and pay_test.go's) against one
+// DynamoDB Local.
 func TestMain(m *testing.M) { dynamolocal.RunTests(m) }
 
 var tenant = auth.Tenant{PartnerID: "ptn_hooks", Mode: auth.Test}

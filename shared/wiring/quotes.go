@@ -1,7 +1,6 @@
-// Package quotewiring holds the builder of the v1-lead-quote function
-// (createQuote): apart from shared/wiring, so that the other DynamoDB-only
-// functions do not link (nor initialise) the quote features' packages.
-package quotewiring
+// The v1-lead-quote function's builder (createQuote).
+
+package wiring
 
 import (
 	"github.com/moveleads/partnerapi/shared/api"
