@@ -14,7 +14,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/s3event"
 	"github.com/moveleads/partnerapi/shared/streamevent"
 	"github.com/moveleads/partnerapi/shared/tick"
-	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
 )
 
 // notFoundSlug is the $default function's slug (functions/route-not-found).
@@ -24,7 +24,7 @@ const notFoundSlug = "route-not-found"
 // builds it, with the builder package catalog lists for it:
 // apigw.Build(awsenv.Load, catalog.Builders()[slug]) for a partner
 // route's function, apigw.NotFound for route-not-found,
-// wiring.BuildMCP(awsenv.Load) for the agent tool server
+// mcpwiring.Build(awsenv.Load) for the agent tool server
 // (manifest.AgentToolsSlug),
 // s3event.Build(awsenv.Load, slug, catalog.S3Processors()[slug]) for an
 // S3-triggered function, streamevent.Build(awsenv.Load, slug,
@@ -55,7 +55,7 @@ func buildHandler(slug string) (any, error) {
 	case slug == notFoundSlug:
 		return apigw.NotFound(awsenv.JSONLog()), nil
 	case slug == manifest.AgentToolsSlug:
-		return orNil(wiring.BuildMCP(awsenv.Load))
+		return orNil(mcpwiring.Build(awsenv.Load))
 	case f.S3 != nil:
 		p, ok := catalog.S3Processors()[slug]
 		if !ok {

@@ -42,7 +42,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/errcode"
 	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
 )
 
 // KeyVar is the environment variable that holds the partner API key.
@@ -76,7 +76,7 @@ func serve(ctx context.Context, env devfile.Choice, key string, t mcp.Transport,
 	}
 	e.Log = slog.New(slog.NewJSONHandler(stderr, nil))
 	fmt.Fprintf(stderr, "mcp: using table %s, %s\n", env.Getenv("TABLE_NAME"), env.Origin())
-	b, err := wiring.ToolBackend(e)
+	b, err := mcpwiring.Backend(e)
 	if err != nil {
 		return err
 	}

@@ -29,6 +29,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/streamevent"
 	"github.com/moveleads/partnerapi/shared/tick"
 	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
 )
 
 // Deps is what the endpoints and their pipeline need.
@@ -261,7 +262,7 @@ func (s *Stack) agentToolsHandler(log *slog.Logger) apigw.LambdaFunc {
 		eps = append(eps, s.eps[op])
 	}
 	rt := manifest.ByOperation(manifest.AgentTools)
-	o, err := wiring.ToolHTTPOptions(os.Getenv)
+	o, err := mcpwiring.HTTPOptions(os.Getenv)
 	if err != nil {
 		return unconfiguredHTTP(rt, fmt.Errorf("function %s is not configured: %w", manifest.AgentToolsSlug, err), log)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
 )
 
 func noSecrets(string) func(context.Context) ([]byte, error) { return nil }
@@ -92,15 +93,15 @@ func TestBuildersMatchTheManifest(t *testing.T) {
 
 // TestAgentToolsBuild: the agent tool function builds from an environment
 // with its settings and secrets, reading exactly the secrets the manifest
-// lists for it (wiring.BuildMCP checks), with the same builders as the
+// lists for it (mcpwiring.Build checks), with the same builders as the
 // functions it runs the operations of.
 func TestAgentToolsBuild(t *testing.T) {
 	env := toolEnv(t)
-	h, err := wiring.BuildMCP(func() (*awsenv.Env, error) { return env, nil })
+	h, err := mcpwiring.Build(func() (*awsenv.Env, error) { return env, nil })
 	if err != nil || h == nil {
 		t.Fatalf("build v1-mcp: %v", err)
 	}
-	for slug, b := range wiring.ToolBuilders {
+	for slug, b := range wiring.ToolBuilders() {
 		if reflect.ValueOf(b).Pointer() != reflect.ValueOf(Builders()[slug]).Pointer() {
 			t.Errorf("wiring.ToolBuilders builds %s with another builder than the function's", slug)
 		}
@@ -141,7 +142,7 @@ func TestBuildersRefuseMissingSettings(t *testing.T) {
 	}
 	env = toolEnv(t)
 	t.Setenv(settings.AgentToolsAllowedOrigins, "https://console.example.com/")
-	if _, err := wiring.BuildMCP(func() (*awsenv.Env, error) { return env, nil }); err == nil || !contains(err.Error(), settings.AgentToolsAllowedOrigins) {
+	if _, err := mcpwiring.Build(func() (*awsenv.Env, error) { return env, nil }); err == nil || !contains(err.Error(), settings.AgentToolsAllowedOrigins) {
 		t.Errorf("agent tool server with a malformed %s: %v; want an error naming it", settings.AgentToolsAllowedOrigins, err)
 	}
 }

@@ -996,7 +996,7 @@ func TestFunctionsStartWithTheTemplateEnvironment(t *testing.T) {
 				t.Fatalf("%s fails to start with its template environment %v: %v", f.Slug, keys(fn.env), err)
 			}
 			// The agent tool server's init parses its origins
-			// (wiring.ToolHTTPOptions), which this package does not link.
+			// (mcpwiring.HTTPOptions), which this package does not link.
 			if v, ok := fn.env[settings.AgentToolsAllowedOrigins]; ok {
 				if _, err := settings.ParseOrigins(v); err != nil {
 					t.Errorf("%s: template default %s: %v", f.Slug, settings.AgentToolsAllowedOrigins, err)

@@ -1,6 +1,6 @@
 // Package wiring holds every function's builder: its main's one call
 // (apigw.Start(wiring.X), s3event.Start, streamevent.Start,
-// queueevent.Start, tick.Start, or StartMCP for v1-mcp), one file per
+// queueevent.Start, tick.Start, or mcpwiring.Start for v1-mcp), one file per
 // area, and the adapters from the AWS and HTTP clients to the features.
 // It is one package, not one per dependency: folding the MCP, Stripe,
 // S3 and webhook builders in left the init ratio of functions that use

@@ -142,7 +142,8 @@ func TestRoundRatios(t *testing.T) {
 }
 
 // TestBudgets: every function, v1-mcp included, has the 16 MiB bloat
-// guard; the init ratio budget is 1.5×, v1-mcp's 1.75×.
+// guard, but the three that serve an HTML page (html/template) 24 MiB;
+// the init ratio budget is 1.5×, v1-mcp's 1.75×.
 func TestBudgets(t *testing.T) {
 	if BloatGuard != 16<<20 || InitRatioBudget != 1.5 || AgentToolsInitRatioBudget != 1.75 || InitRounds != 3 {
 		t.Fatalf("BloatGuard %d, InitRatioBudget %v, AgentToolsInitRatioBudget %v, InitRounds %d; want 16 MiB, 1.5, 1.75, 3",
@@ -160,5 +161,15 @@ func TestBudgets(t *testing.T) {
 	}
 	if !agent {
 		t.Errorf("no function %s in the manifest", manifest.AgentToolsSlug)
+	}
+	pages := map[string]bool{"v1-capture": true, "v1-video": true, "v1-quote": true}
+	for _, f := range manifest.Functions {
+		want := int64(BloatGuard)
+		if pages[f.Slug] {
+			want = PageBloatGuard
+		}
+		if got := bloatGuard(f.Slug); got != want {
+			t.Errorf("%s: bloat guard %d; want %d", f.Slug, got, want)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package wiring
+package mcpwiring
 
 import (
 	"context"
@@ -36,7 +36,7 @@ func loadFrom(vars map[string]string) func() (*awsenv.Env, error) {
 	}
 }
 
-func TestToolHTTPOptions(t *testing.T) {
+func TestHTTPOptions(t *testing.T) {
 	for _, tc := range []struct {
 		name, value string
 		want        []string
@@ -49,15 +49,15 @@ func TestToolHTTPOptions(t *testing.T) {
 		{"wildcard", "*", nil, `AGENT_TOOLS_ALLOWED_ORIGINS: origin "*": wildcards`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o, err := ToolHTTPOptions(func(name string) string { return localEnv(tc.value)[name] })
+			o, err := HTTPOptions(func(name string) string { return localEnv(tc.value)[name] })
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Errorf("ToolHTTPOptions(%q) error = %v; want one containing %q", tc.value, err, tc.wantErr)
+					t.Errorf("HTTPOptions(%q) error = %v; want one containing %q", tc.value, err, tc.wantErr)
 				}
 				return
 			}
 			if err != nil || !slices.Equal(o.AllowedOrigins, tc.want) {
-				t.Errorf("ToolHTTPOptions(%q) = %q, %v; want %q, nil", tc.value, o.AllowedOrigins, err, tc.want)
+				t.Errorf("HTTPOptions(%q) = %q, %v; want %q, nil", tc.value, o.AllowedOrigins, err, tc.want)
 			}
 		})
 	}
@@ -67,12 +67,12 @@ func TestToolHTTPOptions(t *testing.T) {
 // fails the function at init, naming the variable; a good one is the
 // list the built handler lets through.
 func TestBuildChecksAllowedOrigins(t *testing.T) {
-	_, err := BuildMCP(loadFrom(localEnv("https://console.example.com, https://agents.example.com:8443/")))
+	_, err := Build(loadFrom(localEnv("https://console.example.com, https://agents.example.com:8443/")))
 	if err == nil || !strings.Contains(err.Error(), settings.AgentToolsAllowedOrigins+`: origin "https://agents.example.com:8443/"`) {
 		t.Errorf("Build with a bad origin: error %v; want one naming %s and the entry", err, settings.AgentToolsAllowedOrigins)
 	}
 
-	h, err := BuildMCP(loadFrom(localEnv("https://console.example.com, https://agents.example.com:8443")))
+	h, err := Build(loadFrom(localEnv("https://console.example.com, https://agents.example.com:8443")))
 	if err != nil {
 		t.Fatalf("Build with good origins: %v", err)
 	}
