@@ -11,10 +11,8 @@ import (
 	"image/png"
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/moveleads/partnerapi/shared/inventory"
 )
@@ -248,30 +246,4 @@ func tensors(t *testing.T) int {
 		t.Fatalf("GET /healthz = %s, %v; want tensors", body, err)
 	}
 	return *h.Tensors
-}
-
-// TestDetectionTimePerFrame sends 12 frames of 640x480, one after the
-// other, and logs the median time of Detect (the HTTP round trip, JPEG
-// decoding and CenterNet); it fails when the median is far beyond what
-// this machine does.
-// Run: go test -run TestDetectionTimePerFrame -v ./shared/detectlocal/
-func TestDetectionTimePerFrame(t *testing.T) {
-	c := sidecar(t).Client()
-	names := []string{"living-room.jpg", "kitchen.jpg", "bedroom.jpg"}
-	var trips []time.Duration
-	for i := range 12 {
-		f := frame(t, names[i%len(names)])
-		start := time.Now()
-		if _, err := c.Detect(context.Background(), f); err != nil {
-			t.Fatalf("Detect: %v", err)
-		}
-		trips = append(trips, time.Since(start))
-	}
-	slices.Sort(trips)
-	med := (trips[len(trips)/2-1] + trips[len(trips)/2]) / 2
-	t.Logf("detection time per 640x480 frame over %d frames: median %v, min %v, max %v",
-		len(trips), med.Round(time.Millisecond), trips[0].Round(time.Millisecond), trips[len(trips)-1].Round(time.Millisecond))
-	if med > 10*time.Second {
-		t.Errorf("median %v per frame; want under 10 s (0.2-4 s here)", med)
-	}
 }
