@@ -2,11 +2,13 @@
 // (apigw.Start(wiring.X), s3event.Start, streamevent.Start,
 // queueevent.Start, tick.Start, or mcpwiring.Start for v1-mcp), one file per
 // area, and the adapters from the AWS and HTTP clients to the features.
-// It is one package, not one per dependency: folding the MCP, Stripe,
-// S3 and webhook builders in left the init ratio of functions that use
-// none of them within the noise (v1-leads 2.32× split, 2.28× folded;
-// v1-lead-get 2.53×, 2.21×: go run ./scripts/bench -only coldstart
-// -coldstarts 40 -functions v1-leads,v1-lead-get,v1-deposits,v1-mcp,...).
+// It is one package, not one per dependency: the Stripe, S3, SQS and
+// webhook builders linked into a function that uses none of them cost it
+// about 0.3 MiB of package data and no init time the bench could tell
+// from noise (go run ./scripts/bench -only coldstart -functions
+// v1-leads,v1-lead-get). The agent tool server's builder is the exception
+// (shared/wiring/mcpwiring): the MCP SDK's package init would run in every
+// function.
 package wiring
 
 import (
