@@ -4,7 +4,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/s3event"
-	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
-func main() { s3event.Start("clip-processor", wiring.ClipProcessor) }
+func main() { s3event.Start("clip-processor", s3wiring.ClipProcessor) }

@@ -3,7 +3,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/apigw"
-	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
-func main() { apigw.Start(wiring.Accept) }
+func main() { apigw.Start(s3wiring.Accept) }

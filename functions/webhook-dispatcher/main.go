@@ -4,7 +4,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/streamevent"
-	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
 )
 
-func main() { streamevent.Start("webhook-dispatcher", wiring.Dispatcher) }
+func main() { streamevent.Start("webhook-dispatcher", hookwiring.Dispatcher) }

@@ -4,7 +4,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/tick"
-	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
 )
 
-func main() { tick.Start("webhook-retrier", wiring.Retrier) }
+func main() { tick.Start("webhook-retrier", hookwiring.Retrier) }

@@ -4,7 +4,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/queueevent"
-	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
 )
 
-func main() { queueevent.Start("webhook-sender", wiring.Attempts) }
+func main() { queueevent.Start("webhook-sender", hookwiring.Attempts) }

@@ -118,9 +118,9 @@ func TestMainsOnlyWire(t *testing.T) {
 		for _, imp := range p.Imports {
 			switch imp {
 			case module + "shared/apigw", module + "shared/s3event", module + "shared/streamevent", module + "shared/tick", module + "shared/queueevent",
-				module + "shared/wiring", module + "shared/wiring/mcpwiring":
+				module + "shared/wiring", module + "shared/wiring/mcpwiring", module + "shared/wiring/hookwiring", module + "shared/wiring/s3wiring":
 			default:
-				t.Errorf("%s imports %s; a main imports only an edge (shared/apigw, shared/s3event, shared/streamevent, shared/queueevent, shared/tick) and its builder's package (shared/wiring, or shared/wiring/mcpwiring for the agent tool server)", name, imp)
+				t.Errorf("%s imports %s; a main imports only an edge (shared/apigw, shared/s3event, shared/streamevent, shared/queueevent, shared/tick) and its builder's package (shared/wiring, or its s3wiring, hookwiring or mcpwiring)", name, imp)
 			}
 		}
 	}
@@ -144,7 +144,7 @@ func TestOnlyS3StoreReachesS3(t *testing.T) {
 	}
 	checkOnlyImporters(t, pkgs, map[string][]string{
 		sdkS3:                     {module + "shared/s3store"},
-		module + "shared/s3store": {module + "shared/wiring"},
+		module + "shared/s3store": {module + "shared/wiring/s3wiring"},
 	})
 }
 
@@ -220,7 +220,7 @@ func TestNoFunctionLinksDetectlocal(t *testing.T) {
 func TestOnlyWebhookFunctionsCallOut(t *testing.T) {
 	pkgs := listPackages(t)
 	checkOnlyImporters(t, pkgs, map[string][]string{
-		module + "shared/safehttp":    {module + "shared/wiring"},
-		module + "shared/webhooksign": {module + "shared/wiring"},
+		module + "shared/safehttp":    {module + "shared/wiring/hookwiring"},
+		module + "shared/webhooksign": {module + "shared/wiring/hookwiring"},
 	})
 }

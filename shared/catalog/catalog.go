@@ -29,7 +29,9 @@ import (
 	"github.com/moveleads/partnerapi/shared/streamevent"
 	"github.com/moveleads/partnerapi/shared/tick"
 	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
 	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
+	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
 // Deps is what the endpoints and their pipeline need.
@@ -51,12 +53,12 @@ type Deps struct {
 	// Detector is the clip processor's frame detector: make dev and tests
 	// pass the local sidecar (shared/detectlocal); nil records every frame
 	// as not analysed. (The deployed function calls Amazon Rekognition:
-	// wiring.ClipProcessor.)
+	// s3wiring.ClipProcessor.)
 	Detector inventory.Detector
 	// WebhookQueue is the webhook attempts queue the dispatcher and the
 	// sender hand attempts to (make dev and tests: shared/queuelocal);
 	// nil: the one settings.WebhookQueueURL names, if any.
-	WebhookQueue wiring.WebhookQueue
+	WebhookQueue hookwiring.WebhookQueue
 }
 
 // Builders maps the slug of every function with partner routes to the
@@ -67,14 +69,14 @@ func Builders() map[string]wiring.Builder {
 		"v1-leads-list":          wiring.ListLeads,
 		"v1-lead-get":            wiring.GetLead,
 		"v1-lead-survey":         wiring.SurveyLink,
-		"v1-capture":             wiring.Capture,
+		"v1-capture":             s3wiring.Capture,
 		"v1-survey-video-access": wiring.VideoAccess,
-		"v1-video":               wiring.Video,
+		"v1-video":               s3wiring.Video,
 		"v1-lead-quote":          wiring.CreateQuote,
-		"v1-accept":              wiring.Accept,
+		"v1-accept":              s3wiring.Accept,
 		"v1-deposits":            wiring.CreateDeposit,
 		"v1-deposit-status":      wiring.GetDeposit,
-		"v1-quote":               wiring.QuotePage,
+		"v1-quote":               s3wiring.QuotePage,
 		"stripe-webhook":         wiring.StripeWebhook,
 	}
 }
@@ -83,7 +85,7 @@ func Builders() map[string]wiring.Builder {
 // processor builder its main hands to s3event.Start.
 func S3Processors() map[string]func(*awsenv.Env) (s3event.Processor, error) {
 	return map[string]func(*awsenv.Env) (s3event.Processor, error){
-		"clip-processor": wiring.ClipProcessor,
+		"clip-processor": s3wiring.ClipProcessor,
 	}
 }
 
@@ -91,7 +93,7 @@ func S3Processors() map[string]func(*awsenv.Env) (s3event.Processor, error) {
 // the processor builder its main hands to streamevent.Start.
 func StreamProcessors() map[string]func(*awsenv.Env) (streamevent.Processor, error) {
 	return map[string]func(*awsenv.Env) (streamevent.Processor, error){
-		"webhook-dispatcher": wiring.Dispatcher,
+		"webhook-dispatcher": hookwiring.Dispatcher,
 	}
 }
 
@@ -99,7 +101,7 @@ func StreamProcessors() map[string]func(*awsenv.Env) (streamevent.Processor, err
 // processor builder its main hands to queueevent.Start.
 func QueueProcessors() map[string]func(*awsenv.Env) (queueevent.Processor, error) {
 	return map[string]func(*awsenv.Env) (queueevent.Processor, error){
-		"webhook-sender": wiring.Attempts,
+		"webhook-sender": hookwiring.Attempts,
 	}
 }
 
@@ -107,7 +109,7 @@ func QueueProcessors() map[string]func(*awsenv.Env) (queueevent.Processor, error
 // builder its main hands to tick.Start.
 func Jobs() map[string]func(*awsenv.Env) (tick.Job, error) {
 	return map[string]func(*awsenv.Env) (tick.Job, error){
-		"webhook-retrier": wiring.Retrier,
+		"webhook-retrier": hookwiring.Retrier,
 	}
 }
 
@@ -166,15 +168,15 @@ func New(d Deps) *Stack {
 		}
 	}
 	s.agentTools = s.agentToolsHandler(d.Log)
-	proc, err := wiring.ClipProcessorWith(env, d.Detector)
+	proc, err := s3wiring.ClipProcessorWith(env, d.Detector)
 	if err != nil {
 		proc = failingProcessor{err}
 	}
 	s.clips = s3event.New(proc, d.Log)
 	streams, queues := StreamProcessors(), QueueProcessors()
 	if q := d.WebhookQueue; q != nil {
-		streams["webhook-dispatcher"] = func(e *awsenv.Env) (streamevent.Processor, error) { return wiring.DispatcherWith(e, q) }
-		queues["webhook-sender"] = func(e *awsenv.Env) (queueevent.Processor, error) { return wiring.AttemptsWith(e, q) }
+		streams["webhook-dispatcher"] = func(e *awsenv.Env) (streamevent.Processor, error) { return hookwiring.DispatcherWith(e, q) }
+		queues["webhook-sender"] = func(e *awsenv.Env) (queueevent.Processor, error) { return hookwiring.AttemptsWith(e, q) }
 	}
 	s.queues = map[string]queueevent.Handler{}
 	for slug, b := range queues {

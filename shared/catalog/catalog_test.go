@@ -16,8 +16,8 @@ import (
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/wiring"
 	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
+	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
 func noSecrets(string) func(context.Context) ([]byte, error) { return nil }
@@ -101,12 +101,12 @@ func TestAgentToolsBuild(t *testing.T) {
 	if err != nil || h == nil {
 		t.Fatalf("build v1-mcp: %v", err)
 	}
-	for slug, b := range wiring.ToolBuilders() {
+	for slug, b := range mcpwiring.ToolBuilders() {
 		if reflect.ValueOf(b).Pointer() != reflect.ValueOf(Builders()[slug]).Pointer() {
-			t.Errorf("wiring.ToolBuilders builds %s with another builder than the function's", slug)
+			t.Errorf("mcpwiring.ToolBuilders builds %s with another builder than the function's", slug)
 		}
 	}
-	eps, err := wiring.ToolEndpoints(toolEnv(t))
+	eps, err := mcpwiring.ToolEndpoints(toolEnv(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestBuildersRefuseMissingSettings(t *testing.T) {
 	}
 	env := toolEnv(t)
 	t.Setenv(settings.ClipBucket, "")
-	if _, err := wiring.ClipProcessor(env); err == nil || !contains(err.Error(), settings.ClipBucket) {
+	if _, err := s3wiring.ClipProcessor(env); err == nil || !contains(err.Error(), settings.ClipBucket) {
 		t.Errorf("clip processor without %s: %v; want an error naming it", settings.ClipBucket, err)
 	}
 	env = toolEnv(t)

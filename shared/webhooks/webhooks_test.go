@@ -22,7 +22,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/webhook"
 	"github.com/moveleads/partnerapi/shared/webhooks"
 	"github.com/moveleads/partnerapi/shared/webhooksign"
-	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
 )
 
 func TestMain(m *testing.M) { dynamolocal.RunTests(m) }
@@ -197,7 +197,7 @@ func newStack(t *testing.T) *stack {
 	st.queue = &testQueue{clock: st.clock}
 	st.svc = webhooks.New(webhooks.Deps{
 		Handoff: st.queue,
-		Store:   st.store, Sender: wiring.WebhookSender{C: safehttp.New(safehttp.Options{AllowLoopback: true, Timeout: 2 * time.Second})},
+		Store:   st.store, Sender: hookwiring.WebhookSender{C: safehttp.New(safehttp.Options{AllowLoopback: true, Timeout: 2 * time.Second})},
 		Sign: webhooksign.Sign, Sealer: func(context.Context) (*webhook.Sealer, error) { return sealer, nil }, Clock: st.clock, Rand: func() float64 { return 0.5 },
 		Fault: func(step string) error {
 			st.mu.Lock()

@@ -3,6 +3,7 @@ package wiring_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/moveleads/partnerapi/shared/dynamolocal"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -185,3 +186,5 @@ func TestUnsignedRequestsLoadNoSecret(t *testing.T) {
 		t.Errorf("six signed requests on one instance made %d secret loads; want 1", n)
 	}
 }
+
+func TestMain(m *testing.M) { dynamolocal.RunTests(m) }

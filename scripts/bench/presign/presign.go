@@ -48,7 +48,7 @@ func Cases() []Case {
 }
 
 // NewStore returns a Store over a bucket of us-east-1 with static
-// credentials, as a deployed function's (wiring.ClipObjects without
+// credentials, as a deployed function's (s3wiring.ClipObjects without
 // AWS_ENDPOINT_URL_S3).
 func NewStore() (*s3store.Store, error) {
 	cfg := aws.Config{

@@ -21,12 +21,13 @@ import (
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
 // Backend builds the tools' backend over e: the endpoints and a pipeline
 // of their own, as the functions have.
 func Backend(e *awsenv.Env) (*agenttools.Backend, error) {
-	eps, err := wiring.ToolEndpoints(e)
+	eps, err := ToolEndpoints(e)
 	if err != nil {
 		return nil, err
 	}
@@ -75,3 +76,46 @@ func Build(load func() (*awsenv.Env, error)) (apigw.LambdaFunc, error) {
 
 // Start is the v1-mcp function's main.
 func Start() { awsenv.Run(Build(awsenv.Load)) }
+
+// ToolBuilders maps the slug of each function whose operations are tools to
+// its builder (the same as catalog.Builders'; a test checks). A function,
+// not a package-level map, so that only the agent tool server's binary
+// links every builder: a map variable is built at init in every binary
+// that imports the package.
+func ToolBuilders() map[string]wiring.Builder {
+	return map[string]wiring.Builder{
+		"v1-leads":               wiring.CreateLead,
+		"v1-leads-list":          wiring.ListLeads,
+		"v1-lead-get":            wiring.GetLead,
+		"v1-lead-survey":         wiring.SurveyLink,
+		"v1-survey-video-access": wiring.VideoAccess,
+		"v1-lead-quote":          wiring.CreateQuote,
+		"v1-accept":              s3wiring.Accept,
+		"v1-deposits":            wiring.CreateDeposit,
+		"v1-deposit-status":      wiring.GetDeposit,
+	}
+}
+
+// ToolEndpoints builds the endpoint of every tool's operation over e.
+func ToolEndpoints(e *awsenv.Env) ([]api.Endpoint, error) {
+	var out []api.Endpoint
+	seen := map[string]bool{}
+	builders := ToolBuilders()
+	for _, op := range manifest.AgentToolOperations {
+		slug := manifest.FunctionOf(op).Slug
+		if seen[slug] {
+			continue
+		}
+		seen[slug] = true
+		b, ok := builders[slug]
+		if !ok {
+			return nil, fmt.Errorf("no builder for function %s (tool operation %s)", slug, op)
+		}
+		eps, err := b(e)
+		if err != nil {
+			return nil, fmt.Errorf("function %s: %w", slug, err)
+		}
+		out = append(out, eps...)
+	}
+	return out, nil
+}

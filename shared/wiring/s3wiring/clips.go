@@ -2,7 +2,7 @@
 // v1-video, clip-processor) and the adapter from shared/s3store to the
 // survey feature.
 
-package wiring
+package s3wiring
 
 import (
 	"context"

@@ -2,7 +2,7 @@
 // builders of the functions that reach it, honouring AWS_ENDPOINT_URL_S3
 // (path-style addressing then, as local servers need).
 
-package wiring
+package s3wiring
 
 import (
 	"context"

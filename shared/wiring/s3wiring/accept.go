@@ -1,7 +1,7 @@
 // The v1-accept function's builder (acceptQuote): the quote feature with
 // the clip bucket for binding signatures' images.
 
-package wiring
+package s3wiring
 
 import (
 	"github.com/moveleads/partnerapi/shared/api"

@@ -1,4 +1,4 @@
-package wiring
+package s3wiring
 
 import (
 	"context"
@@ -22,7 +22,7 @@ import (
 // service, with MinConfidence 70, and its answer (a recorded DetectLabels
 // body) maps to the inventory's rekognition labels.
 func TestRekognitionIsTheDeployedDetector(t *testing.T) {
-	recorded, err := os.ReadFile("../rekognition/testdata/composed-living-room.json")
+	recorded, err := os.ReadFile("../../rekognition/testdata/composed-living-room.json")
 	if err != nil {
 		t.Fatal(err)
 	}

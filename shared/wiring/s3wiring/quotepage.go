@@ -1,18 +1,19 @@
 // The v1-quote function's builder: the quote page, which stores signature
 // images in the bucket and starts deposits through Stripe.
 
-package wiring
+package s3wiring
 
 import (
 	"github.com/moveleads/partnerapi/shared/api"
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/quotes"
+	"github.com/moveleads/partnerapi/shared/wiring"
 )
 
 // QuotePage builds the v1-quote function's endpoints: the quote page and
 // its accept and deposit calls.
 func QuotePage(e *awsenv.Env) ([]api.Endpoint, error) {
-	s, err := DepositService(e)
+	s, err := wiring.DepositService(e)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package wiring
+package hookwiring
 
 import (
 	"context"

@@ -4,7 +4,7 @@
 // its Handoff and the queue's messages to its Deliver, the schedule's
 // ticks to its retries, shared/safehttp to its Sender.
 
-package wiring
+package hookwiring
 
 import (
 	"context"
