@@ -4,11 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 )
 
@@ -65,14 +66,13 @@ func (s *Store) PresignUpload(ctx context.Context, key, contentType string, size
 	if err := checkUpload(key, contentType, size, ttl); err != nil {
 		return Upload{}, fmt.Errorf("presign upload: %w", err)
 	}
-	at, opts := s.presignAt(ttl)
 	req, err := s.presign.PresignPutObject(ctx, &s3.PutObjectInput{
 		Bucket:        &s.bucket,
 		Key:           &key,
 		ContentType:   &contentType,
 		ContentLength: &size,
 		IfNoneMatch:   aws.String("*"),
-	}, opts...)
+	}, s3.WithPresignExpires(ttl))
 	if err != nil {
 		return Upload{}, s.fail("presign upload", key, err)
 	}
@@ -84,7 +84,11 @@ func (s *Store) PresignUpload(ctx context.Context, key, contentType string, size
 		}
 		headers[name] = strings.Join(values, ",")
 	}
-	return Upload{URL: req.URL, Method: req.Method, Headers: headers, ExpiresAt: at.Add(ttl.Truncate(time.Second))}, nil
+	expires, err := expiresAt(req.URL)
+	if err != nil {
+		return Upload{}, s.fail("presign upload", key, err)
+	}
+	return Upload{URL: req.URL, Method: req.Method, Headers: headers, ExpiresAt: expires}, nil
 }
 
 // PresignGet signs a GET of the object at key, valid for ttl: the address
@@ -102,34 +106,31 @@ func (s *Store) PresignGet(ctx context.Context, key string, ttl time.Duration) (
 	if err := checkTTL(ttl, MaxGetTTL); err != nil {
 		return "", fmt.Errorf("presign get: %w", err)
 	}
-	_, opts := s.presignAt(ttl)
-	req, err := s.presign.PresignGetObject(ctx, &s3.GetObjectInput{Bucket: &s.bucket, Key: &key}, opts...)
+	req, err := s.presign.PresignGetObject(ctx, &s3.GetObjectInput{Bucket: &s.bucket, Key: &key}, s3.WithPresignExpires(ttl))
 	if err != nil {
 		return "", s.fail("presign get", key, err)
 	}
 	return req.URL, nil
 }
 
-// presignAt returns the time a presigned request is signed at (whole
-// seconds, as X-Amz-Date counts them) and the presigner's options that
-// sign it then, valid for ttl: the SDK's presigner reads its own clock,
-// and Upload.ExpiresAt must be exact.
-func (s *Store) presignAt(ttl time.Duration) (time.Time, []func(*s3.PresignOptions)) {
-	at := s.now().UTC().Truncate(time.Second)
-	return at, []func(*s3.PresignOptions){
-		s3.WithPresignExpires(ttl),
-		func(o *s3.PresignOptions) { o.Presigner = signerAt{signer: s.signer, at: at} },
+// expiresAt reads when a presigned URL stops working from its own
+// X-Amz-Date and X-Amz-Expires, so Upload.ExpiresAt is exactly what the
+// SDK's presigner signed.
+func expiresAt(raw string) (time.Time, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return time.Time{}, err
 	}
-}
-
-// signerAt is an s3.HTTPPresignerV4 that signs at a fixed time.
-type signerAt struct {
-	signer *v4.Signer
-	at     time.Time
-}
-
-func (p signerAt) PresignHTTP(ctx context.Context, creds aws.Credentials, r *http.Request, payloadHash, service, region string, _ time.Time, optFns ...func(*v4.SignerOptions)) (string, http.Header, error) {
-	return p.signer.PresignHTTP(ctx, creds, r, payloadHash, service, region, p.at, optFns...)
+	q := u.Query()
+	at, err := time.Parse("20060102T150405Z", q.Get("X-Amz-Date"))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("presigned URL's X-Amz-Date: %w", err)
+	}
+	secs, err := strconv.Atoi(q.Get("X-Amz-Expires"))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("presigned URL's X-Amz-Expires: %w", err)
+	}
+	return at.Add(time.Duration(secs) * time.Second), nil
 }
 
 // checkUpload fails with ErrInvalid when PresignUpload's arguments are

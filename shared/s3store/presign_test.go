@@ -83,24 +83,30 @@ func TestPresignUpload(t *testing.T) {
 	}
 }
 
-// TestPresignUploadExpiry signs URLs in the past: one still valid, one
-// expired a minute ago.
+// TestPresignUploadExpiry: a URL signed for a second has expired after
+// it; one signed for MaxUploadTTL still works.
 func TestPresignUploadExpiry(t *testing.T) {
 	s := newStore(t)
 	body := []byte("clip")
 	tests := []struct {
 		name string
-		ago  time.Duration
+		ttl  time.Duration
 		want int
 	}{
-		{"expired", MaxUploadTTL + time.Minute, http.StatusForbidden},
-		{"valid for another minute", MaxUploadTTL - time.Minute, http.StatusOK},
+		{"expired", time.Second, http.StatusForbidden},
+		{"valid", MaxUploadTTL, http.StatusOK},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			up, err := signedAgo(s, tt.ago).PresignUpload(context.Background(), "clip", "video/mp4", int64(len(body)), MaxUploadTTL)
+			up, err := s.PresignUpload(context.Background(), "clip", "video/mp4", int64(len(body)), tt.ttl)
 			if err != nil {
 				t.Fatalf("PresignUpload: %v", err)
+			}
+			if want := time.Now().Add(tt.ttl); up.ExpiresAt.Before(want.Add(-2*time.Second)) || up.ExpiresAt.After(want) {
+				t.Errorf("ExpiresAt %s; want within 2 s before now + %s", up.ExpiresAt, tt.ttl)
+			}
+			if tt.want == http.StatusForbidden {
+				expiredSoon()
 			}
 			if expired := up.ExpiresAt.Before(time.Now()); expired != (tt.want == http.StatusForbidden) {
 				t.Errorf("ExpiresAt %s in the past = %v; want %v", up.ExpiresAt, expired, !expired)
@@ -180,10 +186,11 @@ func TestPresignGet(t *testing.T) {
 	if err != nil {
 		t.Fatalf("PresignGet of a missing key: %v; want a URL (nothing is sent)", err)
 	}
-	expired, err := signedAgo(s, MaxGetTTL+time.Second).PresignGet(ctx, "clips/a.webm", MaxGetTTL)
+	expired, err := s.PresignGet(ctx, "clips/a.webm", time.Second)
 	if err != nil {
-		t.Fatalf("PresignGet signed in the past: %v", err)
+		t.Fatalf("PresignGet for a second: %v", err)
 	}
+	expiredSoon()
 
 	tests := []struct {
 		name      string

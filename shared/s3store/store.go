@@ -8,11 +8,9 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
@@ -39,8 +37,6 @@ type Options struct {
 	// need. Empty means Amazon S3 in the configuration's region, addressed
 	// as the SDK's endpoint rules say (virtual-hosted).
 	Endpoint string
-	// Now is the clock presigned URLs are signed by; nil means time.Now.
-	Now func() time.Time
 }
 
 // Store reads, writes and signs requests for the objects of one bucket
@@ -50,10 +46,6 @@ type Store struct {
 	client  *s3.Client
 	presign *s3.PresignClient
 	origin  string
-	now     func() time.Time
-	// signer signs as the presign client's own does: S3 signs the key
-	// escaped once, where other services escape the path again.
-	signer *v4.Signer
 }
 
 // New returns a Store over bucket with cfg's region, credentials, HTTP
@@ -92,11 +84,6 @@ func New(cfg aws.Config, bucket string, o Options) (*Store, error) {
 		bucket:  bucket,
 		client:  client,
 		presign: s3.NewPresignClient(client),
-		now:     o.Now,
-		signer:  v4.NewSigner(func(so *v4.SignerOptions) { so.DisableURIPathEscaping = true }),
-	}
-	if s.now == nil {
-		s.now = time.Now
 	}
 	origin, err := s.resolveOrigin()
 	if err != nil {
