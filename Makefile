@@ -4,12 +4,13 @@
 SHELL := /bin/bash
 GO    ?= go
 
-.PHONY: dev test test-go test-infra deps vet docs fuzz help build synth bench opctl
+.PHONY: dev test test-go test-infra deps vet docs generate fuzz help build synth bench opctl
 
 help:
 	@echo "make dev     start DynamoDB Local + the API at http://127.0.0.1:$${PORT:-3000}"
 	@echo "make test    go vet and every test (one DynamoDB Local, MinIO and stripe-mock for all)"
 	@echo "make docs    regenerate README tables and docs/API.md from their sources of truth"
+	@echo "make generate  regenerate the pages' Go code (x_templ.go) from their templ sources (x.templ)"
 	@echo "make opctl   build the operator CLI as ./opctl (git-ignored)"
 	@echo "make fuzz    run each fuzz target for FUZZTIME (default 30s): targets x FUZZTIME, ~12 min for 24"
 	@echo "make build   cross-compile every function for Lambda (linux/arm64) into build/"
@@ -57,6 +58,12 @@ test-infra:
 
 docs:
 	$(GO) run ./scripts/docgen
+
+## generate: the HTML pages are templ components (shared/*/x.templ); templ,
+## pinned as a go.mod tool, writes their Go code (x_templ.go, committed).
+## A test fails when a generated file is stale.
+generate:
+	$(GO) tool templ generate -path shared
 
 ## opctl: the operator CLI, built into the repository root (git-ignored).
 opctl:
