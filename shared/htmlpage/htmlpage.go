@@ -2,7 +2,8 @@
 // shared/capturepage, and the viewer page, shared/viewerpage) share: the
 // CSP origin check and CSP hashes of inline elements.
 //
-// The pages are html/template templates, escaped for each value's context;
+// The pages are escaped for each value's context, the viewer page by templ
+// components, the others by html/template templates;
 // every inline <style> and <script> is allowed by its Hash, never by
 // 'unsafe-inline'. The package does no I/O.
 // Its tests' helpers, for the pages' tests, are in htmlpage/htmltest.

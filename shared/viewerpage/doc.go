@@ -12,9 +12,13 @@
 // Page.MediaOrigin, where the presigned clip addresses point: the page makes
 // no request to a third party.
 //
-// The markup is an html/template: every value is escaped for its context,
-// the clip addresses as URLs (a javascript: address never reaches the
-// page).
+// The markup is templ components (page.templ, errorpage.templ,
+// layout.templ; `make generate` writes their _templ.go): every value is
+// escaped by templ for its context, the clip addresses as URLs (a
+// javascript: address never reaches the page). Not html/template: its
+// executor's reflective method lookup keeps every exported method of every
+// linked type in the binary. testdata/reference keeps the old templates,
+// which a fuzz target checks the components against.
 //
 // The package does no I/O and imports no AWS or HTTP package: the viewer
 // function resolves the link, presigns the clip addresses and hands Render

@@ -1,7 +1,6 @@
 package viewerpage
 
 import (
-	"html/template"
 	"strconv"
 	"time"
 )
@@ -20,7 +19,6 @@ import (
 // rounded up. A retryAfter of 0 or less counts as one minute, so the header
 // and the text always agree on a wait.
 func ErrorPage(status int, retryAfter time.Duration) Document {
-	a := loadAssets()
 	var title, message string
 	header := Headers("")
 	switch status {
@@ -42,10 +40,7 @@ func ErrorPage(status int, retryAfter time.Duration) Document {
 		title = "Sorry, something went wrong"
 		message = "Please try the link again in a few minutes."
 	}
-	body, err := execute(a.errorPage, struct {
-		CSS            template.CSS
-		Title, Message string
-	}{a.css, title, message})
+	body, err := render(errorDocument(title, message))
 	if err != nil {
 		body = []byte(title)
 	}

@@ -2,11 +2,12 @@ package viewerpage
 
 import (
 	"bytes"
-	"errors"
-	"html/template"
+	"context"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/a-h/templ"
 
 	"github.com/moveleads/partnerapi/shared/api"
 )
@@ -44,29 +45,31 @@ const expiryLayout = "Monday 2 January 2006 at 15:04 UTC"
 // ErrorPage(500, 0). A Page without clips renders a page that says no
 // video is ready to watch yet.
 func Render(p Page) Document {
-	a := loadAssets()
-	company := p.Company
-	if company == "" {
-		company = "the moving company"
-	}
-	body, err := execute(a.page, pageView{
-		CSS:        a.css,
-		Company:    company,
-		Facts:      facts(p.Clips),
-		Clips:      clipViews(p.Clips),
-		Expiry:     expiry(p.LinkExpiresAt, company),
-		AddressTTL: formatTTL(p.AddressTTL),
-	})
+	body, err := render(pageDocument(newPageView(p)))
 	if err != nil {
 		return ErrorPage(500, 0)
 	}
 	return Document{Status: 200, Header: Headers(p.MediaOrigin), Body: body}
 }
 
-// pageView is what page.html shows; html/template escapes every value for
-// its context.
+// newPageView is what the page shows of p.
+func newPageView(p Page) pageView {
+	company := p.Company
+	if company == "" {
+		company = "the moving company"
+	}
+	return pageView{
+		Company:    company,
+		Facts:      facts(p.Clips),
+		Clips:      clipViews(p.Clips),
+		Expiry:     expiry(p.LinkExpiresAt, company),
+		AddressTTL: formatTTL(p.AddressTTL),
+	}
+}
+
+// pageView is what page.templ shows; templ escapes every value for its
+// context.
 type pageView struct {
-	CSS                         template.CSS
 	Company, Expiry, AddressTTL string
 	Facts                       []string
 	Clips                       []clipView
@@ -87,10 +90,10 @@ type clipView struct {
 // source is one <source> of a clip's video.
 type source struct{ Src, Type string }
 
-// execute renders t with data.
-func execute(t *template.Template, data any) ([]byte, error) {
+// render renders c; into a buffer, it fails only if c does.
+func render(c templ.Component) ([]byte, error) {
 	var b bytes.Buffer
-	if err := t.Execute(&b, data); err != nil {
+	if err := c.Render(context.Background(), &b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -128,7 +131,7 @@ func facts(clips []Clip) []string {
 
 // summary is the markup of facts(clips), as the page shows it.
 func summary(clips []Clip) string {
-	b, err := executeNamed("facts", facts(clips))
+	b, err := render(factList(facts(clips)))
 	if err != nil {
 		return ""
 	}
@@ -175,22 +178,13 @@ func sourceList(c Clip) []source {
 func sources(c Clip) []string {
 	var out []string
 	for _, s := range sourceList(c) {
-		b, err := executeNamed("source", s)
+		b, err := render(sourceElement(s))
 		if err != nil {
 			return nil
 		}
 		out = append(out, string(b))
 	}
 	return out
-}
-
-// executeNamed renders the page's sub-template name with data.
-func executeNamed(name string, data any) ([]byte, error) {
-	t := loadAssets().page.Lookup(name)
-	if t == nil {
-		return nil, errors.New("viewerpage: no template " + name)
-	}
-	return execute(t, data)
 }
 
 // expiry is the sentence that says until when the link works.

@@ -255,8 +255,9 @@ func TestUserTextIsEscaped(t *testing.T) {
 			srcs = append(srcs, e.Attrs["src"])
 		}
 	}
-	// html/template percent-encodes what a URL may not hold (", <, >, …),
-	// as a browser would before sending it: the address is the same.
+	// The address is escaped for its attribute (templ; html/template also
+	// percent-encoded ", <, >, …, as a browser does before sending it):
+	// either way the address is the same.
 	got, err := url.Parse(srcs[0])
 	if err != nil {
 		t.Fatal(err)
@@ -298,8 +299,7 @@ func TestSources(t *testing.T) {
 }
 
 func TestAssetsCannotBreakOutOfTheirElements(t *testing.T) {
-	a := loadAssets()
-	lower := strings.ToLower(string(a.css))
+	lower := strings.ToLower(stylesheet)
 	for _, bad := range []string{"</style", "<!--"} {
 		if strings.Contains(lower, bad) {
 			t.Errorf("viewer.css contains %q, which would end its inline element early", bad)
@@ -310,13 +310,9 @@ func TestAssetsCannotBreakOutOfTheirElements(t *testing.T) {
 			t.Errorf("viewer.css contains %q: the page loads nothing but the clips", remote)
 		}
 	}
-	for _, name := range []string{"page.html", "error.html"} {
-		page, err := assetFS.ReadFile("assets/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.Count(string(page), "<style>{{.CSS}}</style>") != 1 {
-			t.Errorf("%s does not inline the stylesheet exactly once", name)
+	for name, page := range map[string]Document{"page": Render(samplePage()), "error page": ErrorPage(404, 0)} {
+		if strings.Count(string(page.Body), "<style>"+stylesheet+"</style>") != 1 {
+			t.Errorf("the %s does not inline the stylesheet exactly once", name)
 		}
 	}
 }
@@ -333,9 +329,9 @@ func BenchmarkRender(b *testing.B) {
 	}
 }
 
-// TestScriptURLIsRefused: html/template's contextual escaping knows src is
-// a URL and refuses a javascript: one, which escaping HTML text alone let
-// through verbatim.
+// TestScriptURLIsRefused: templ's contextual escaping (html/template's
+// before it) knows src is a URL and refuses a javascript: one, which
+// escaping HTML text alone let through verbatim.
 func TestScriptURLIsRefused(t *testing.T) {
 	p := samplePage()
 	p.Clips[0].URL = "javascript:alert(1)"
