@@ -59,13 +59,14 @@ func Parse(t testing.TB, body []byte) []Element {
 		case html.DoctypeToken:
 			sawDoctype = true
 		case html.StartTagToken, html.SelfClosingTagToken:
+			raw := bytes.Clone(z.Raw())
 			tok := z.Token()
 			e := Element{Tag: tok.Data, Attrs: map[string]string{}}
 			for _, a := range tok.Attr {
-				if _, dup := e.Attrs[a.Key]; dup {
-					t.Errorf("<%s> has attribute %q twice", tok.Data, a.Key)
-				}
 				e.Attrs[a.Key] = a.Val
+			}
+			if name := repeatedAttr(raw); name != "" {
+				t.Errorf("<%s> has attribute %q twice", tok.Data, name)
 			}
 			els = append(els, e)
 			if tt == html.StartTagToken && !void[tok.Data] {
@@ -212,4 +213,58 @@ func CheckNoInlineAttrs(t testing.TB, els []Element) {
 			}
 		}
 	}
+}
+
+// repeatedAttr returns the first attribute name given twice in the raw
+// start tag raw, or "". The tokenizer (golang.org/x/net/html since v0.3x)
+// keeps only an attribute's first occurrence, as browsers do, so a
+// template's repeated attribute (whose later value the page silently
+// loses) is found here, by the HTML tokenizer's attribute-name rules: names
+// end at whitespace, '/', '>' or '=', values are quoted or end at
+// whitespace or '>', and names compare lower-cased.
+func repeatedAttr(raw []byte) string {
+	s := string(raw)
+	i := strings.IndexAny(s, " \t\n\f\r/>") // past "<tagname"
+	if i < 0 {
+		return ""
+	}
+	seen := map[string]bool{}
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+	for i < len(s) {
+		for i < len(s) && (isSpace(s[i]) || s[i] == '/') {
+			i++
+		}
+		if i >= len(s) || s[i] == '>' {
+			break
+		}
+		start := i
+		for i++; i < len(s) && !isSpace(s[i]) && s[i] != '/' && s[i] != '>' && s[i] != '='; i++ {
+		}
+		name := strings.ToLower(s[start:i])
+		if seen[name] {
+			return name
+		}
+		seen[name] = true
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+		if i >= len(s) || s[i] != '=' {
+			continue
+		}
+		for i++; i < len(s) && isSpace(s[i]); i++ {
+		}
+		if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+			q := s[i]
+			end := strings.IndexByte(s[i+1:], q)
+			if end < 0 {
+				break
+			}
+			i += end + 2
+			continue
+		}
+		for i < len(s) && !isSpace(s[i]) && s[i] != '>' {
+			i++
+		}
+	}
+	return ""
 }

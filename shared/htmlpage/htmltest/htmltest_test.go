@@ -203,3 +203,20 @@ func TestConsole(t *testing.T) {
 		t.Error("Saw does not find the lines logged, allowed ones included")
 	}
 }
+
+func TestRepeatedAttr(t *testing.T) {
+	for raw, want := range map[string]string{
+		`<p class="a" class="b">`:               "class",
+		`<p CLASS=a class='b'>`:                 "class",
+		`<input disabled disabled>`:             "disabled",
+		`<p class="a=b class" id=x>`:            "",
+		`<a href="/x" title='it"s' rel=n>`:      "",
+		`<img src=a alt="" src=b/>`:             "src",
+		`<p>`:                                   "",
+		`<p data-x = "1"  data-y="2" data-x=3>`: "data-x",
+	} {
+		if got := repeatedAttr([]byte(raw)); got != want {
+			t.Errorf("repeatedAttr(%s) = %q; want %q", raw, got, want)
+		}
+	}
+}
