@@ -31,8 +31,7 @@
 // AgentToolsInitRatioBudget, 1.75×, for the agent tool server, whose MCP
 // SDK's package init is a fixed cost), with the three ratios in the note,
 // its first response, and its arm64 release binary size, held only to the
-// 16 MiB BloatGuard (24 MiB, PageBloatGuard, for the functions that serve
-// an html/template page), with its zip's size (what Lambda downloads) beside it.
+// 16 MiB BloatGuard, with its zip's size (what Lambda downloads) beside it.
 //
 // What the numbers are not: Lambda's own Init also includes downloading
 // the code and starting the sandbox, identical for every function and

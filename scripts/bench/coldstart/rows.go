@@ -32,30 +32,12 @@ const (
 	InitRounds = 3
 	// BloatGuard bounds every binary (bytes: arm64, stripped). It is no
 	// size budget: it catches a test or browser dependency linked by
-	// mistake, which would take a function far past it.
+	// mistake, which would take a function far past it, and a reflective
+	// template executor (html/template: its MethodByName keeps every
+	// exported method of every linked type, 17–19 MiB; the pages are templ
+	// components for that reason).
 	BloatGuard = 16 << 20
-	// PageBloatGuard is the bloat guard of a function that serves an HTML
-	// page (a route answering manifest.HTML). Its pages are html/template
-	// templates, whose executor calls methods by name through reflection,
-	// so the linker keeps every exported method of every linked type (the
-	// S3 client's whole API among them): 17–19 MiB measured with the SDK's
-	// clients. Contextual escaping is worth those bytes (hand escaping was
-	// the alternative); the guard still catches a browser linked by
-	// mistake.
-	PageBloatGuard = 24 << 20
 )
-
-// bloatGuard returns the bloat guard of the function name.
-func bloatGuard(name string) int64 {
-	if f, ok := manifest.BySlug(name); ok {
-		for _, r := range f.HTTP {
-			if r.Response == manifest.HTML {
-				return PageBloatGuard
-			}
-		}
-	}
-	return BloatGuard
-}
 
 // initRatioBudget returns the init ratio budget of the function name.
 func initRatioBudget(name string) float64 {
@@ -150,7 +132,7 @@ func medianOf(xs []float64) float64 {
 
 // sizeRow holds the function's binary to the bloat guard.
 func sizeRow(name, arch string, size int64) report.Row {
-	guard := bloatGuard(name)
+	guard := int64(BloatGuard)
 	r := report.Row{
 		Section: Section, Metric: sizeMetric(name, arch),
 		Value: mib(size), Budget: fmt.Sprintf("≤ %s (bloat guard)", mibBudget(guard)), OK: report.Check(size <= guard),

@@ -162,14 +162,4 @@ func TestBudgets(t *testing.T) {
 	if !agent {
 		t.Errorf("no function %s in the manifest", manifest.AgentToolsSlug)
 	}
-	pages := map[string]bool{"v1-capture": true, "v1-video": true, "v1-quote": true}
-	for _, f := range manifest.Functions {
-		want := int64(BloatGuard)
-		if pages[f.Slug] {
-			want = PageBloatGuard
-		}
-		if got := bloatGuard(f.Slug); got != want {
-			t.Errorf("%s: bloat guard %d; want %d", f.Slug, got, want)
-		}
-	}
 }
