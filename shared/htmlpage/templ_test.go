@@ -38,6 +38,9 @@ func TestTemplGeneratedCodeIsCurrent(t *testing.T) {
 	for _, src := range sources {
 		rel, _ := filepath.Rel(root, src)
 		t.Run(rel, func(t *testing.T) {
+			// -check, not -stdout: templ writes to stdout only what differs
+			// from the file on disk, so -stdout prints nothing for a
+			// current file.
 			if _, err := os.Stat(strings.TrimSuffix(src, ".templ") + "_templ.go"); err != nil {
 				t.Fatalf("%v: run make generate", err)
 			}

@@ -2,13 +2,12 @@ package quotepage
 
 import (
 	"embed"
-	"html/template"
 	"sync"
 
 	"github.com/moveleads/partnerapi/shared/htmlpage"
 )
 
-//go:embed assets/page.html assets/error.html assets/done.html assets/closed.html assets/sign.html assets/accept.html assets/quote.css assets/quote.js
+//go:embed assets/quote.css assets/quote.js
 var assetFS embed.FS
 
 // Layouts of the page: which sections it holds, by the quote's stage and
@@ -20,20 +19,19 @@ const (
 	layoutClosed = "closed" // expired, superseded or unknown: nothing to do
 )
 
-// pageAssets are the page's templates (page.html with its sections, and
-// the error page) and the inline stylesheet and script with their CSP
-// hashes, parsed once on first use: lazily, so a cold start that answers
-// no page pays nothing.
+// pageAssets are the page's inline stylesheet and script with their CSP
+// hashes (the markup is the templ components of the .templ files), read
+// once on first use: lazily, so a cold start that answers no page pays
+// nothing.
 type pageAssets struct {
-	page, errorPage *template.Template
-	css             template.CSS // verbatim: its hash must match
-	js              template.JS  // verbatim: its hash must match
-	styleHash       string       // 'sha256-…' of css
-	scriptHash      string       // 'sha256-…' of js
+	css        string // verbatim: its hash must match
+	js         string // verbatim: its hash must match
+	styleHash  string // 'sha256-…' of css
+	scriptHash string // 'sha256-…' of js
 }
 
-// loadAssets panics if an embedded asset is missing or does not parse: the
-// assets are fixed at build time and the package's tests catch it.
+// loadAssets panics if an embedded asset is missing: the assets are fixed
+// at build time and the package's tests catch it.
 var loadAssets = sync.OnceValue(func() *pageAssets {
 	read := func(name string) string {
 		b, err := assetFS.ReadFile("assets/" + name)
@@ -44,10 +42,8 @@ var loadAssets = sync.OnceValue(func() *pageAssets {
 	}
 	css, js := read("quote.css"), read("quote.js")
 	return &pageAssets{
-		page:       template.Must(template.ParseFS(assetFS, "assets/page.html", "assets/done.html", "assets/closed.html", "assets/sign.html", "assets/accept.html")),
-		errorPage:  template.Must(template.ParseFS(assetFS, "assets/error.html")),
-		css:        template.CSS(css),
-		js:         template.JS(js),
+		css:        css,
+		js:         js,
 		styleHash:  htmlpage.Hash(css),
 		scriptHash: htmlpage.Hash(js),
 	}

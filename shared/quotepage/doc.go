@@ -8,15 +8,18 @@
 // Like the capture page (shared/capturepage) it is one HTML document whose
 // stylesheet and script are inlined from files embedded in the binary
 // (assets/) and allowed by the Content-Security-Policy through their
-// SHA-256 hashes, never by 'unsafe-inline'. The markup is an html/template
-// (page.html and its sections): every value is escaped for its context.
-// What the script needs (the page's two JSON
-// calls, the kind of quote, the company) travels in a
-// <script type="application/json" id="quote-data"> block of encoding/json
-// output, which the browser never executes. The page makes no request to a
-// third party: its JSON calls go to Page.AcceptPath and Page.DepositPath on
-// its own origin, and paying is a top-level navigation to the checkout
-// address the deposit call answers (or Page.CheckoutURL).
+// SHA-256 hashes, never by 'unsafe-inline'. The markup is made of templ
+// components (page.templ and its sections, error.templ; their generated
+// x_templ.go files are committed: `make generate`), which escape every
+// value for its context. It is not html/template: that executor's
+// reflective method lookup keeps every method of every linked type in the
+// binary. What the script needs (the page's two JSON calls, the kind of
+// quote, the company) travels in a <script type="application/json"
+// id="quote-data"> block of encoding/json output, which the browser never
+// executes. The page makes no request to a third party: its JSON calls go
+// to Page.AcceptPath and Page.DepositPath on its own origin, and paying is
+// a top-level navigation to the checkout address the deposit call answers
+// (or Page.CheckoutURL).
 //
 // Every state is rendered on the server (open, accepted or signed with each
 // deposit status, expired, superseded), so reopening the link shows where

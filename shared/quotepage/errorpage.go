@@ -1,7 +1,5 @@
 package quotepage
 
-import "html/template"
-
 // ErrorPage returns a short, friendly HTML page with the given status for
 // a quote link that cannot be used: 404 (the link is not known: check that
 // the whole link was opened, or ask company to send it again), 410 (it
@@ -60,13 +58,17 @@ func OnlineOffPage(company string) Document {
 
 // messagePage is the short page of the error and notice pages.
 func messagePage(status int, company, title, message string) Document {
-	a := loadAssets()
-	body, err := execute(a.errorPage, struct {
-		CSS                   template.CSS
-		Brand, Title, Message string
-	}{a.css, brand(company), title, message})
+	body, err := renderHTML(messagePageHTML(messageView{
+		CSS: loadAssets().css, Brand: brand(company), Title: title, Message: message,
+	}))
 	if err != nil {
 		body = []byte(title)
 	}
 	return Document{Status: status, Header: Headers(), Body: body}
+}
+
+// messageView is what messagePageHTML shows; CSS is the embedded
+// stylesheet, inlined verbatim.
+type messageView struct {
+	CSS, Brand, Title, Message string
 }

@@ -2,9 +2,11 @@ package quotepage
 
 import (
 	"bytes"
-	"html/template"
+	"context"
 	"strings"
 	"time"
+
+	"github.com/a-h/templ"
 
 	"github.com/moveleads/partnerapi/shared/api"
 )
@@ -108,6 +110,21 @@ const dateLayout = "Monday 2 January 2006 at 15:04 UTC"
 // not mean to be open). With p.OnlineOff a page that would offer to
 // accept, sign or pay is OnlineOffPage (403) instead.
 func Render(p Page) Document {
+	layout := layoutOf(p.Stage, isBinding(p.EstimateType))
+	dv := depositViewOf(p, layout)
+	if p.OnlineOff && offersAction(layout, dv) {
+		return OnlineOffPage(p.CompanyName)
+	}
+	body, err := renderHTML(quotePage(pageViewOf(p, layout, dv)))
+	if err != nil {
+		return ErrorPage(500, p.CompanyName)
+	}
+	return Document{Status: 200, Header: Headers(), Body: body}
+}
+
+// pageViewOf is what the page of p shows, with its layout and deposit
+// block.
+func pageViewOf(p Page, layout string, dv depositView) pageView {
 	a := loadAssets()
 	company := companyText(p.CompanyName)
 	binding := isBinding(p.EstimateType)
@@ -118,18 +135,13 @@ func Render(p Page) Document {
 		depositText = deposit
 		next = "Next, you can pay the deposit of " + deposit + " to book your move."
 	}
-	layout := layoutOf(p.Stage, binding)
-	dv := depositViewOf(p, layout)
-	if p.OnlineOff && offersAction(layout, dv) {
-		return OnlineOffPage(p.CompanyName)
-	}
 	done := doneTexts(p, binding, company)
 	closed := closedTexts(p, company)
 	payLabel := "Pay deposit"
 	if p.DepositCents > 0 {
 		payLabel = "Pay deposit of " + deposit
 	}
-	body, err := execute(a.page, pageView{
+	return pageView{
 		Layout: layout, CSS: a.css, JS: a.js,
 		Data:    pageData{AcceptPath: p.AcceptPath, DepositPath: p.DepositPath, Binding: binding, Company: upperFirst(company)},
 		Brand:   brand(p.CompanyName),
@@ -151,22 +163,19 @@ func Render(p Page) Document {
 		CheckoutURL:        dv.checkoutURL,
 		HideNoDeposit:      dv.kind != depositNone,
 		HideDepositStatus:  dv.kind != depositStatus,
-		DepositStatusClass: dv.class, DepositStatusTitle: dv.title, DepositStatusText: dv.text,
+		DepositStatusOK:    dv.class == "is-ok",
+		DepositStatusTitle: dv.title, DepositStatusText: dv.text,
 		ClosedTitle: closed.title, ClosedText: closed.text,
-	})
-	if err != nil {
-		return ErrorPage(500, p.CompanyName)
 	}
-	return Document{Status: 200, Header: Headers(), Body: body}
 }
 
-// pageView is what page.html and its sections show; html/template escapes
-// every value for its context (the checkout address as a URL), and writes
-// Data as JSON that cannot end its element.
+// pageView is what quotePage and its sections show; templ escapes every
+// value for its context (the checkout address as a URL), and writes Data
+// as JSON that cannot end its element. CSS and JS are the embedded assets,
+// inlined verbatim.
 type pageView struct {
 	Layout                                string
-	CSS                                   template.CSS
-	JS                                    template.JS
+	CSS, JS                               string
 	Data                                  pageData
 	Brand, Company, CompanyStart          string
 	LegalName, USDOT                      string
@@ -186,19 +195,26 @@ type pageView struct {
 	HidePayLink, HideNoDeposit            bool
 	HideDepositStatus                     bool
 	CheckoutURL                           string
-	DepositStatusClass                    string
+	DepositStatusOK                       bool // paid: the block is styled as good news
 	DepositStatusTitle, DepositStatusText string
 	ClosedTitle, ClosedText               string
 }
 
-// execute renders t with data.
-func execute(t *template.Template, data any) ([]byte, error) {
+// renderHTML renders c.
+func renderHTML(c templ.Component) ([]byte, error) {
 	var b bytes.Buffer
-	if err := t.Execute(&b, data); err != nil {
+	if err := c.Render(context.Background(), &b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
+
+// inlineStyle and inlineScript inline the embedded stylesheet and script:
+// raw, because the text must be exactly what the CSP hash allows. They
+// are given loadAssets' constant assets only, never data.
+func inlineStyle(css string) templ.Component { return templ.Raw("<style>" + css + "</style>") }
+
+func inlineScript(js string) templ.Component { return templ.Raw("<script>" + js + "</script>") }
 
 // offersAction reports whether a page of layout and deposit block dv
 // offers the customer something to do: accept, sign or pay.
@@ -356,11 +372,7 @@ func paragraphs(text string) []paragraph {
 
 // disclosureHTML is the markup of the disclosure, as the page shows it.
 func disclosureHTML(text string) string {
-	t := loadAssets().page.Lookup("disclosure")
-	if t == nil {
-		return ""
-	}
-	b, err := execute(t, paragraphs(text))
+	b, err := renderHTML(disclosureParagraphs(paragraphs(text)))
 	if err != nil {
 		return ""
 	}

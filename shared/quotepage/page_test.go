@@ -574,25 +574,18 @@ func TestAssetsCannotBreakOutOfTheirElements(t *testing.T) {
 			t.Errorf("quote.js uses %s: text reaches the page through textContent only", js)
 		}
 	}
-	read := func(name string) string {
-		b, err := assetFS.ReadFile("assets/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	// Every layout is page.html with its sections: one stylesheet and one
-	// script, in page.html alone.
-	page := read("page.html")
-	if strings.Count(page, "<style>{{.CSS}}</style>") != 1 || strings.Count(page, "<script>{{.JS}}</script>") != 1 {
-		t.Error("page.html does not inline the stylesheet and the script exactly once")
-	}
-	for _, name := range []string{"done.html", "closed.html", "sign.html", "accept.html"} {
-		if s := read(name); strings.Contains(s, "<style") || strings.Contains(s, "<script") {
-			t.Errorf("section %s inlines a stylesheet or script of its own", name)
+	// Every layout inlines the stylesheet and the script exactly once,
+	// verbatim; the error page only the stylesheet, and no script.
+	style, script := "<style>"+a.css+"</style>", "<script>"+a.js+"</script>"
+	closed := bindingPage()
+	closed.Stage = StageExpired
+	for name, p := range map[string]Page{"sign": bindingPage(), "accept": nonBindingPage(), "done": signedPage(), "closed": closed} {
+		body := string(Render(p).Body)
+		if strings.Count(body, style) != 1 || strings.Count(body, script) != 1 || strings.Count(body, "<style") != 1 || strings.Count(body, "<script>") != 1 {
+			t.Errorf("the %s page does not inline the stylesheet and the script exactly once", name)
 		}
 	}
-	if e := read("error.html"); !strings.Contains(e, "<style>{{.CSS}}</style>") || strings.Contains(e, "<script") {
+	if e := string(ErrorPage(404, "").Body); strings.Count(e, style) != 1 || strings.Contains(e, "<script") {
 		t.Error("the error page must inline the stylesheet and run no script")
 	}
 }
