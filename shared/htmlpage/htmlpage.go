@@ -2,9 +2,9 @@
 // shared/capturepage, and the viewer page, shared/viewerpage) share: the
 // CSP origin check and CSP hashes of inline elements.
 //
-// The pages are html/template templates, escaped for each value's context;
-// every inline <style> and <script> is allowed by its Hash, never by
-// 'unsafe-inline'. The package does no I/O.
+// The capture page is templ components, the other pages html/template
+// templates, each escaping every value; every inline <style> and <script>
+// is allowed by its Hash, never by 'unsafe-inline'. The package does no I/O.
 // Its tests' helpers, for the pages' tests, are in htmlpage/htmltest.
 package htmlpage
 
