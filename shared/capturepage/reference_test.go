@@ -63,7 +63,10 @@ func renderReferenceError(t testing.TB, v errorView) []byte {
 // encoder ends it with a newline).
 func domLines(t testing.TB, body []byte) []string {
 	t.Helper()
-	doc, err := html.Parse(bytes.NewReader(body))
+	// Without scripting, as a browser whose JavaScript is off reads it: with
+	// it, <noscript> holds its markup as raw text that nobody sees, where
+	// html/template's &#43; for + is not the same text as templ's +.
+	doc, err := html.ParseWithOptions(bytes.NewReader(body), html.ParseOptionEnableScripting(false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +153,7 @@ func FuzzPageMatchesHTMLTemplate(f *testing.F) {
 	for _, s := range []string{
 		"", "Demo Movers", `</script><script>alert(1)</script>`, `" onmouseover="x`, `' onfocus='x`,
 		"javascript:alert(1)", "{{", "{{.Company}}", "}}", "<!--", "-->", "</style>", "&amp; &lt;",
-		"Déménagements Côté ✓ 引越し", "\u2028\u2029", "a\x00b", "\xff\xfe", "  spaced\n\tout  ", "${x}", "`",
+		"Déménagements Côté ✓ 引越し", "\u2028\u2029", "a\x00b", "A+B & C's", "\xff\xfe", "  spaced\n\tout  ", "${x}", "`",
 	} {
 		f.Add(s, s, s, s, s, 409)
 	}
