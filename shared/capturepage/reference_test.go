@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -84,7 +83,7 @@ func domLines(t testing.TB, body []byte) []string {
 			out = append(out, pad+"<"+n.Data+" "+strings.Join(attrs, " ")+">")
 			jsonData = n.Data == "script" && attr(n, "id") == "survey-data"
 		case html.TextNode:
-			text := spaces.ReplaceAllString(strings.ReplaceAll(n.Data, "\uFFFD", ""), " ")
+			text := collapse(strings.ReplaceAll(n.Data, "\uFFFD", ""))
 			if jsonData {
 				text = strings.TrimSpace(n.Data)
 			}
@@ -104,8 +103,28 @@ func domLines(t testing.TB, body []byte) []string {
 	return out
 }
 
-// spaces is a run of HTML white space.
-var spaces = regexp.MustCompile(`[ \t\n\f\r]+`)
+// collapse replaces each run of HTML white space in s by one space.
+func collapse(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case ' ', '\t', '\n', '\f', '\r':
+			space = true
+		default:
+			if space {
+				b.WriteByte(' ')
+				space = false
+			}
+			b.WriteByte(c)
+		}
+	}
+	if space {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
 
 func attr(n *html.Node, key string) string {
 	for _, a := range n.Attr {
