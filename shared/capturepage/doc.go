@@ -9,13 +9,15 @@
 // cube sheet, the clips and checklist saved so far, the limits) travels in a
 // <script type="application/json" id="survey-data"> block of encoding/json
 // output (which escapes <, > and &, so it cannot close the element) that the
-// browser never executes. The markup is an html/template: every value is
-// escaped for its context (text, attribute, URL, JSON), and the inline
-// script and stylesheet, written verbatim, are allowed by
-// htmlpage.Hash. The page makes no request to a third party: its own JSON
-// calls go to Page.APIBase, and the clips, and the still frames it takes
-// of them for the inventory's detector, go to presigned URLs on
-// Page.UploadOrigin.
+// browser never executes. The markup is templ components (page.templ,
+// error.templ; the generated x_templ.go is committed, make generate): every
+// value is escaped by templ (text, attribute), the page has no URL built
+// from data, and the inline script and stylesheet, written verbatim, are
+// allowed by htmlpage.Hash. Not html/template: its reflective executor
+// keeps every method of every linked type in the binary. The page makes
+// no request to a third party: its own JSON calls go to Page.APIBase, and
+// the clips, and the still frames it takes of them for the inventory's
+// detector, go to presigned URLs on Page.UploadOrigin.
 //
 // The package does no I/O and imports no AWS or HTTP package: the
 // v1-capture function looks the survey up and hands Render a Page, or

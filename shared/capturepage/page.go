@@ -2,9 +2,11 @@ package capturepage
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"html/template"
 	"time"
+
+	"github.com/a-h/templ"
 
 	"github.com/moveleads/partnerapi/shared/api"
 )
@@ -82,7 +84,15 @@ type clipData struct {
 // checked by the package's tests, and should rendering fail anyway, Render
 // answers ErrorPage(500, p.Company).
 func Render(p Page) Document {
-	a := loadAssets()
+	body, err := render(capturePage(viewOf(p)))
+	if err != nil {
+		return ErrorPage(500, p.Company)
+	}
+	return Document{Status: 200, Header: Headers(p.UploadOrigin), Body: body}
+}
+
+// viewOf is what the capture page shows of p.
+func viewOf(p Page) pageView {
 	clips := make([]clipData, 0, len(p.Clips))
 	for _, c := range p.Clips {
 		clips = append(clips, clipData{ID: c.ID, Room: c.Room, Status: c.Status})
@@ -96,8 +106,8 @@ func Render(p Page) Document {
 		rooms = []string{}
 	}
 	minutes := (p.MaxClipSeconds + 59) / 60
-	body, err := execute(a.page, pageView{
-		CSS: a.css, JS: a.js, Company: p.Company,
+	return pageView{
+		Company: p.Company,
 		Data: pageData{
 			Company:        p.Company,
 			APIBase:        p.APIBase,
@@ -125,18 +135,13 @@ func Render(p Page) Document {
 		ClipsUsed:   len(p.Clips),
 		Rooms:       rooms,
 		Groups:      groupItems(p.Items),
-	})
-	if err != nil {
-		return ErrorPage(500, p.Company)
 	}
-	return Document{Status: 200, Header: Headers(p.UploadOrigin), Body: body}
 }
 
-// pageView is what page.html shows; html/template escapes every value for
-// its context, and writes Data as JSON that cannot end its element.
+// pageView is what capturePage (page.templ) shows; templ escapes every
+// value, and templ.JSONScript writes Data as encoding/json output, which
+// escapes <, > and &, so it cannot end its element.
 type pageView struct {
-	CSS                              template.CSS
-	JS                               template.JS
 	Data                             pageData
 	Company, MaxMinutes2, ExpiresISO string
 	ExpiresText, MaxSize             string
@@ -145,10 +150,17 @@ type pageView struct {
 	Groups                           []group
 }
 
-// execute renders t with data.
-func execute(t *template.Template, data any) ([]byte, error) {
+// errorView is what errorPage (error.templ) shows.
+type errorView struct {
+	Company, Title, Message string
+	Tick                    bool // the "all done" tick of a finished survey
+}
+
+// render renders c; it fails only when c does (the page's JSON data
+// cannot be encoded).
+func render(c templ.Component) ([]byte, error) {
 	var b bytes.Buffer
-	if err := t.Execute(&b, data); err != nil {
+	if err := c.Render(context.Background(), &b); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -161,7 +173,16 @@ func execute(t *template.Template, data any) ([]byte, error) {
 // page. It carries the same security headers as the capture page. An empty
 // company reads "the moving company".
 func ErrorPage(status int, company string) Document {
-	a := loadAssets()
+	v := errorViewOf(status, company)
+	body, err := render(errorPage(v))
+	if err != nil {
+		body = []byte(v.Title)
+	}
+	return Document{Status: status, Header: Headers(""), Body: body}
+}
+
+// errorViewOf is what the error page for status shows.
+func errorViewOf(status int, company string) errorView {
 	brand := company
 	if company == "" {
 		company = "the moving company"
@@ -183,15 +204,7 @@ func ErrorPage(status int, company string) Document {
 		title = "Sorry, something went wrong"
 		message = "Please try the link again in a few minutes. If it still doesn’t work, contact " + company + "."
 	}
-	body, err := execute(a.errorPage, struct {
-		CSS                     template.CSS
-		Company, Title, Message string
-		Tick                    bool
-	}{a.css, brand, title, message, tick})
-	if err != nil {
-		body = []byte(title)
-	}
-	return Document{Status: status, Header: Headers(""), Body: body}
+	return errorView{Company: brand, Title: title, Message: message, Tick: tick}
 }
 
 // formatBytes renders n as the customer reads it: "500 MB".

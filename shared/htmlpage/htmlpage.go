@@ -2,10 +2,9 @@
 // shared/capturepage, and the viewer page, shared/viewerpage) share: the
 // CSP origin check and CSP hashes of inline elements.
 //
-// The pages are escaped for each value's context, the viewer page by templ
-// components, the others by html/template templates;
-// every inline <style> and <script> is allowed by its Hash, never by
-// 'unsafe-inline'. The package does no I/O.
+// The pages are templ components, which escape every value for its
+// context; every inline <style> and <script> is allowed by its Hash, never
+// by 'unsafe-inline'. The package does no I/O.
 // Its tests' helpers, for the pages' tests, are in htmlpage/htmltest.
 package htmlpage
 
