@@ -5,7 +5,7 @@
 // It stands apart from shared/wiring/s3wiring because the clip processor
 // is the only function that calls Rekognition: every package a function
 // imports is initialised, and service/rekognition's endpoint table took
-// about 0.1-0.14 ms of the package init (GODEBUG=inittrace=1) of each of
+// about 0.1-0.17 ms of the package init (GODEBUG=inittrace=1) of each of
 // v1-accept, v1-capture, v1-video, v1-quote and v1-mcp while this builder
 // lived in s3wiring.
 package clipwiring
