@@ -23,7 +23,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/s3event"
 	"github.com/moveleads/partnerapi/shared/settings"
 	"github.com/moveleads/partnerapi/shared/survey"
-	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/clipwiring"
 )
 
 // clipProcessor returns the clip processor's handler, built as
@@ -41,7 +41,7 @@ func clipProcessor(t *testing.T, env *apitest.Env) (s3event.Handler, *apitest.Sy
 		e.Log = slog.New(slog.NewJSONHandler(logs, nil))
 		return e, nil
 	}
-	h, err := s3event.Build(load, "clip-processor", s3wiring.ClipProcessor)
+	h, err := s3event.Build(load, "clip-processor", clipwiring.ClipProcessor)
 	if err != nil {
 		t.Fatalf("build clip-processor: %v", err)
 	}

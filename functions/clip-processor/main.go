@@ -4,7 +4,7 @@ package main
 
 import (
 	"github.com/moveleads/partnerapi/shared/s3event"
-	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/clipwiring"
 )
 
-func main() { s3event.Start("clip-processor", s3wiring.ClipProcessor) }
+func main() { s3event.Start("clip-processor", clipwiring.ClipProcessor) }

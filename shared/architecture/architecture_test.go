@@ -163,9 +163,9 @@ func TestMainsOnlyWire(t *testing.T) {
 		for _, imp := range p.Imports {
 			switch imp {
 			case module + "shared/apigw", module + "shared/s3event", module + "shared/streamevent", module + "shared/tick", module + "shared/queueevent",
-				module + "shared/wiring", module + "shared/wiring/mcpwiring", module + "shared/wiring/hookwiring", module + "shared/wiring/s3wiring":
+				module + "shared/wiring", module + "shared/wiring/mcpwiring", module + "shared/wiring/hookwiring", module + "shared/wiring/s3wiring", module + "shared/wiring/clipwiring":
 			default:
-				t.Errorf("%s imports %s; a main imports only an edge (shared/apigw, shared/s3event, shared/streamevent, shared/queueevent, shared/tick) and its builder's package (shared/wiring, or its s3wiring, hookwiring or mcpwiring)", name, imp)
+				t.Errorf("%s imports %s; a main imports only an edge (shared/apigw, shared/s3event, shared/streamevent, shared/queueevent, shared/tick) and its builder's package (shared/wiring, or its s3wiring, clipwiring, hookwiring or mcpwiring)", name, imp)
 			}
 		}
 	}

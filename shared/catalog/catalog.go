@@ -29,6 +29,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/streamevent"
 	"github.com/moveleads/partnerapi/shared/tick"
 	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/wiring/clipwiring"
 	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
 	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
 	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
@@ -53,7 +54,7 @@ type Deps struct {
 	// Detector is the clip processor's frame detector: make dev and tests
 	// pass the local sidecar (shared/detectlocal); nil records every frame
 	// as not analysed. (The deployed function calls Amazon Rekognition:
-	// s3wiring.ClipProcessor.)
+	// clipwiring.ClipProcessor.)
 	Detector inventory.Detector
 	// WebhookQueue is the webhook attempts queue the dispatcher and the
 	// sender hand attempts to (make dev and tests: shared/queuelocal);
@@ -85,7 +86,7 @@ func Builders() map[string]wiring.Builder {
 // processor builder its main hands to s3event.Start.
 func S3Processors() map[string]func(*awsenv.Env) (s3event.Processor, error) {
 	return map[string]func(*awsenv.Env) (s3event.Processor, error){
-		"clip-processor": s3wiring.ClipProcessor,
+		"clip-processor": clipwiring.ClipProcessor,
 	}
 }
 
@@ -168,7 +169,7 @@ func New(d Deps) *Stack {
 		}
 	}
 	s.agentTools = s.agentToolsHandler(d.Log)
-	proc, err := s3wiring.ClipProcessorWith(env, d.Detector)
+	proc, err := clipwiring.ClipProcessorWith(env, d.Detector)
 	if err != nil {
 		proc = failingProcessor{err}
 	}

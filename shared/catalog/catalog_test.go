@@ -16,8 +16,8 @@ import (
 	"github.com/moveleads/partnerapi/shared/awsenv"
 	"github.com/moveleads/partnerapi/shared/manifest"
 	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/wiring/clipwiring"
 	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
-	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
 )
 
 func noSecrets(string) func(context.Context) ([]byte, error) { return nil }
@@ -137,7 +137,7 @@ func TestBuildersRefuseMissingSettings(t *testing.T) {
 	}
 	env := toolEnv(t)
 	t.Setenv(settings.ClipBucket, "")
-	if _, err := s3wiring.ClipProcessor(env); err == nil || !contains(err.Error(), settings.ClipBucket) {
+	if _, err := clipwiring.ClipProcessor(env); err == nil || !contains(err.Error(), settings.ClipBucket) {
 		t.Errorf("clip processor without %s: %v; want an error naming it", settings.ClipBucket, err)
 	}
 	env = toolEnv(t)

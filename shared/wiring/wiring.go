@@ -2,11 +2,11 @@
 // (apigw.Start(wiring.X), s3event.Start, streamevent.Start,
 // queueevent.Start, tick.Start, or mcpwiring.Start for v1-mcp), one file per
 // area, and the adapters from the AWS and HTTP clients to the features.
-// Three builders are kept apart, each because importing its clients runs
-// their package init at every cold start of a function that imports the
-// package (GODEBUG=inittrace=1 on v1-leads): shared/wiring/s3wiring (S3,
-// Rekognition), shared/wiring/hookwiring (SQS) and shared/wiring/mcpwiring
-// (the MCP SDK). Folded in, they took v1-leads' package init from 1.3 ms
+// Four builder packages are kept apart, each because importing its clients
+// runs their package init at every cold start of a function that imports
+// the package (GODEBUG=inittrace=1 on v1-leads): shared/wiring/s3wiring
+// (S3), shared/wiring/clipwiring (Rekognition, the clip processor's alone),
+// shared/wiring/hookwiring (SQS) and shared/wiring/mcpwiring (the MCP SDK). Folded in, they took v1-leads' package init from 1.3 ms
 // to 3.3 ms and every function's init ratio to hello-world from about
 // 1.2× to 1.8–2.4× (make bench); apart, v1-leads' is 2.1 ms.
 package wiring

@@ -1,6 +1,6 @@
-// The builders of the functions that reach the clip bucket (v1-capture,
-// v1-video, clip-processor) and the adapter from shared/s3store to the
-// survey feature.
+// The builders of the HTTP functions that reach the clip bucket
+// (v1-capture, v1-video) and the adapter from shared/s3store to the survey
+// feature (also the clip processor's: shared/wiring/clipwiring).
 
 package s3wiring
 
@@ -12,9 +12,6 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/api"
 	"github.com/moveleads/partnerapi/shared/awsenv"
-	"github.com/moveleads/partnerapi/shared/inventory"
-	"github.com/moveleads/partnerapi/shared/rekognition"
-	"github.com/moveleads/partnerapi/shared/s3event"
 	"github.com/moveleads/partnerapi/shared/s3store"
 	"github.com/moveleads/partnerapi/shared/surveys"
 	"github.com/moveleads/partnerapi/shared/videolinks"
@@ -38,44 +35,6 @@ func Video(e *awsenv.Env) ([]api.Endpoint, error) {
 	}
 	return videolinks.New(videolinks.Deps{Store: e.Store, Objects: st, Log: e.Log}).ViewEndpoints(), nil
 }
-
-// ClipProcessor builds the clip-processor function's processor, with
-// Amazon Rekognition's DetectLabels as the frames' detector (Rekognition).
-func ClipProcessor(e *awsenv.Env) (s3event.Processor, error) {
-	d, err := Rekognition(e)
-	if err != nil {
-		return nil, err
-	}
-	return ClipProcessorWith(e, d)
-}
-
-// ClipProcessorWith builds the clip processor with detector d: the local
-// stack and tests pass the local sidecar (shared/detectlocal), which no
-// function links; nil records every frame as not analysed.
-func ClipProcessorWith(e *awsenv.Env, d inventory.Detector) (s3event.Processor, error) {
-	objects, err := ClipObjects(e)
-	if err != nil {
-		return nil, err
-	}
-	return clipProcessor{surveys.New(surveys.Deps{Store: e.Store, Objects: objects, Detector: d, Log: e.Log})}, nil
-}
-
-// Rekognition returns the inventory's detector in AWS: DetectLabels on
-// e's configuration (honouring AWS_ENDPOINT_URL_REKOGNITION), counting
-// labels at 70% confidence or more (inventory.Thresholds applies its own
-// on top), 4 calls in flight at most per function instance, each frame
-// retried on throttling by the SDK's standard retryer (5 attempts).
-func Rekognition(e *awsenv.Env) (*rekognition.Detector, error) {
-	o := rekognition.Options{MinConfidence: RekognitionMinConfidence}
-	if endpoint := awsenv.Endpoint(e.Getenv, "REKOGNITION"); endpoint != nil {
-		o.Endpoint = *endpoint
-	}
-	return rekognition.New(e.Config, o)
-}
-
-// RekognitionMinConfidence is the DetectLabels MinConfidence the clip
-// processor sends: labels and instances below it are not even returned.
-const RekognitionMinConfidence = 70
 
 // ClipObjects returns the clip bucket (settings.ClipBucket) as the survey
 // service uses it, through s3store on e's configuration, honouring
@@ -122,10 +81,3 @@ func (c *clipObjects) Touch(ctx context.Context, key string) error { return c.st
 
 // Origin is the scheme and host of the store's presigned URLs.
 func (c *clipObjects) Origin() string { return c.st.Origin() }
-
-// clipProcessor adapts the survey service to the S3 edge.
-type clipProcessor struct{ s *surveys.Service }
-
-func (p clipProcessor) Process(ctx context.Context, obj s3event.Object) error {
-	return p.s.ProcessClip(ctx, surveys.Object{Key: obj.Key, Size: obj.Size}, time.Now())
-}

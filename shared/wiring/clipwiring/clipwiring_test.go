@@ -1,4 +1,4 @@
-package s3wiring
+package clipwiring
 
 import (
 	"context"
