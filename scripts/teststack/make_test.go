@@ -10,7 +10,8 @@ import (
 
 // TestMakeTestPhases reads what `make test` would run (make -n): vet, the
 // CDK app's tests and go test through teststack with the race detector's
-// exit sleep off, each phase printing its time (.ci/run shows them).
+// exit sleep and its own vet pass off, each phase printing its time
+// (.ci/run shows them).
 func TestMakeTestPhases(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("make not on PATH")
@@ -30,11 +31,16 @@ func TestMakeTestPhases(t *testing.T) {
 		"scripts/bootstrap.sh",
 		"go vet ./...",
 		"cd infra && go vet ./... && go test -count=1 ./...",
-		"GORACE=atexit_sleep_ms=0 GO=go go run ./scripts/teststack -race -count=1 ./...",
+		"GORACE=atexit_sleep_ms=0 GO=go go run ./scripts/teststack -race -count=1 -vet=off ./...",
 	} {
 		if !strings.Contains(script, want) {
 			t.Errorf("make test does not run %q:\n%s", want, script)
 		}
+	}
+	// go test skips its own vet pass (a subset of go vet's checks, run on
+	// every package again) only because the full go vet runs first.
+	if vet, tests := strings.Index(script, "go vet ./..."), strings.Index(script, "scripts/teststack"); vet < 0 || tests < 0 || vet > tests {
+		t.Errorf("make test runs go test -vet=off without go vet ./... first:\n%s", script)
 	}
 	for _, phase := range []string{"deps", "vet", "test-infra", "test-go"} {
 		if !strings.Contains(script, `echo "make `+phase+`: `) {

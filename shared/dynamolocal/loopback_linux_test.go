@@ -6,12 +6,12 @@ import (
 	"github.com/moveleads/partnerapi/shared/childproc/childproctest"
 )
 
-// TestServerListensOnLoopbackOnly checks every listening socket of the
-// server's process: each must be bound to a loopback address (DynamoDB
-// Local's own main class binds the wildcard address), and no non-loopback
-// IPv4 address of this machine may accept a connection on their ports.
-func TestServerListensOnLoopbackOnly(t *testing.T) {
-	s := startServer(t)
+// checkListensOnLoopbackOnly checks every listening socket of s's process:
+// each must be bound to a loopback address (DynamoDB Local's own main class
+// binds the wildcard address), and no non-loopback IPv4 address of this
+// machine may accept a connection on their ports. It runs on the server of
+// TestStartAnswersLikeDynamoDBAndStopCloses: a JVM of its own cost seconds.
+func checkListensOnLoopbackOnly(t *testing.T, s *Server) {
 	if !s.Loopback {
 		t.Fatalf("Loopback = false (warning %q); want the launcher bound to 127.0.0.1", s.Warning)
 	}

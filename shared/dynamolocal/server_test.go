@@ -78,6 +78,7 @@ func TestStartAnswersLikeDynamoDBAndStopCloses(t *testing.T) {
 			t.Errorf("ListTables = %d %v; want 200 {\"TableNames\":[]}", status, doc)
 		}
 	})
+	t.Run("listens on loopback only", func(t *testing.T) { checkListensOnLoopbackOnly(t, s) })
 
 	childproctest.StopCloses(t, s.Stop, strings.TrimPrefix(s.Endpoint, "http://"), nil)
 }

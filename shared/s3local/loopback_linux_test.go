@@ -11,6 +11,7 @@ import (
 // bound to a loopback address, and no non-loopback IPv4 address of this
 // machine may accept a connection on any of their ports.
 func TestServerListensOnLoopbackOnly(t *testing.T) {
+	t.Parallel() // a MinIO of its own
 	s := startServer(t)
 	childproctest.ListensOnLoopbackOnly(t, "MinIO", s.proc.Pid(), s.proc.Ports[0])
 }

@@ -66,6 +66,7 @@ func (rc *receiver) snapshot() ([]events.S3EventRecord, []string, []string) {
 // prefix, then one under it with characters that S3 encodes in event keys,
 // and expects exactly one event, for the second, decoded by aws-lambda-go.
 func TestNotificationUnderPrefix(t *testing.T) {
+	t.Parallel() // its own MinIO and receiver; waits out stragglers
 	rc := &receiver{got: make(chan struct{}, 16)}
 	hook := httptest.NewServer(rc) // listens on 127.0.0.1
 	defer hook.Close()
@@ -133,6 +134,7 @@ func TestNotificationUnderPrefix(t *testing.T) {
 // TestNotificationToUnknownTarget is refused: MinIO knows only the
 // targets it was started with.
 func TestNotificationToUnknownTarget(t *testing.T) {
+	t.Parallel() // its own MinIO
 	s := startServer(t)
 	err := CreateBucket(context.Background(), s.Client(), Bucket{
 		Name:   "uploads",
@@ -147,6 +149,7 @@ func TestNotificationToUnknownTarget(t *testing.T) {
 // asynchronous Lambda invocation, which retries a failed event: MinIO,
 // without a queue directory, drops an event its webhook answers with 500.
 func TestNotificationIsNotRetried(t *testing.T) {
+	t.Parallel() // its own MinIO and receiver; waits out MinIO's retry interval
 	rc := &receiver{got: make(chan struct{}, 16), fail: 1}
 	hook := httptest.NewServer(rc)
 	defer hook.Close()

@@ -230,6 +230,7 @@ func TestReceiverRefusesUnusableTokens(t *testing.T) {
 // handler with its bucket, key and size; one outside it does not; a
 // failing handler answers MinIO 500, which MinIO logs.
 func TestReceiverFromMinIO(t *testing.T) {
+	t.Parallel() // its own MinIO and receiver; waits out stragglers
 	rc := &recorder{got: make(chan struct{}, 16)}
 	var logs lockedBuffer
 	hook := httptest.NewServer(Receiver(testToken, rc.handle, slog.New(slog.NewJSONHandler(&logs, nil))))

@@ -70,6 +70,7 @@ func TestSDKFromEnvironment(t *testing.T) {
 }
 
 func TestCreateBucketKeepsAnOwnedBucket(t *testing.T) {
+	t.Parallel() // a MinIO of its own
 	s := startServer(t)
 	ctx := context.Background()
 	c := newBucket(t, s, Bucket{Name: "kept"})
@@ -90,6 +91,7 @@ func TestCreateBucketKeepsAnOwnedBucket(t *testing.T) {
 // TestCORS sends a browser's preflight for a presigned PUT from an allowed
 // origin and from others.
 func TestCORS(t *testing.T) {
+	t.Parallel() // a MinIO of its own
 	const origin = "http://127.0.0.1:3000"
 	preflight := func(t *testing.T, s *Server, from string) (int, http.Header) {
 		t.Helper()
@@ -149,6 +151,7 @@ func TestCORS(t *testing.T) {
 // as the capture page's upload will: the exact request succeeds, any other
 // length or type is refused.
 func TestPresignedPut(t *testing.T) {
+	t.Parallel() // a MinIO of its own
 	s := startServer(t)
 	c := newBucket(t, s, Bucket{Name: "clips"})
 	ctx := context.Background()
@@ -205,6 +208,7 @@ func TestPresignedPut(t *testing.T) {
 // TestPresignedPost limits the size of a browser's form upload with a
 // content-length-range condition.
 func TestPresignedPost(t *testing.T) {
+	t.Parallel() // a MinIO of its own
 	s := startServer(t)
 	c := newBucket(t, s, Bucket{Name: "clips"})
 	const limit = 1024
@@ -260,6 +264,7 @@ func TestPresignedPost(t *testing.T) {
 // TestRangedGet reads the first 100 bytes of an object, as a clip
 // processor reads a container's header.
 func TestRangedGet(t *testing.T) {
+	t.Parallel() // a MinIO of its own
 	s := startServer(t)
 	c := newBucket(t, s, Bucket{Name: "clips"})
 	ctx := context.Background()
