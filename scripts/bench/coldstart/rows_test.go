@@ -29,7 +29,7 @@ func rowByMetric(t *testing.T, rows []report.Row, metric string) report.Row {
 }
 
 // TestRowsBudgets: the init ratio is the median of three rounds' ratios
-// (≤ 1.5×, v1-mcp ≤ 1.75×); size is held only to the 16 MiB bloat guard,
+// (≤ 1.5×, v1-mcp ≤ 2×); size is held only to the 16 MiB bloat guard,
 // and the zip is reported beside it.
 func TestRowsBudgets(t *testing.T) {
 	ms := time.Millisecond
@@ -44,7 +44,7 @@ func TestRowsBudgets(t *testing.T) {
 		{name: "slow", samples: samplesOf(4800*time.Microsecond, 4800*time.Microsecond, 4800*time.Microsecond, 4800*time.Microsecond, 4*ms, 4*ms), size: BloatGuard + 1, zipSize: 7 << 20},
 		// One noisy round (10×) cannot flip the verdict: rounds 1.0×, 10×, 1.0×.
 		{name: "noisy", samples: samplesOf(3*ms, 3*ms, 30*ms, 30*ms, 4*ms, 4*ms), size: BloatGuard, zipSize: 1},
-		// v1-mcp's own init budget: 1.7× is within 1.75×.
+		// v1-mcp's own init budget: 1.7× is within 2×.
 		{name: manifest.AgentToolsSlug, samples: samplesOf(5100*time.Microsecond, 5100*time.Microsecond, 5100*time.Microsecond, 5100*time.Microsecond, 6800*time.Microsecond, 6800*time.Microsecond), size: 13 << 20, zipSize: 5 << 20},
 	}, "arm64")
 
@@ -72,7 +72,7 @@ func TestRowsBudgets(t *testing.T) {
 		{"init ratio to hello-world fast", "1.50×", "≤ 1.5×", true, "median of 3 rounds' ratios 1.50×, 1.50×, 1.50×"},
 		{"init ratio to hello-world slow", "1.60×", "≤ 1.5×", false, "1.60×, 1.60×, 1.00×"},
 		{"init ratio to hello-world noisy", "1.00×", "≤ 1.5×", true, "1.00×, 10.00×, 1.00×"},
-		{"init ratio to hello-world v1-mcp", "1.70×", "≤ 1.75×", true, "1.70×, 1.70×, 1.70×"},
+		{"init ratio to hello-world v1-mcp", "1.70×", "≤ 2×", true, "1.70×, 1.70×, 1.70×"},
 		{"binary size fast (arm64, stripped)", "10.00 MiB (10485760 bytes)", "≤ 16 MiB (bloat guard)", true, ""},
 		{"binary size noisy (arm64, stripped)", "16.00 MiB (16777216 bytes)", "≤ 16 MiB (bloat guard)", true, ""},
 		{"binary size slow (arm64, stripped)", "16.00 MiB (16777217 bytes)", "≤ 16 MiB (bloat guard)", false, "16777217 bytes"},
@@ -142,18 +142,22 @@ func TestRoundRatios(t *testing.T) {
 }
 
 // TestBudgets: every function, v1-mcp included, has the 16 MiB bloat
-// guard, but the three that serve an HTML page (html/template) 24 MiB;
-// the init ratio budget is 1.5×, v1-mcp's 1.75×.
+// guard; the init ratio budget is 1.5×, 1.7× for the five functions that
+// link the S3 client, v1-mcp's 2.0×.
 func TestBudgets(t *testing.T) {
-	if BloatGuard != 16<<20 || InitRatioBudget != 1.5 || AgentToolsInitRatioBudget != 1.75 || InitRounds != 3 {
-		t.Fatalf("BloatGuard %d, InitRatioBudget %v, AgentToolsInitRatioBudget %v, InitRounds %d; want 16 MiB, 1.5, 1.75, 3",
-			BloatGuard, InitRatioBudget, AgentToolsInitRatioBudget, InitRounds)
+	if BloatGuard != 16<<20 || InitRatioBudget != 1.5 || S3InitRatioBudget != 1.7 || AgentToolsInitRatioBudget != 2.0 || InitRounds != 3 {
+		t.Fatalf("BloatGuard %d, InitRatioBudget %v, S3InitRatioBudget %v, AgentToolsInitRatioBudget %v, InitRounds %d; want 16 MiB, 1.5, 1.7, 2.0, 3",
+			BloatGuard, InitRatioBudget, S3InitRatioBudget, AgentToolsInitRatioBudget, InitRounds)
 	}
 	var agent bool
+	s3 := map[string]bool{"v1-capture": true, "v1-video": true, "v1-accept": true, "v1-quote": true, "clip-processor": true}
 	for _, f := range manifest.Functions {
 		want := InitRatioBudget
-		if f.Slug == manifest.AgentToolsSlug {
+		switch {
+		case f.Slug == manifest.AgentToolsSlug:
 			want, agent = AgentToolsInitRatioBudget, true
+		case s3[f.Slug]:
+			want = S3InitRatioBudget
 		}
 		if got := initRatioBudget(f.Slug); got != want {
 			t.Errorf("%s: init ratio budget %v; want %v", f.Slug, got, want)
