@@ -39,9 +39,9 @@ scripts/install-minio.sh >/dev/null
 # model ships inside @vladmandic/human), from the npm registry, once.
 scripts/install-detector.sh >/dev/null
 # The MCP inspector's CLI, an MCP client independent of ours that the agent
-# tool server's tests drive (shared/agenttools/inspector_test.go): a pinned
+# tool server's tests drive (shared/edge/agenttools/inspector_test.go): a pinned
 # npm package, from the npm registry, once.
 scripts/install-inspector.sh >/dev/null
-# stripe-mock, the Stripe API's stand-in for deposits (shared/stripelocal),
+# stripe-mock, the Stripe API's stand-in for deposits (shared/local/stripelocal),
 # built from source at a pinned version with go install (seconds).
 scripts/install-stripe-mock.sh >/dev/null

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the local object detector's Node packages (shared/detectlocal;
+# Installs the local object detector's Node packages (shared/local/detectlocal;
 # the sidecar is scripts/detector/server.mjs) into $DETECTOR_DIR (default:
 # <repo>/.cache/detector), as $DETECTOR_DIR/node_modules: @vladmandic/human
 # 3.3.6, which ships the CenterNet COCO model's weights, tfjs-core,

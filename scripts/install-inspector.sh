@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the MCP inspector's command-line client, an MCP client
-# independent of the Go SDK this repository uses (shared/agenttools'
+# independent of the Go SDK this repository uses (shared/edge/agenttools'
 # inspector_test.go drives the agent tool server with it over stdio and
 # streamable HTTP), into $INSPECTOR_DIR (default: <repo>/.cache/inspector),
 # as $INSPECTOR_DIR/node_modules: npm @modelcontextprotocol/inspector-cli

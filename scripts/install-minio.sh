@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the MinIO server, the S3-compatible stand-in for Amazon S3 in tests
-# and the local stack (shared/s3local), into $S3LOCAL_DIR (default:
+# and the local stack (shared/local/s3local), into $S3LOCAL_DIR (default:
 # <repo>/.cache/minio), as the single binary $S3LOCAL_DIR/minio. MinIO has no
 # semver tags: the pseudo-version below is built from source with
 # `go install`, through the Go module proxy (2-12 minutes on a cold module

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs stripe-mock, Stripe's own mock of its HTTP API (the stand-in for
-# api.stripe.com in tests and the local stack; shared/stripelocal runs it),
+# api.stripe.com in tests and the local stack; shared/local/stripelocal runs it),
 # into $STRIPELOCAL_DIR (default: <repo>/.cache/stripe-mock), as the single
 # binary $STRIPELOCAL_DIR/stripe-mock. It is built from source with
 # `go install` at the version below, through the Go module proxy (seconds

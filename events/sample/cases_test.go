@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/events/sample"
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/survey"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // TestDefaultRouteEventsMatchNoRoute: a $default event is only realistic
@@ -190,15 +190,15 @@ func TestFixtureTokens(t *testing.T) {
 	}
 }
 
-// TestFixtureClip: the fixture clip is the shared/clip test clip it says
+// TestFixtureClip: the fixture clip is the shared/domain/clip test clip it says
 // it is, and its key is the clip's object key.
 func TestFixtureClip(t *testing.T) {
-	want, err := os.ReadFile(filepath.Join("..", "..", "shared", "clip", "testdata", "mediarecorder-vp8-opus.webm"))
+	want, err := os.ReadFile(filepath.Join("..", "..", "shared", "domain", "clip", "testdata", "mediarecorder-vp8-opus.webm"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(sample.ClipObject(), want) {
-		t.Error("events/sample/clip.webm differs from shared/clip/testdata/mediarecorder-vp8-opus.webm; copy it again")
+		t.Error("events/sample/clip.webm differs from shared/domain/clip/testdata/mediarecorder-vp8-opus.webm; copy it again")
 	}
 	partner, mode, surveyID, clipID, err := survey.ParseObjectKey(sample.ClipKey())
 	if err != nil || partner != sample.PartnerID || mode != string(auth.Test) || surveyID != sample.FinishSurveyID || clipID != sample.ClipID {

@@ -11,12 +11,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/survey"
 )
 
 // clipObject is the fixture clip ClipID's video: a copy of
-// shared/clip/testdata/mediarecorder-vp8-opus.webm (2 s of VP8 and Opus as
+// shared/domain/clip/testdata/mediarecorder-vp8-opus.webm (2 s of VP8 and Opus as
 // Chromium's MediaRecorder writes it, what the capture page uploads), which
 // the clip processor accepts as playable. A test checks it is that file.
 //

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/deposit"
-	"github.com/moveleads/partnerapi/shared/dynamo"
-	"github.com/moveleads/partnerapi/shared/estimate"
-	"github.com/moveleads/partnerapi/shared/lead"
-	"github.com/moveleads/partnerapi/shared/quote"
-	"github.com/moveleads/partnerapi/shared/quoterec"
-	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
+	"github.com/moveleads/partnerapi/shared/app/quoterec"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/deposit"
+	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/quote"
+	"github.com/moveleads/partnerapi/shared/domain/survey"
 )
 
 // The fixtures of the deposit beta's events (docs/QUOTES.md,

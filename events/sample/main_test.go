@@ -11,10 +11,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/moveleads/partnerapi/events/sample"
-	"github.com/moveleads/partnerapi/shared/dynamolocal"
-	"github.com/moveleads/partnerapi/shared/s3local"
-	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/stripelocal"
+	"github.com/moveleads/partnerapi/shared/local/dynamolocal"
+	"github.com/moveleads/partnerapi/shared/local/s3local"
+	"github.com/moveleads/partnerapi/shared/local/stripelocal"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
 )
 
 // publicBaseURL is the origin capture links start with in these tests:

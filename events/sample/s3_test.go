@@ -16,14 +16,14 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/moveleads/partnerapi/events/sample"
-	"github.com/moveleads/partnerapi/shared/apitest"
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/awsenv"
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/s3event"
-	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/survey"
-	"github.com/moveleads/partnerapi/shared/wiring/clipwiring"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/survey"
+	"github.com/moveleads/partnerapi/shared/edge/s3event"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
+	"github.com/moveleads/partnerapi/shared/testkit/apitest"
+	"github.com/moveleads/partnerapi/shared/wire/awsenv"
+	"github.com/moveleads/partnerapi/shared/wire/clipwiring"
 )
 
 // clipProcessor returns the clip processor's handler, built as

@@ -3,8 +3,8 @@ package sample
 import (
 	"fmt"
 
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"net/url"
 	"strings"
 )

@@ -19,13 +19,13 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/moveleads/partnerapi/events/sample"
-	"github.com/moveleads/partnerapi/shared/apitest"
-	"github.com/moveleads/partnerapi/shared/errcode"
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
-	"github.com/moveleads/partnerapi/shared/queueevent"
-	"github.com/moveleads/partnerapi/shared/streamevent"
-	"github.com/moveleads/partnerapi/shared/tick"
+	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/edge/queueevent"
+	"github.com/moveleads/partnerapi/shared/edge/schedule"
+	"github.com/moveleads/partnerapi/shared/edge/streamevent"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/testkit/apitest"
+	"github.com/moveleads/partnerapi/shared/testkit/openapitest"
 )
 
 // eventsDir is events/, the folder of the files.
@@ -82,7 +82,7 @@ func TestFilesAreCurrent(t *testing.T) {
 // built as its main builds it (s3event.Build) and must succeed; a stream
 // event goes to the function's handler as its main builds it
 // (streamevent.Build) and must report no batch item failure; a scheduled
-// event goes to the function's handler (tick.Build) and must succeed. It runs
+// event goes to the function's handler (schedule.Build) and must succeed. It runs
 // them all twice, as a developer repeating invocations against `make dev`
 // would, and then checks what the events did together: the fixture clip
 // decided playable and its finished survey inventory_ready; the seeded
@@ -98,7 +98,7 @@ func TestEveryEventAnswersItsStatus(t *testing.T) {
 	processor, logs := clipProcessor(t, env)
 	jobLogs := &apitest.SyncBuffer{}
 	streams := map[string]streamevent.Handler{}
-	schedules := map[string]tick.Handler{}
+	schedules := map[string]schedule.Handler{}
 	queues := map[string]queueevent.Handler{}
 	for _, f := range manifest.Functions {
 		switch {

@@ -20,17 +20,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/moveleads/partnerapi/events/sample"
-	"github.com/moveleads/partnerapi/shared/apitest"
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/awsenv"
-	"github.com/moveleads/partnerapi/shared/catalog"
-	"github.com/moveleads/partnerapi/shared/dynamo"
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/queueevent"
-	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/streamevent"
-	"github.com/moveleads/partnerapi/shared/table"
-	"github.com/moveleads/partnerapi/shared/tick"
+	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/edge/queueevent"
+	"github.com/moveleads/partnerapi/shared/edge/schedule"
+	"github.com/moveleads/partnerapi/shared/edge/streamevent"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
+	"github.com/moveleads/partnerapi/shared/spec/table"
+	"github.com/moveleads/partnerapi/shared/testkit/apitest"
+	"github.com/moveleads/partnerapi/shared/wire/awsenv"
+	"github.com/moveleads/partnerapi/shared/wire/catalog"
 )
 
 // loadWithLogs returns awsenv.Load on env's table, its log lines in logs.
@@ -65,10 +65,10 @@ func streamHandler(t *testing.T, env *apitest.Env, slug string, logs *apitest.Sy
 }
 
 // scheduleHandler returns the handler of the schedule-triggered function
-// slug, built as its main builds it (tick.Build over awsenv.Load with its
+// slug, built as its main builds it (schedule.Build over awsenv.Load with its
 // job of catalog.Jobs) on env's table, with its log lines in logs and the
 // metric lines it writes to stdout in metrics.
-func scheduleHandler(t *testing.T, env *apitest.Env, slug string, logs *apitest.SyncBuffer) (tick.Handler, *os.File) {
+func scheduleHandler(t *testing.T, env *apitest.Env, slug string, logs *apitest.SyncBuffer) (schedule.Handler, *os.File) {
 	t.Helper()
 	build, ok := catalog.Jobs()[slug]
 	if !ok {
@@ -79,10 +79,10 @@ func scheduleHandler(t *testing.T, env *apitest.Env, slug string, logs *apitest.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { metrics.Close() })
-	// tick.Build writes the metrics to the stdout it finds.
+	// schedule.Build writes the metrics to the stdout it finds.
 	stdout := os.Stdout
 	os.Stdout = metrics
-	h, err := tick.Build(loadWithLogs(t, env, logs), slug, build)
+	h, err := schedule.Build(loadWithLogs(t, env, logs), slug, build)
 	os.Stdout = stdout
 	if err != nil {
 		t.Fatalf("build %s: %v", slug, err)
@@ -109,7 +109,7 @@ func invokeStream(t *testing.T, h streamevent.Handler, payload []byte, logs *api
 
 // invokeSchedule runs payload through h as Lambda would and fails unless
 // it succeeds (Lambda's answer: null).
-func invokeSchedule(t *testing.T, h tick.Handler, payload []byte, logs *apitest.SyncBuffer) {
+func invokeSchedule(t *testing.T, h schedule.Handler, payload []byte, logs *apitest.SyncBuffer) {
 	t.Helper()
 	out, err := lambda.NewHandler(h).Invoke(context.Background(), payload)
 	if err != nil || string(out) != "null" {

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/stripepay"
+	"github.com/moveleads/partnerapi/shared/adapter/stripepay"
 )
 
 // The sample Stripe webhook events' signing secrets: local only, not

@@ -3,8 +3,8 @@
 package main
 
 import (
-	"github.com/moveleads/partnerapi/shared/s3event"
-	"github.com/moveleads/partnerapi/shared/wiring/clipwiring"
+	"github.com/moveleads/partnerapi/shared/edge/s3event"
+	"github.com/moveleads/partnerapi/shared/wire/clipwiring"
 )
 
 func main() { s3event.Start("clip-processor", clipwiring.ClipProcessor) }

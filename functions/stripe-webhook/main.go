@@ -2,8 +2,8 @@
 package main
 
 import (
-	"github.com/moveleads/partnerapi/shared/apigw"
-	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/edge/apigw"
+	"github.com/moveleads/partnerapi/shared/wire/wiring"
 )
 
 func main() { apigw.Start(wiring.StripeWebhook) }

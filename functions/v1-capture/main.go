@@ -2,8 +2,8 @@
 package main
 
 import (
-	"github.com/moveleads/partnerapi/shared/apigw"
-	"github.com/moveleads/partnerapi/shared/wiring/s3wiring"
+	"github.com/moveleads/partnerapi/shared/edge/apigw"
+	"github.com/moveleads/partnerapi/shared/wire/s3wiring"
 )
 
 func main() { apigw.Start(s3wiring.Capture) }

@@ -1,12 +1,12 @@
 // Command v1-leads-list is the Lambda function of the v1-leads-list entry of the function
-// manifest (shared/manifest). It only wires: apigw.Start builds the
+// manifest (shared/spec/manifest). It only wires: apigw.Start builds the
 // handler once, at init, from the one endpoint builder named here, so the
 // binary links only that endpoint's code.
 package main
 
 import (
-	"github.com/moveleads/partnerapi/shared/apigw"
-	"github.com/moveleads/partnerapi/shared/wiring"
+	"github.com/moveleads/partnerapi/shared/edge/apigw"
+	"github.com/moveleads/partnerapi/shared/wire/wiring"
 )
 
 func main() { apigw.Start(wiring.ListLeads) }

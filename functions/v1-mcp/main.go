@@ -3,6 +3,6 @@
 // partner API key in X-Partner-Key (docs/AGENT-TOOLS.md).
 package main
 
-import "github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
+import "github.com/moveleads/partnerapi/shared/wire/mcpwiring"
 
 func main() { mcpwiring.Start() }

@@ -3,8 +3,8 @@
 package main
 
 import (
-	"github.com/moveleads/partnerapi/shared/streamevent"
-	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
+	"github.com/moveleads/partnerapi/shared/edge/streamevent"
+	"github.com/moveleads/partnerapi/shared/wire/hookwiring"
 )
 
 func main() { streamevent.Start("webhook-dispatcher", hookwiring.Dispatcher) }

@@ -3,8 +3,8 @@
 package main
 
 import (
-	"github.com/moveleads/partnerapi/shared/tick"
-	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
+	"github.com/moveleads/partnerapi/shared/edge/schedule"
+	"github.com/moveleads/partnerapi/shared/wire/hookwiring"
 )
 
-func main() { tick.Start("webhook-retrier", hookwiring.Retrier) }
+func main() { schedule.Start("webhook-retrier", hookwiring.Retrier) }

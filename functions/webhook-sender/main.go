@@ -3,8 +3,8 @@
 package main
 
 import (
-	"github.com/moveleads/partnerapi/shared/queueevent"
-	"github.com/moveleads/partnerapi/shared/wiring/hookwiring"
+	"github.com/moveleads/partnerapi/shared/edge/queueevent"
+	"github.com/moveleads/partnerapi/shared/wire/hookwiring"
 )
 
 func main() { queueevent.Start("webhook-sender", hookwiring.Attempts) }

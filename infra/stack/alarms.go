@@ -14,7 +14,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssnssubscriptions"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // alarmPeriod is the period of every alarm's metric.
@@ -128,7 +128,7 @@ func newAlarms(s awscdk.Stack, p Props, api awsapigatewayv2.HttpApi, fns []funct
 }
 
 // jobAlarm is an alarm on a metric that a schedule-triggered function
-// reports at every run (shared/tick: embedded metric format, namespace
+// reports at every run (shared/edge/schedule: embedded metric format, namespace
 // manifest.MetricNamespace, dimension Function=<slug>): the metric's
 // statistic over period above threshold in periods consecutive periods.
 // A period without a datapoint breaches: the job reports at every run, so

@@ -10,9 +10,9 @@ import (
 
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/table"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
+	"github.com/moveleads/partnerapi/shared/spec/table"
 )
 
 // lambdaNotifications maps each function's logical id to the

@@ -10,9 +10,9 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/table"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
+	"github.com/moveleads/partnerapi/shared/spec/table"
 )
 
 func TestTableFollowsSchema(t *testing.T) {

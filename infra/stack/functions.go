@@ -15,10 +15,10 @@ import (
 	"github.com/aws/constructs-go/constructs/v10"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/idempotency"
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/table"
+	"github.com/moveleads/partnerapi/shared/app/pipeline/idempotency"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
+	"github.com/moveleads/partnerapi/shared/spec/table"
 )
 
 // functionTag is the tag key that names, on every resource of a function
@@ -249,7 +249,7 @@ func usesBucket(f manifest.Function) bool {
 // serves a page reached through a token in its path (the capture page,
 // whose Content-Security-Policy and calls name its own origin; the viewer
 // page; the quote page). The manifest has no field for a function's
-// settings yet, so the rule lives here and in shared/samcheck, each pinned
+// settings yet, so the rule lives here and in shared/checks/samcheck, each pinned
 // by tests to the functions that need it.
 func needsBaseURL(f manifest.Function) bool {
 	for _, k := range linkTokenKeys {

@@ -16,7 +16,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/assertions"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // assetDir holds a placeholder zip per function, shared by every synth of

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/table"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
+	"github.com/moveleads/partnerapi/shared/spec/table"
 )
 
 // leadingKeys returns the condition that limits a statement to items whose
@@ -245,7 +245,7 @@ func TestEveryWriteIsLimitedByLeadingKeys(t *testing.T) {
 					}
 					for _, k := range keys {
 						if !slices.Contains(known, k) {
-							t.Errorf("%s on leading keys %q; want only patterns of shared/table (%q)", a, k, known)
+							t.Errorf("%s on leading keys %q; want only patterns of shared/spec/table (%q)", a, k, known)
 						}
 					}
 				}

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
 )
 
 // TestAgentToolsAllowedOrigins: with origins set, the function that takes

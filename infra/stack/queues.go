@@ -9,11 +9,11 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awssqs"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
 )
 
 // queueTimeout is a queue-triggered function's timeout: the messages of a
-// batch are processed at once (shared/queueevent), each one attempt of
+// batch are processed at once (shared/edge/queueevent), each one attempt of
 // webhook.AttemptTimeout (10 s) and a few table round trips.
 const queueTimeout = 30 * time.Second
 
@@ -31,7 +31,7 @@ const queueVisibility = 6 * queueTimeout
 // connectQueue invokes f with batches of its queue (declared by
 // newQueues): an SQS event source mapping with f's BatchSize, its
 // MaxConcurrency (Lambda's MaximumConcurrency) and partial batch failures
-// (ReportBatchItemFailures: shared/queueevent reports the failed
+// (ReportBatchItemFailures: shared/edge/queueevent reports the failed
 // messages). CDK grants f's role what the mapping needs to receive and
 // delete the queue's messages.
 func connectQueue(w wiring, f function) {

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
 )
 
 // TestQueues: each queue-triggered function of the manifest is invoked by

@@ -9,14 +9,14 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awseventstargets"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // scheduleRetryAttempts is how often EventBridge retries handing a tick to
 // the function when Lambda refuses the invocation (throttled, say). It
 // retries nothing the function itself fails: Lambda's asynchronous
 // invocation retries those (twice), and the next tick runs the job again
-// anyway (shared/tick).
+// anyway (shared/edge/schedule).
 const scheduleRetryAttempts = 2
 
 // scheduleTimeout is a schedule-triggered function's timeout: its job

@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2/awslambdaeventsources"
 	"github.com/aws/jsii-runtime-go"
 
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // streamRetryAttempts bounds how often the event source mapping retries a
@@ -36,7 +36,7 @@ var streamMaxRecordAge = 12 * time.Hour
 // table.StreamView) that starts at TRIM_HORIZON (the oldest record the
 // stream still holds, so a new or re-created mapping misses nothing), sends
 // at most f's BatchSize records at a time, reads the function's partial
-// batch failures (ReportBatchItemFailures: shared/streamevent reports the
+// batch failures (ReportBatchItemFailures: shared/edge/streamevent reports the
 // first failed record), bisects a failed batch, retries it at most
 // streamRetryAttempts times and up to streamMaxRecordAge, then sends a
 // description of the batch (shard, sequence numbers; never the records)
@@ -103,7 +103,7 @@ func grantStreamRead(w wiring, f function) {
 
 // streamRecordBudget is the longest a stream-triggered function may spend
 // on one record, which timeout multiplies by the batch size: the records
-// of a batch are processed one after another (shared/streamevent), and
+// of a batch are processed one after another (shared/edge/streamevent), and
 // the webhook dispatcher spends on one record at most a first attempt
 // (webhook.AttemptTimeout, 10 s), the schedule's wait before the second
 // (5 s ± 10%) and a second attempt (10 s), its endpoints concurrently, plus

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
 )
 
 // streamMapping returns the one event source mapping that invokes the

@@ -28,8 +28,8 @@ import (
 	"github.com/moveleads/partnerapi/scripts/bench/presign"
 	"github.com/moveleads/partnerapi/scripts/bench/report"
 	"github.com/moveleads/partnerapi/scripts/bench/viewtiming"
-	"github.com/moveleads/partnerapi/shared/dynamolocal"
-	"github.com/moveleads/partnerapi/shared/s3local"
+	"github.com/moveleads/partnerapi/shared/local/dynamolocal"
+	"github.com/moveleads/partnerapi/shared/local/s3local"
 )
 
 func main() {

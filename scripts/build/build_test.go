@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/moveleads/partnerapi/scripts/build/lambdafn"
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // TestZipHasExecutableBootstrap checks what Lambda needs of a

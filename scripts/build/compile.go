@@ -12,7 +12,7 @@ import (
 	"sync"
 
 	"github.com/moveleads/partnerapi/scripts/build/lambdafn"
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // builder compiles functions of one module for one architecture.

@@ -38,9 +38,9 @@ import (
 	"strings"
 
 	"github.com/moveleads/partnerapi/scripts/build/lambdafn"
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 
-	"github.com/moveleads/partnerapi/shared/repo"
+	"github.com/moveleads/partnerapi/shared/local/repo"
 )
 
 func main() {

@@ -1,6 +1,6 @@
 // The local object detector: CenterNet (80 COCO classes) from
 // @vladmandic/human, run by TensorFlow.js on its WebAssembly backend, behind
-// a loopback HTTP server. shared/detectlocal starts it for tests and the
+// a loopback HTTP server. shared/local/detectlocal starts it for tests and the
 // local stack; in AWS, Amazon Rekognition does this job.
 //
 //   node server.mjs --modules DIR [--port N] [--max-bytes N] [--queue N]

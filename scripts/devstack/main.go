@@ -27,8 +27,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/moveleads/partnerapi/shared/detectlocal"
-	"github.com/moveleads/partnerapi/shared/inventory"
+	"github.com/moveleads/partnerapi/shared/domain/inventory"
+	"github.com/moveleads/partnerapi/shared/local/detectlocal"
 	"io"
 	"log/slog"
 	"net"
@@ -48,22 +48,22 @@ import (
 
 	"github.com/moveleads/partnerapi/events/sample"
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/awsenv"
-	"github.com/moveleads/partnerapi/shared/catalog"
-	"github.com/moveleads/partnerapi/shared/dynamo"
-	"github.com/moveleads/partnerapi/shared/dynamolocal"
-	"github.com/moveleads/partnerapi/shared/estimate"
-	"github.com/moveleads/partnerapi/shared/localgw"
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/openapi"
-	"github.com/moveleads/partnerapi/shared/queuelocal"
-	"github.com/moveleads/partnerapi/shared/repo"
-	"github.com/moveleads/partnerapi/shared/s3local"
-	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/streamlocal"
-	"github.com/moveleads/partnerapi/shared/stripelocal"
-	"github.com/moveleads/partnerapi/shared/table"
+	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/local/dynamolocal"
+	"github.com/moveleads/partnerapi/shared/local/localgw"
+	"github.com/moveleads/partnerapi/shared/local/queuelocal"
+	"github.com/moveleads/partnerapi/shared/local/repo"
+	"github.com/moveleads/partnerapi/shared/local/s3local"
+	"github.com/moveleads/partnerapi/shared/local/streamlocal"
+	"github.com/moveleads/partnerapi/shared/local/stripelocal"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/openapi"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
+	"github.com/moveleads/partnerapi/shared/spec/table"
+	"github.com/moveleads/partnerapi/shared/wire/awsenv"
+	"github.com/moveleads/partnerapi/shared/wire/catalog"
 )
 
 func main() {
@@ -318,7 +318,7 @@ func stop0(stopServing func(), served chan error, err error) error {
 	return err
 }
 
-// localQueues returns an in-process queue (shared/queuelocal) for each
+// localQueues returns an in-process queue (shared/local/queuelocal) for each
 // queue trigger of the manifest, by name, with the trigger's batch size
 // and concurrency, logging to log.
 func localQueues(log *slog.Logger) map[string]*queuelocal.Queue {
@@ -332,9 +332,9 @@ func localQueues(log *slog.Logger) map[string]*queuelocal.Queue {
 }
 
 // startTriggered runs each stream-triggered function of the manifest on
-// DynamoDB Local's stream of the table (shared/streamlocal: Lambda's
+// DynamoDB Local's stream of the table (shared/local/streamlocal: Lambda's
 // batches, order and retries), each queue-triggered one on its queue of
-// queues (shared/queuelocal: batches, concurrency, delays and retries)
+// queues (shared/local/queuelocal: batches, concurrency, delays and retries)
 // and each schedule-triggered one on a ticker at its rate, with the
 // handlers stack built (the functions' own). The first one that stops
 // with an error sends it on failed.
@@ -355,7 +355,7 @@ func startTriggered(ctx context.Context, stack *catalog.Stack, queues map[string
 		case f.Stream != nil:
 			h, ok := stack.Streams()[f.Slug]
 			if !ok {
-				return fmt.Errorf("stream function %s has no handler in shared/catalog", f.Slug)
+				return fmt.Errorf("stream function %s has no handler in shared/wire/catalog", f.Slug)
 			}
 			go func() {
 				if err := streamlocal.Poll(ctx, db, streamlocal.StreamsClient(db), table.EventsName(table.DefaultName), streamlocal.TrimHorizon,
@@ -367,13 +367,13 @@ func startTriggered(ctx context.Context, stack *catalog.Stack, queues map[string
 			h, ok := stack.Queues()[f.Slug]
 			q := queues[f.Queue.Name]
 			if !ok || q == nil {
-				return fmt.Errorf("queue function %s has no handler in shared/catalog or no local queue", f.Slug)
+				return fmt.Errorf("queue function %s has no handler in shared/wire/catalog or no local queue", f.Slug)
 			}
 			go func() { _ = q.Run(ctx, h) }()
 		case f.Schedule != nil:
 			h, ok := stack.Jobs()[f.Slug]
 			if !ok {
-				return fmt.Errorf("schedule function %s has no handler in shared/catalog", f.Slug)
+				return fmt.Errorf("schedule function %s has no handler in shared/wire/catalog", f.Slug)
 			}
 			every, err := f.Schedule.Every()
 			if err != nil {

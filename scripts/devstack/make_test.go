@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
-	"github.com/moveleads/partnerapi/shared/repo"
+	"github.com/moveleads/partnerapi/shared/local/repo"
 )
 
 // syncBuffer is a bytes.Buffer safe for the process's writer and the test.

@@ -17,7 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
-	"github.com/moveleads/partnerapi/shared/repo"
+	"github.com/moveleads/partnerapi/shared/local/repo"
 )
 
 // The banner's demo lines: the lead and its capture link.
@@ -121,7 +121,7 @@ func checkSurveyFlow(t *testing.T, dev devfile.File, leadID, capture string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clip, err := os.ReadFile(filepath.Join(root, "shared", "clip", "testdata", "mediarecorder-vp8-opus.webm"))
+	clip, err := os.ReadFile(filepath.Join(root, "shared", "domain", "clip", "testdata", "mediarecorder-vp8-opus.webm"))
 	if err != nil {
 		t.Fatal(err)
 	}

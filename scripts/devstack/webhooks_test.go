@@ -13,7 +13,7 @@ import (
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 	"github.com/moveleads/partnerapi/scripts/webhook-listen/listener"
-	"github.com/moveleads/partnerapi/shared/openapi/openapitest"
+	"github.com/moveleads/partnerapi/shared/testkit/openapitest"
 )
 
 // hookLog is what a listener registered on the running stack received.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/moveleads/partnerapi/shared/openapi"
+	"github.com/moveleads/partnerapi/shared/spec/openapi"
 )
 
 // TestAPIReferenceIsCurrent fails when docs/API.md differs from what the

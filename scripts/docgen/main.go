@@ -1,7 +1,7 @@
 // Command docgen writes the README's generated tables — routes, functions,
 // error codes, the single-table access patterns and the webhook event
-// types — from their single sources of truth (shared/manifest,
-// shared/errcode, shared/dynamo, shared/webhook), docs/API.md from the
+// types — from their single sources of truth (shared/spec/manifest,
+// shared/domain/errcode, shared/adapter/dynamo, shared/domain/webhook), docs/API.md from the
 // OpenAPI document, and the generated blocks of docs/WEBHOOKS.md (event
 // types, examples as sent, retry schedule). `make docs` runs it; tests
 // fail when any of them is stale. With -check it only reports staleness.
@@ -15,11 +15,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/moveleads/partnerapi/shared/agenttools"
-	"github.com/moveleads/partnerapi/shared/dynamo"
-	"github.com/moveleads/partnerapi/shared/errcode"
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/table"
+	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
+	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/edge/agenttools"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/table"
 )
 
 func main() {
@@ -90,7 +90,7 @@ func renderBlocks(doc string, blocks map[string]string, file string) (string, er
 }
 
 // agentTools is the agent tool server's tools table: one row per tool of
-// shared/agenttools, with the operation it runs, the scope and beta
+// shared/edge/agenttools, with the operation it runs, the scope and beta
 // feature that decide who sees it, and the first sentence of the
 // description a model reads.
 func agentTools() string {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moveleads/partnerapi/shared/errcode"
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // TestReadmeIsCurrent fails when README.md's generated tables differ from

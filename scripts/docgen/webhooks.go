@@ -13,10 +13,10 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/moveleads/partnerapi/shared/openapi"
-	"github.com/moveleads/partnerapi/shared/openapi/webhookexample"
-	"github.com/moveleads/partnerapi/shared/safehttp"
-	"github.com/moveleads/partnerapi/shared/webhook"
+	"github.com/moveleads/partnerapi/shared/adapter/safehttp"
+	"github.com/moveleads/partnerapi/shared/domain/webhook"
+	"github.com/moveleads/partnerapi/shared/spec/openapi"
+	"github.com/moveleads/partnerapi/shared/spec/openapi/webhookexample"
 )
 
 // webhooksDocFile is the partners' webhook guide, relative to the README.

@@ -9,9 +9,9 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/moveleads/partnerapi/shared/openapi"
-	"github.com/moveleads/partnerapi/shared/openapi/webhookexample"
-	"github.com/moveleads/partnerapi/shared/webhook"
+	"github.com/moveleads/partnerapi/shared/domain/webhook"
+	"github.com/moveleads/partnerapi/shared/spec/openapi"
+	"github.com/moveleads/partnerapi/shared/spec/openapi/webhookexample"
 )
 
 // TestWebhooksDocIsCurrent fails when the generated blocks of

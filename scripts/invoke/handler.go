@@ -6,15 +6,15 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/moveleads/partnerapi/shared/apigw"
-	"github.com/moveleads/partnerapi/shared/awsenv"
-	"github.com/moveleads/partnerapi/shared/catalog"
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/queueevent"
-	"github.com/moveleads/partnerapi/shared/s3event"
-	"github.com/moveleads/partnerapi/shared/streamevent"
-	"github.com/moveleads/partnerapi/shared/tick"
-	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
+	"github.com/moveleads/partnerapi/shared/edge/apigw"
+	"github.com/moveleads/partnerapi/shared/edge/queueevent"
+	"github.com/moveleads/partnerapi/shared/edge/s3event"
+	"github.com/moveleads/partnerapi/shared/edge/schedule"
+	"github.com/moveleads/partnerapi/shared/edge/streamevent"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/wire/awsenv"
+	"github.com/moveleads/partnerapi/shared/wire/catalog"
+	"github.com/moveleads/partnerapi/shared/wire/mcpwiring"
 )
 
 // notFoundSlug is the $default function's slug (functions/route-not-found).
@@ -31,7 +31,7 @@ const notFoundSlug = "route-not-found"
 // catalog.StreamProcessors()[slug]) for a stream-triggered one,
 // queueevent.Build(awsenv.Load, slug, catalog.QueueProcessors()[slug])
 // for a queue-triggered one and
-// tick.Build(awsenv.Load, slug, catalog.Jobs()[slug]) for a
+// schedule.Build(awsenv.Load, slug, catalog.Jobs()[slug]) for a
 // schedule-triggered one. The function's log lines (and a scheduled job's
 // metric lines), which its main writes to stdout for CloudWatch, go to
 // stderr here, so that stdout holds only the response. It fails for a
@@ -43,13 +43,13 @@ func buildHandler(slug string) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("no function %q in the manifest (functions: %s)", slug, strings.Join(runnable(), ", "))
 	}
-	// awsenv.JSONLog binds the logger, and tick.New the metrics, to
+	// awsenv.JSONLog binds the logger, and schedule.New the metrics, to
 	// os.Stdout when they are built.
 	stdout := os.Stdout
 	os.Stdout = os.Stderr
 	defer func() { os.Stdout = stdout }()
 	missing := func() error {
-		return fmt.Errorf("%s-triggered function %q has no builder in shared/catalog (functions: %s)", f.Trigger(), slug, strings.Join(runnable(), ", "))
+		return fmt.Errorf("%s-triggered function %q has no builder in shared/wire/catalog (functions: %s)", f.Trigger(), slug, strings.Join(runnable(), ", "))
 	}
 	switch {
 	case slug == notFoundSlug:
@@ -79,7 +79,7 @@ func buildHandler(slug string) (any, error) {
 		if !ok {
 			return nil, missing()
 		}
-		return orNil(tick.Build(awsenv.Load, slug, j))
+		return orNil(schedule.Build(awsenv.Load, slug, j))
 	}
 	build, ok := catalog.Builders()[slug]
 	if !ok {

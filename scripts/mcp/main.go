@@ -37,12 +37,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
-	"github.com/moveleads/partnerapi/shared/agenttools"
-	"github.com/moveleads/partnerapi/shared/api"
-	"github.com/moveleads/partnerapi/shared/awsenv"
-	"github.com/moveleads/partnerapi/shared/errcode"
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/wiring/mcpwiring"
+	"github.com/moveleads/partnerapi/shared/app/pipeline"
+	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/edge/agenttools"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/wire/awsenv"
+	"github.com/moveleads/partnerapi/shared/wire/mcpwiring"
 )
 
 // KeyVar is the environment variable that holds the partner API key.
@@ -80,7 +80,7 @@ func serve(ctx context.Context, env devfile.Choice, key string, t mcp.Transport,
 	if err != nil {
 		return err
 	}
-	pr, _, err := b.Pipeline.Admit(ctx, &api.Request{
+	pr, _, err := b.Pipeline.Admit(ctx, &pipeline.Request{
 		Route: manifest.ByOperation(manifest.AgentTools), RequestID: uuid.NewString(), Key: key,
 	})
 	if err != nil {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/api"
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/app/pipeline"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // partnerBeta is the output of partner beta: the partner's beta features
@@ -19,12 +19,12 @@ type partnerBeta struct {
 	PartnerID string             `json:"partner_id"`
 	Beta      []manifest.Feature `json:"beta"`
 	// Note says when the change reaches the partner's requests: the
-	// functions cache partner settings (api.SettingsTTL).
+	// functions cache partner settings (pipeline.SettingsTTL).
 	Note string `json:"note"`
 }
 
 // betaDelayNote is partner beta's note.
-var betaDelayNote = "Stored now; it takes effect within " + api.SettingsTTL.String() +
+var betaDelayNote = "Stored now; it takes effect within " + pipeline.SettingsTTL.String() +
 	": each function instance keeps a partner's settings that long, so until then some requests may still see the previous beta features."
 
 func parsePartnerBeta(fs *flag.FlagSet, args []string) (action, error) {

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moveleads/partnerapi/shared/api"
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/app/pipeline"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 func TestPartnerBeta(t *testing.T) {
@@ -38,8 +38,8 @@ func TestPartnerBeta(t *testing.T) {
 				t.Errorf("output %+v; want partner_id %s, beta %q (an array, never null)", out, id, st.want)
 			}
 			// The settings cache delays the change (issue 23, item 8).
-			if !strings.Contains(out.Note, "within "+api.SettingsTTL.String()) {
-				t.Errorf("note %q; want it to say the change takes effect within %v", out.Note, api.SettingsTTL)
+			if !strings.Contains(out.Note, "within "+pipeline.SettingsTTL.String()) {
+				t.Errorf("note %q; want it to say the change takes effect within %v", out.Note, pipeline.SettingsTTL)
 			}
 			p, err := s.GetPartner(context.Background(), id)
 			if err != nil {

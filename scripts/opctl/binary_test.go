@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
-	"github.com/moveleads/partnerapi/shared/repo"
+	"github.com/moveleads/partnerapi/shared/local/repo"
 )
 
 // runBinary runs the opctl binary bin in dir with env and returns the

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/domain/survey"
 )
 
 // captureLink is the output of partner capture-link: the lifetime of the

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/domain/survey"
 )
 
 func TestPartnerCaptureLink(t *testing.T) {

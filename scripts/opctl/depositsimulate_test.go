@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/deposit"
-	"github.com/moveleads/partnerapi/shared/quote"
-	"github.com/moveleads/partnerapi/shared/stripepay"
+	"github.com/moveleads/partnerapi/shared/adapter/stripepay"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/deposit"
+	"github.com/moveleads/partnerapi/shared/domain/quote"
 )
 
 // Signing secrets of the tests' Stripe webhook endpoints.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moveleads/partnerapi/shared/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/estimate"
 )
 
 var partnerIDPattern = regexp.MustCompile(`^ptn_[0-9a-f]{16}$`)

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
-	"github.com/moveleads/partnerapi/shared/webhook"
+	"github.com/moveleads/partnerapi/shared/domain/webhook"
 )
 
 func TestSealingKey(t *testing.T) {

@@ -8,9 +8,9 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/errcode"
-	"github.com/moveleads/partnerapi/shared/lead"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/domain/lead"
 )
 
 // maxSurveyIDLen bounds --survey: survey ids are UUIDs (36 characters);

@@ -10,12 +10,12 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/dynamo"
-	"github.com/moveleads/partnerapi/shared/estimate"
-	"github.com/moveleads/partnerapi/shared/lead"
-	"github.com/moveleads/partnerapi/shared/survey"
-	"github.com/moveleads/partnerapi/shared/videolink"
+	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/survey"
+	"github.com/moveleads/partnerapi/shared/domain/videolink"
 )
 
 // videoSurvey is a survey started in a test's table, with what its video

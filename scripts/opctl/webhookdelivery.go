@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/errcode"
-	"github.com/moveleads/partnerapi/shared/lead"
-	"github.com/moveleads/partnerapi/shared/webhook"
-	"github.com/moveleads/partnerapi/shared/webhooks"
+	"github.com/moveleads/partnerapi/shared/app/webhooks"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/webhook"
 )
 
 // Bounds of webhook deliveries --limit.

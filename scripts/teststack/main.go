@@ -28,10 +28,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/dynamolocal"
-	"github.com/moveleads/partnerapi/shared/s3local"
-	"github.com/moveleads/partnerapi/shared/stripelocal"
-	"github.com/moveleads/partnerapi/shared/stripepay"
+	"github.com/moveleads/partnerapi/shared/adapter/stripepay"
+	"github.com/moveleads/partnerapi/shared/local/dynamolocal"
+	"github.com/moveleads/partnerapi/shared/local/s3local"
+	"github.com/moveleads/partnerapi/shared/local/stripelocal"
 )
 
 // startTimeout bounds starting the three servers, installs included.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moveleads/partnerapi/shared/repo"
+	"github.com/moveleads/partnerapi/shared/local/repo"
 )
 
 // TestMakeTestPhases reads what `make test` would run (make -n): vet, the

@@ -27,7 +27,7 @@ import (
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 	"github.com/moveleads/partnerapi/scripts/webhook-listen/listener"
-	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
 )
 
 func main() {

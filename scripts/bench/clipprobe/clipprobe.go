@@ -1,6 +1,6 @@
 // Package clipprobe measures what validating an uploaded clip costs the
-// clip processor: shared/clip.Probe reading a clip in MinIO through
-// shared/s3store's ranged GETs, for a 5 MiB and a 500 MiB clip (the
+// clip processor: shared/domain/clip.Probe reading a clip in MinIO through
+// shared/adapter/s3store's ranged GETs, for a 5 MiB and a 500 MiB clip (the
 // largest an upload is signed for) of each container a phone or browser
 // records (MP4 with moov after mdat; MediaRecorder's WebM without
 // Duration). The claim under test is that memory and time do not grow with
@@ -13,7 +13,7 @@
 // bounds from above the heap the probe adds at its peak; a sampled
 // HeapInuse would miss short peaks and count the GC's timing.
 //
-// The clips are real fixtures of shared/clip/testdata made large with
+// The clips are real fixtures of shared/domain/clip/testdata made large with
 // padding that every reader skips (see padMP4 and padWebM), generated on
 // read: each is uploaded once per run through a presigned PUT, streamed,
 // and deleted when measured, so at most one clip's pair of objects is on
@@ -39,10 +39,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
-	"github.com/moveleads/partnerapi/shared/clip"
-	"github.com/moveleads/partnerapi/shared/repo"
-	"github.com/moveleads/partnerapi/shared/s3local"
-	"github.com/moveleads/partnerapi/shared/s3store"
+	"github.com/moveleads/partnerapi/shared/adapter/s3store"
+	"github.com/moveleads/partnerapi/shared/domain/clip"
+	"github.com/moveleads/partnerapi/shared/local/repo"
+	"github.com/moveleads/partnerapi/shared/local/s3local"
 )
 
 // Section is the report section of every row.
@@ -102,7 +102,7 @@ func (o Options) withDefaults() Options {
 // container is one kind of clip: a fixture and how to pad it.
 type container struct {
 	name        string // as the report names it
-	fixture     string // file in shared/clip/testdata
+	fixture     string // file in shared/domain/clip/testdata
 	contentType string
 	pad         func(src []byte, size int64) (*paddedClip, error)
 	padding     string // where pad puts the padding, for the report
@@ -163,7 +163,7 @@ func Run(ctx context.Context, opts Options) ([]report.Row, error) {
 
 	var rows []report.Row
 	for _, c := range containers {
-		src, err := os.ReadFile(filepath.Join(root, "shared", "clip", "testdata", c.fixture))
+		src, err := os.ReadFile(filepath.Join(root, "shared", "domain", "clip", "testdata", c.fixture))
 		if err != nil {
 			return nil, fmt.Errorf("clipprobe: %w", err)
 		}

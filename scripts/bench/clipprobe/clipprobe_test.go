@@ -11,13 +11,13 @@ import (
 	"testing"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
-	"github.com/moveleads/partnerapi/shared/clip"
-	"github.com/moveleads/partnerapi/shared/s3local"
+	"github.com/moveleads/partnerapi/shared/domain/clip"
+	"github.com/moveleads/partnerapi/shared/local/s3local"
 )
 
 func fixture(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "clip", "testdata", name))
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "domain", "clip", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}

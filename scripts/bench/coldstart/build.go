@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/moveleads/partnerapi/scripts/build/lambdafn"
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // helloWorld names the baseline: an aws-lambda-go function that returns a

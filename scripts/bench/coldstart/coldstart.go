@@ -12,12 +12,12 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
-	"github.com/moveleads/partnerapi/shared/dynamolocal"
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/local/dynamolocal"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 
-	"github.com/moveleads/partnerapi/shared/repo"
-	"github.com/moveleads/partnerapi/shared/s3local"
-	"github.com/moveleads/partnerapi/shared/stripelocal"
+	"github.com/moveleads/partnerapi/shared/local/repo"
+	"github.com/moveleads/partnerapi/shared/local/s3local"
+	"github.com/moveleads/partnerapi/shared/local/stripelocal"
 )
 
 // Defaults of Options.

@@ -19,14 +19,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/google/uuid"
 
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/dynamo"
-	"github.com/moveleads/partnerapi/shared/estimate"
-	"github.com/moveleads/partnerapi/shared/lead"
-	"github.com/moveleads/partnerapi/shared/localgw"
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/s3local"
-	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/local/localgw"
+	"github.com/moveleads/partnerapi/shared/local/s3local"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
 )
 
 // createBody is a complete createLead body: it gets an instant estimate,

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/tail"
+	"github.com/moveleads/partnerapi/shared/local/tail"
 )
 
 // Lambda's environment, as far as a Go function can tell it from the

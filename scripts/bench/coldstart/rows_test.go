@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 func samplesOf(inits ...time.Duration) []sample {

@@ -15,16 +15,16 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/google/uuid"
 
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/estimate"
-	"github.com/moveleads/partnerapi/shared/lead"
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/survey"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/survey"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // clipFixture is the clip each cold start of the clip processor validates:
 // a real MediaRecorder recording (WebM without Duration, so the probe
-// scans back for its last cluster), from shared/clip/testdata.
+// scans back for its last cluster), from shared/domain/clip/testdata.
 const (
 	clipFixture     = "mediarecorder-vp8-opus.webm"
 	clipContentType = "video/webm"
@@ -47,7 +47,7 @@ type surveyFixture struct {
 // seedSurveys creates the survey partner and the capture page's survey,
 // and reads the clip.
 func (f *fixture) seedSurveys(ctx context.Context, root string, now time.Time) error {
-	data, err := os.ReadFile(filepath.Join(root, "shared", "clip", "testdata", clipFixture))
+	data, err := os.ReadFile(filepath.Join(root, "shared", "domain", "clip", "testdata", clipFixture))
 	if err != nil {
 		return err
 	}

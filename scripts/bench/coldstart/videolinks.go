@@ -7,10 +7,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/survey"
-	"github.com/moveleads/partnerapi/shared/surveyrec"
-	"github.com/moveleads/partnerapi/shared/videolink"
+	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/survey"
+	"github.com/moveleads/partnerapi/shared/domain/videolink"
 )
 
 // linksPerSurvey is how many video links the cold starts mint on one

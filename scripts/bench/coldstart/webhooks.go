@@ -15,11 +15,11 @@ import (
 	"github.com/google/uuid"
 
 	eventsample "github.com/moveleads/partnerapi/events/sample"
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/estimate"
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/table"
-	"github.com/moveleads/partnerapi/shared/webhook"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/webhook"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/table"
 )
 
 // webhookFixture is the fixture of the webhook functions: their own

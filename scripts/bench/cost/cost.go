@@ -19,13 +19,13 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/catalog"
-	"github.com/moveleads/partnerapi/shared/dynamo"
-	"github.com/moveleads/partnerapi/shared/dynamometer"
-	"github.com/moveleads/partnerapi/shared/estimate"
-	"github.com/moveleads/partnerapi/shared/lead"
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/testkit/dynamometer"
+	"github.com/moveleads/partnerapi/shared/wire/catalog"
 )
 
 // Options configures Run.
@@ -98,7 +98,7 @@ func Run(ctx context.Context, o Options) ([]report.Row, error) {
 		return resp.Body, nil
 	}
 	// The first request that needs the partner's settings reads them (once
-	// per partner per instance per api.SettingsTTL); the rows after it are a
+	// per partner per instance per pipeline.SettingsTTL); the rows after it are a
 	// warm instance.
 	if _, err := measure("createLead, settings cache cold (first for the partner on this instance)", manifest.CreateLead, 0, 0, body, nil, nil, nil); err != nil {
 		return nil, err

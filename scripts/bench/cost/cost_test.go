@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/moveleads/partnerapi/shared/apitest"
+	"github.com/moveleads/partnerapi/shared/testkit/apitest"
 )
 
 func TestMain(m *testing.M) { apitest.Main(m) }

@@ -2,12 +2,12 @@
 // time from a survey's state change (the transaction that writes the
 // survey, the lead and the events it owes) to the partner's receiver
 // having the survey.completed delivery, through the same path as make dev:
-// DynamoDB Local's stream read by shared/streamlocal (as Lambda's event
+// DynamoDB Local's stream read by shared/local/streamlocal (as Lambda's event
 // source mapping reads it), the webhook-dispatcher's handler built by
-// shared/catalog, the signing and the SSRF-guarded HTTP client, a receiver
+// shared/wire/catalog, the signing and the SSRF-guarded HTTP client, a receiver
 // on loopback that verifies each delivery with the Standard Webhooks
 // library. It also counts the dispatcher's DynamoDB round trips and
-// capacity units per event (shared/dynamometer on its client; the stream
+// capacity units per event (shared/testkit/dynamometer on its client; the stream
 // reads are Lambda's in AWS, not the function's, and are not counted).
 package hooklatency
 
@@ -29,21 +29,21 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/catalog"
-	"github.com/moveleads/partnerapi/shared/dynamo"
-	"github.com/moveleads/partnerapi/shared/dynamometer"
-	"github.com/moveleads/partnerapi/shared/estimate"
-	"github.com/moveleads/partnerapi/shared/inventory"
-	"github.com/moveleads/partnerapi/shared/lead"
-	"github.com/moveleads/partnerapi/shared/manifest"
-	"github.com/moveleads/partnerapi/shared/queuelocal"
-	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/streamlocal"
-	"github.com/moveleads/partnerapi/shared/survey"
-	"github.com/moveleads/partnerapi/shared/surveyrec"
-	"github.com/moveleads/partnerapi/shared/table"
-	"github.com/moveleads/partnerapi/shared/webhook"
+	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
+	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/inventory"
+	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/survey"
+	"github.com/moveleads/partnerapi/shared/domain/webhook"
+	"github.com/moveleads/partnerapi/shared/local/queuelocal"
+	"github.com/moveleads/partnerapi/shared/local/streamlocal"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
+	"github.com/moveleads/partnerapi/shared/spec/table"
+	"github.com/moveleads/partnerapi/shared/testkit/dynamometer"
+	"github.com/moveleads/partnerapi/shared/wire/catalog"
 )
 
 // Section is the report section of the rows.
@@ -107,7 +107,7 @@ func noisyRow(r Result) report.Row {
 		Metric: "survey state change → delivery while another partner's endpoint hangs 15 s on each of its 20 events (local stack)",
 		Value:  fmt.Sprintf("median %.1f ms, p99 %.1f ms (n=%d)", report.Millis(report.Summarise(r.Latencies).Median), report.Millis(p99), len(r.Latencies)),
 		Budget: "p99 ≤ 2 s", OK: report.Check(p99 <= NoisyBudget && r.Deliveries >= r.Events),
-		Note: "the dispatcher hands deliveries to the attempts queue (shared/queuelocal with webhook-sender's batch size and MaximumConcurrency); " +
+		Note: "the dispatcher hands deliveries to the attempts queue (shared/local/queuelocal with webhook-sender's batch size and MaximumConcurrency); " +
 			"the hanging endpoint's attempts (10 s timeout each, second attempts 5 s later) hold only their own slots."}
 }
 
@@ -117,7 +117,7 @@ func rows(r Result) []report.Row {
 	return []report.Row{
 		{Section: Section, Metric: "survey state change → survey.completed at the receiver (local stack)",
 			Value: fmt.Sprintf("median %.1f ms, p99 %.1f ms (n=%d)", report.Millis(s.Median), report.Millis(report.Percentile(r.Latencies, 99)), len(r.Latencies)),
-			Note: "DynamoDB Local's stream read by shared/streamlocal (reads a shard again 100 ms after finding it empty, so about 50 ms of the median is that wait; " +
+			Note: "DynamoDB Local's stream read by shared/local/streamlocal (reads a shard again 100 ms after finding it empty, so about 50 ms of the median is that wait; " +
 				"Lambda's event source mapping polls a shard about four times a second) → webhook-dispatcher's handler → signed POST to a receiver on loopback."},
 		{Section: Section, Metric: "webhook-dispatcher + webhook-sender: DynamoDB round trips per event (1 endpoint)",
 			Value: fmt.Sprintf("%.1f (%.1f RCU, %.1f WCU)", float64(r.Trips)/n, r.Read/n, r.Write/n),

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/dynamolocal"
+	"github.com/moveleads/partnerapi/shared/local/dynamolocal"
 )
 
 // localDynamo is one DynamoDB Local for the package's tests, started on

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
-	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
 )
 
 // Options configure Run. A zero field takes the default in brackets.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
-	"github.com/moveleads/partnerapi/shared/dynamolocal"
+	"github.com/moveleads/partnerapi/shared/local/dynamolocal"
 )
 
 // endpoint is the DynamoDB Local of this test binary.

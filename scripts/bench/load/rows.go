@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
-	"github.com/moveleads/partnerapi/shared/auth"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
 )
 
 // section is the rows' Section.

@@ -21,10 +21,10 @@ import (
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
-	"github.com/moveleads/partnerapi/shared/childproc"
-	"github.com/moveleads/partnerapi/shared/dynamo"
-	"github.com/moveleads/partnerapi/shared/repo"
-	"github.com/moveleads/partnerapi/shared/settings"
+	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
+	"github.com/moveleads/partnerapi/shared/local/childproc"
+	"github.com/moveleads/partnerapi/shared/local/repo"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
 )
 
 // SoakOptions configure Soak. A zero field takes the default in brackets.

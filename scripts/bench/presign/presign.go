@@ -1,5 +1,5 @@
 // Package presign measures signing the clip bucket's URLs with
-// shared/s3store: PresignUpload, which the capture page's clip call makes
+// shared/adapter/s3store: PresignUpload, which the capture page's clip call makes
 // once per clip, and PresignGet. Signing is local CPU work (no request),
 // so it runs in process with the store built as a deployed function
 // builds it (AWS region and static credentials, no endpoint override).
@@ -16,9 +16,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
-	"github.com/moveleads/partnerapi/shared/s3store"
-	"github.com/moveleads/partnerapi/shared/survey"
-	"github.com/moveleads/partnerapi/shared/surveys"
+	"github.com/moveleads/partnerapi/shared/adapter/s3store"
+	"github.com/moveleads/partnerapi/shared/app/surveys"
+	"github.com/moveleads/partnerapi/shared/domain/survey"
 )
 
 // Section is the report section of every row.

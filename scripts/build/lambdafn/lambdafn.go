@@ -14,7 +14,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/moveleads/partnerapi/shared/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // Build tags.

@@ -22,7 +22,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/repo"
+	"github.com/moveleads/partnerapi/shared/local/repo"
 )
 
 // StateDirVar, when set, names the folder of make dev's state files (lock,
@@ -57,7 +57,7 @@ type File struct {
 	// S3Events is where MinIO posts the clip bucket's notifications; nil
 	// in files of older make devs.
 	S3Events *S3Events `json:"s3_events,omitempty"`
-	// DetectorURL is the inventory's local detector (shared/detectlocal),
+	// DetectorURL is the inventory's local detector (shared/local/detectlocal),
 	// http://127.0.0.1:PORT; "" when it did not start. Tests reuse it
 	// through DETECTOR_URL.
 	DetectorURL string `json:"detector_url,omitempty"`

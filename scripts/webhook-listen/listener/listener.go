@@ -20,12 +20,12 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
-	"github.com/moveleads/partnerapi/shared/auth"
-	"github.com/moveleads/partnerapi/shared/awsenv"
-	"github.com/moveleads/partnerapi/shared/dynamo"
-	"github.com/moveleads/partnerapi/shared/safehttp"
-	"github.com/moveleads/partnerapi/shared/settings"
-	"github.com/moveleads/partnerapi/shared/webhook"
+	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
+	"github.com/moveleads/partnerapi/shared/adapter/safehttp"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/webhook"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
+	"github.com/moveleads/partnerapi/shared/wire/awsenv"
 )
 
 // Received is one delivery as the listener saw it.

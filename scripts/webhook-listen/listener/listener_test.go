@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/webhook"
-	"github.com/moveleads/partnerapi/shared/webhooksign"
+	"github.com/moveleads/partnerapi/shared/adapter/webhooksign"
+	"github.com/moveleads/partnerapi/shared/domain/webhook"
 )
 
 // TestHandlerVerifies: a delivery the service signs verifies (204, printed

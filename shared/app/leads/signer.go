@@ -1,0 +1,41 @@
+package leads
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/moveleads/partnerapi/shared/app/cursor"
+	"github.com/moveleads/partnerapi/shared/domain/errcode"
+)
+
+// lazySigner builds the cursor signer on first use, so that a cold start
+// pays nothing for the secret. A failed load is not remembered: the next
+// request tries again.
+func lazySigner(load func(context.Context) ([]byte, error)) func(context.Context) (*cursor.Signer, error) {
+	var mu sync.Mutex
+	var signer *cursor.Signer
+	return func(ctx context.Context) (*cursor.Signer, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if signer != nil {
+			return signer, nil
+		}
+		if load == nil {
+			return nil, fmt.Errorf("no cursor signing key is configured for this function")
+		}
+		key, err := load(ctx)
+		if err != nil {
+			if errcode.As(err) != nil {
+				return nil, err
+			}
+			return nil, errcode.Upstream("load cursor signing key", err)
+		}
+		s, err := cursor.NewSigner(key)
+		if err != nil {
+			return nil, fmt.Errorf("cursor signing key: %w", err)
+		}
+		signer = s
+		return s, nil
+	}
+}
