@@ -227,15 +227,36 @@ func checkNull(body []byte) error {
 	return nil
 }
 
+// BaselineEvery is how often the baseline (the last target) is
+// cold-started within a round: before every BaselineEvery-th other
+// target. Every ratio divides by the baseline's median of its block of
+// rounds, so the baseline gets several samples per round: with one, the
+// noise of 20 hello-world samples moved every function's ratio of a block
+// together (up to 0.5× between blocks of one run).
+const BaselineEvery = 4
+
 // measureAll cold-starts every target warmup+runs times, round-robin (one
-// of each per round, in order) so that drift of the machine touches all
-// alike, and returns each target's samples without the warm-up rounds.
-// The first failure ends it.
+// of each per round, in order, with the baseline, the last target, also
+// before every BaselineEvery-th other one) so that drift of the machine
+// touches all alike, and returns each target's samples, in order, without
+// the warm-up rounds. The first failure ends it.
 func measureAll(ctx context.Context, targets []target, runs, warmup int, timeout time.Duration, log io.Writer) ([][]sample, error) {
 	samples := make([][]sample, len(targets))
+	base := len(targets) - 1
+	var order []int
+	for i := range base {
+		if i%BaselineEvery == 0 {
+			order = append(order, base)
+		}
+		order = append(order, i)
+	}
+	if base == 0 || (base-1)%BaselineEvery != 0 {
+		order = append(order, base) // at least once, and last when it fits
+	}
 	rounds := warmup + runs
 	for round := range rounds {
-		for i, t := range targets {
+		for _, i := range order {
+			t := targets[i]
 			s, err := coldStart(ctx, t, timeout)
 			if err != nil {
 				return nil, fmt.Errorf("%s, cold start %d of %d: %w", t.Name, round+1, rounds, err)

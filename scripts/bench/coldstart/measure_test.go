@@ -199,3 +199,26 @@ func TestCheckStatus(t *testing.T) {
 		t.Errorf("target{}.wantStatus() = %d; want 200", got)
 	}
 }
+
+// The baseline is cold-started before every BaselineEvery-th other target
+// of a round, so its block medians rest on more samples than one a round.
+func TestMeasureAllSamplesTheBaselineOftener(t *testing.T) {
+	var targets []target
+	for range BaselineEvery + 2 {
+		targets = append(targets, fake(t, "ok"))
+	}
+	samples, err := measureAll(context.Background(), targets, 2, 0, 20*time.Second, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := len(targets) - 1
+	for i, s := range samples {
+		want := 2
+		if i == base {
+			want = 2 * 2 // before target 0 and before target BaselineEvery, each round
+		}
+		if len(s) != want {
+			t.Errorf("target %d: %d samples; want %d", i, len(s), want)
+		}
+	}
+}

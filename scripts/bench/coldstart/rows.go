@@ -110,26 +110,25 @@ func ratioRow(name string, fn, hello []sample) report.Row {
 	}
 	r.Value = fmt.Sprintf("%.2f×", med)
 	r.OK = report.Check(med <= budget)
-	r.Note = fmt.Sprintf("median of %d rounds' ratios %s (each: median init ÷ hello-world's in that round, n=%d each); over all rounds %s vs hello-world %s.",
-		len(ratios), strings.Join(parts, ", "), len(fn)/len(ratios), ms(report.Summarise(inits(fn)).Median), ms(report.Summarise(inits(hello)).Median))
+	r.Note = fmt.Sprintf("median of %d rounds' ratios %s (each: median init ÷ hello-world's in that block of rounds, n=%d each, hello-world n=%d); over all rounds %s vs hello-world %s.",
+		len(ratios), strings.Join(parts, ", "), len(fn)/len(ratios), len(hello)/len(ratios), ms(report.Summarise(inits(fn)).Median), ms(report.Summarise(inits(hello)).Median))
 	return r
 }
 
-// roundRatios splits both series (in round order) into InitRounds
-// consecutive blocks of rounds, fewer when there are fewer samples, and
-// returns each block's ratio of medians. Blocks where the baseline's
-// median is not positive are left out.
+// roundRatios splits each series (in round order; the baseline may have
+// several samples per round) into InitRounds consecutive blocks of rounds,
+// fewer when there are fewer samples, and returns each block's ratio of
+// medians. Blocks where the baseline's median is not positive are left
+// out.
 func roundRatios(fn, hello []time.Duration) []float64 {
-	n := min(len(fn), len(hello))
-	k := min(InitRounds, n)
+	k := min(InitRounds, len(fn), len(hello))
 	var out []float64
 	for i := range k {
-		lo, hi := i*n/k, (i+1)*n/k
-		h := report.Summarise(hello[lo:hi]).Median
+		h := report.Summarise(hello[i*len(hello)/k : (i+1)*len(hello)/k]).Median
 		if h <= 0 {
 			continue
 		}
-		out = append(out, float64(report.Summarise(fn[lo:hi]).Median)/float64(h))
+		out = append(out, float64(report.Summarise(fn[i*len(fn)/k:(i+1)*len(fn)/k]).Median)/float64(h))
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package coldstart
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -165,5 +166,18 @@ func TestBudgets(t *testing.T) {
 	}
 	if !agent {
 		t.Errorf("no function %s in the manifest", manifest.AgentToolsSlug)
+	}
+}
+
+// With more baseline samples than a function's (several a round), each
+// block of rounds is divided by the baseline's median of the same block.
+func TestRoundRatiosWithMoreBaselineSamples(t *testing.T) {
+	ms := time.Millisecond
+	fn := []time.Duration{2 * ms, 2 * ms, 4 * ms, 4 * ms, 6 * ms, 6 * ms}
+	hello := []time.Duration{ms, ms, ms, ms, 2 * ms, 2 * ms, 2 * ms, 2 * ms, 2 * ms, 2 * ms, 2 * ms, 2 * ms}
+	got := roundRatios(fn, hello)
+	want := []float64{2, 2, 3}
+	if !slices.Equal(got, want) {
+		t.Errorf("roundRatios = %v; want %v", got, want)
 	}
 }
