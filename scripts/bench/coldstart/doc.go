@@ -25,7 +25,8 @@
 //     clip by ranged GETs and recording the verdict.
 //
 // Every binary is cold-started Options.Runs times, round-robin with the
-// others. The measured rounds are split into InitRounds (3) consecutive
+// others, and the hello-world baseline before every BaselineEvery-th
+// function of a round too, so its medians rest on several samples a round. The measured rounds are split into InitRounds (3) consecutive
 // blocks; the report gives each function's init as the median of the
 // blocks' ratios of its median init to the baseline's (budget 1.5×;
 // S3InitRatioBudget, 1.7×, for the functions that link the S3 client;
