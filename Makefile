@@ -46,11 +46,14 @@ vet:
 ## each test binary (about 80 s of a run); races are still reported.
 ## -vet=off: go test would vet every package again with a subset of the
 ## checks of the full go vet ./... that make test runs just before.
+## -ldflags=-w: the ~120 race test binaries are linked without DWARF (no
+## debugger reads them; stack traces keep their file:line), about 12% less
+## CPU for building them.
 test: deps vet test-infra test-go
 
 test-go:
-	@echo 'GORACE=atexit_sleep_ms=0 $(GO) run ./scripts/teststack -race -count=1 -vet=off ./...'; \
-	$(call timed,GORACE=atexit_sleep_ms=0 GO=$(GO) $(GO) run ./scripts/teststack -race -count=1 -vet=off ./...)
+	@echo 'GORACE=atexit_sleep_ms=0 $(GO) run ./scripts/teststack -race -count=1 -vet=off -ldflags=-w ./...'; \
+	$(call timed,GORACE=atexit_sleep_ms=0 GO=$(GO) $(GO) run ./scripts/teststack -race -count=1 -vet=off -ldflags=-w ./...)
 
 ## test-infra: the CDK app's tests (its own module, infra/go.mod); the
 ## synthesised template is checked with the assertions library and cdk-nag.

@@ -31,7 +31,7 @@ func TestMakeTestPhases(t *testing.T) {
 		"scripts/bootstrap.sh",
 		"go vet ./...",
 		"cd infra && go vet ./... && go test -count=1 ./...",
-		"GORACE=atexit_sleep_ms=0 GO=go go run ./scripts/teststack -race -count=1 -vet=off ./...",
+		"GORACE=atexit_sleep_ms=0 GO=go go run ./scripts/teststack -race -count=1 -vet=off -ldflags=-w ./...",
 	} {
 		if !strings.Contains(script, want) {
 			t.Errorf("make test does not run %q:\n%s", want, script)
