@@ -24,40 +24,14 @@ const (
 // maxIdempotencyKey is the longest idempotency key Stripe takes.
 const maxIdempotencyKey = 255
 
-// CheckoutRequest is one deposit's Checkout Session.
-type CheckoutRequest struct {
-	// ConnectedAccount is the partner's Stripe account (acct_…): the
-	// session is a direct charge on it, made through the Stripe-Account
-	// header, with no application fee (the partner is the merchant of
-	// record; the platform fee is 0%).
-	ConnectedAccount string
-	// DepositID, LeadID and PartnerID go into the metadata of the session
-	// and its PaymentIntent; DepositID is also client_reference_id.
-	DepositID, LeadID, PartnerID string
-	// AmountCents and Currency price the one line item (see
-	// deposit.Amount and deposit.NormalizeCurrency).
-	AmountCents int64
-	Currency    string
-	// ProductName is the line item's name on the checkout page and the
-	// receipt ("Moving deposit"); Description, optional, is shown under it.
-	ProductName string
-	Description string
-	// ExpiresAt is when Stripe expires the session (see
-	// deposit.CheckoutExpiresAt).
-	ExpiresAt time.Time
-	// SuccessURL (required) and CancelURL (optional) are where the
-	// checkout page sends the customer.
-	SuccessURL, CancelURL string
-	// IdempotencyKey is Stripe's Idempotency-Key for the create: a retry
-	// with the same key returns the first session, provided every other
-	// field is the same (ExpiresAt included); with a different field
-	// Stripe refuses it (ErrRefused).
-	IdempotencyKey string
-}
+// CheckoutRequest is one deposit's Checkout Session; the type is
+// shared/domain/deposit's, so that the deposits feature's port names it
+// without importing this adapter.
+type CheckoutRequest = deposit.CheckoutRequest
 
-// validate reports the first field Stripe would refuse or that would make
-// the session wrong.
-func (r CheckoutRequest) validate() error {
+// validate reports the first field of r Stripe would refuse or that would
+// make the session wrong.
+func validate(r CheckoutRequest) error {
 	switch {
 	case !strings.HasPrefix(r.ConnectedAccount, "acct_") || len(r.ConnectedAccount) == len("acct_"):
 		return fmt.Errorf("connected account %q: want acct_…", r.ConnectedAccount)
@@ -90,33 +64,17 @@ func absoluteURL(s string) bool {
 	return err == nil && (u.Scheme == "https" || u.Scheme == "http") && u.Host != ""
 }
 
-// Checkout is a Checkout Session as Stripe reports it.
-type Checkout struct {
-	ID string
-	// URL is the hosted checkout page ("" once the session is complete or
-	// expired).
-	URL       string
-	ExpiresAt time.Time
-	// Status is open, complete or expired.
-	Status string
-	// PaymentStatus is paid, unpaid or no_payment_required.
-	PaymentStatus string
-	// PaymentIntentID is the session's PaymentIntent (pi_…), "" until it
-	// has one; PaymentIntentStatus is that PaymentIntent's status, filled
-	// by GetCheckout only.
-	PaymentIntentID     string
-	PaymentIntentStatus string
-	// DepositID is the session's deposit_id metadata.
-	DepositID string
-}
+// Checkout is a Checkout Session as Stripe reports it (shared/domain/deposit's
+// type, as CheckoutRequest).
+type Checkout = deposit.Checkout
 
-// Outcome returns the deposit event the session's state amounts to, for
+// Outcome returns the deposit event c's state amounts to, for
 // reconciliation (deposit.NeedsReconcile): expired → expired; complete and
 // paid → paid; complete with its PaymentIntent back at
 // requires_payment_method or canceled (an asynchronous payment that failed)
 // → async_failed; otherwise complete → unpaid. An open session (or a state
 // this package does not know) amounts to nothing: ok is false.
-func (c Checkout) Outcome() (e deposit.Event, ok bool) {
+func Outcome(c Checkout) (e deposit.Event, ok bool) {
 	switch stripe.CheckoutSessionStatus(c.Status) {
 	case stripe.CheckoutSessionStatusExpired:
 		return deposit.EventExpired, true
@@ -149,6 +107,7 @@ func checkoutOf(s *stripe.CheckoutSession) Checkout {
 	if s.ExpiresAt != 0 {
 		c.ExpiresAt = time.Unix(s.ExpiresAt, 0).UTC()
 	}
+	c.Settles, _ = Outcome(c)
 	return c
 }
 
@@ -162,7 +121,7 @@ func checkoutOf(s *stripe.CheckoutSession) Checkout {
 // once the retries are spent. ctx bounds each attempt; stripe-go's short
 // waits between retries (0.5 s, then 1 s) do not watch it.
 func (c *Client) CreateCheckout(ctx context.Context, r CheckoutRequest) (Checkout, error) {
-	if err := r.validate(); err != nil {
+	if err := validate(r); err != nil {
 		return Checkout{}, fmt.Errorf("create checkout for deposit %s: %w", r.DepositID, err)
 	}
 	meta := map[string]string{MetaDepositID: r.DepositID, MetaLeadID: r.LeadID, MetaPartnerID: r.PartnerID}

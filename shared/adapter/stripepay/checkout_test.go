@@ -199,7 +199,7 @@ func TestCreateCheckoutRequest(t *testing.T) {
 	if got.Status != "open" || got.PaymentStatus != "unpaid" {
 		t.Errorf("status %q, payment_status %q; want open, unpaid", got.Status, got.PaymentStatus)
 	}
-	if e, ok := got.Outcome(); ok {
+	if e, ok := stripepay.Outcome(got); ok {
 		t.Errorf("Outcome() of an open session = %s; want none", e)
 	}
 }
@@ -384,7 +384,7 @@ func TestCheckoutOutcome(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := stripepay.Checkout{Status: tt.status, PaymentStatus: tt.payment, PaymentIntentStatus: tt.intent}
-		if got, ok := c.Outcome(); got != tt.want || ok != tt.ok {
+		if got, ok := stripepay.Outcome(c); got != tt.want || ok != tt.ok {
 			t.Errorf("Checkout{%s, %s, intent %s}.Outcome() = %q, %v; want %q, %v", tt.status, tt.payment, tt.intent, got, ok, tt.want, tt.ok)
 		}
 	}

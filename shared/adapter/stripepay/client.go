@@ -9,6 +9,8 @@ import (
 
 	stripe "github.com/stripe/stripe-go/v76"
 	"github.com/stripe/stripe-go/v76/checkout/session"
+
+	"github.com/moveleads/partnerapi/shared/domain/deposit"
 )
 
 // EnvAPIURL names the variable that points the functions' Stripe client at
@@ -36,13 +38,13 @@ const (
 // id.
 var (
 	// ErrNotFound: Stripe has no such object on that account (404).
-	ErrNotFound = errors.New("stripe: no such object")
+	ErrNotFound = deposit.ErrProviderNotFound
 	// ErrRefused: Stripe refused the request as invalid or not permitted
 	// (a 4xx other than 404, 409 and 429), for example an account that is
 	// not connected to the platform, a currency it does not take, or an
 	// idempotency key reused with other parameters; sending the same
 	// request again will not help.
-	ErrRefused = errors.New("stripe refused the request")
+	ErrRefused = deposit.ErrProviderRefused
 )
 
 // APIError is Stripe's answer to a request it did not carry out: stripe-go's
@@ -134,9 +136,22 @@ func translate(err error) error {
 	}
 	switch s := se.HTTPStatusCode; {
 	case s == http.StatusNotFound || se.Code == stripe.ErrorCodeResourceMissing:
-		return fmt.Errorf("%w: %w", ErrNotFound, err)
+		return &refusal{kind: ErrNotFound, api: se, err: err}
 	case s >= 400 && s < 500 && s != http.StatusConflict && s != http.StatusTooManyRequests:
-		return fmt.Errorf("%w: %w", ErrRefused, err)
+		return &refusal{kind: ErrRefused, api: se, err: err}
 	}
 	return err
 }
+
+// refusal is a Stripe refusal as the deposits port reads it
+// (deposit.Refusal): errors.Is its kind, errors.As the *APIError.
+type refusal struct {
+	kind error
+	api  *APIError
+	err  error
+}
+
+func (r *refusal) Error() string          { return r.kind.Error() + ": " + r.err.Error() }
+func (r *refusal) Unwrap() []error        { return []error{r.kind, r.err} }
+func (r *refusal) RefusalCode() string    { return string(r.api.Code) }
+func (r *refusal) RefusalMessage() string { return r.api.Msg }

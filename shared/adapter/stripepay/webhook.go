@@ -28,7 +28,7 @@ var (
 	// no signature in it matches the body under the secret (a wrong
 	// secret, a tampered body), or its timestamp is outside
 	// WebhookTolerance. The receiver answers 400 and changes nothing.
-	ErrSignature = errors.New("stripe webhook: invalid signature")
+	ErrSignature = deposit.ErrSignature
 	// ErrUnreadable: the signature is good but the event cannot be read: it
 	// was rendered for another API version than APIVersion (the endpoint's
 	// api_version must equal stripe-go's, or objects may be misread), or
@@ -51,46 +51,9 @@ var WebhookEventTypes = []string{
 }
 
 // Event is a verified Stripe event, reduced to what the deposit receiver
-// needs.
-type Event struct {
-	// ID (evt_…) is what the receiver dedupes by.
-	ID string
-	// Type is Stripe's event type, such as checkout.session.completed.
-	Type string
-	// Account is the connected account (acct_…) the event happened on;
-	// "" for an event of the platform's own account.
-	Account string
-	// Created is when Stripe created the event.
-	Created  time.Time
-	Livemode bool
-	// Outcome is the deposit event this amounts to; "" when the receiver
-	// ignores the event (see Ignored).
-	Outcome deposit.Event
-
-	// SessionID, PaymentStatus: the Checkout Session of checkout.session.*
-	// events.
-	SessionID     string
-	PaymentStatus string
-	// PaymentIntentID is the PaymentIntent of the session, charge or
-	// dispute ("" when the object has none): how the receiver finds the
-	// deposit of a dispute, whose metadata is empty.
-	PaymentIntentID string
-	// DepositID, LeadID and PartnerID are the object's metadata
-	// (CreateCheckout sets them on the session and its PaymentIntent,
-	// whose charges inherit them); "" when absent.
-	DepositID, LeadID, PartnerID string
-	// ChargeID (ch_…) is the charge of charge.refunded and
-	// charge.dispute.created; DisputeID (dp_…) the dispute of the latter.
-	ChargeID, DisputeID string
-	// AmountRefunded is charge.refunded's total refunded so far, in the
-	// currency's minor unit; FullyRefunded whether that is everything.
-	AmountRefunded int64
-	FullyRefunded  bool
-}
-
-// Ignored reports whether the event changes no deposit: a type outside
-// WebhookEventTypes. The receiver acknowledges it.
-func (e Event) Ignored() bool { return e.Outcome == "" }
+// needs (shared/domain/deposit's type, so the receiver's port names it
+// without importing this adapter).
+type Event = deposit.StripeEvent
 
 // ParseWebhook verifies a Stripe webhook and reads it: payload is the raw
 // request body, sigHeader the Stripe-Signature header, secret the
@@ -137,7 +100,7 @@ func ParseWebhook(payload []byte, sigHeader, secret string, now time.Time) (Even
 		}
 		return e, nil
 	}
-	if err := e.read(se.Type, se.Data.Raw); err != nil {
+	if err := read(&e, se.Type, se.Data.Raw); err != nil {
 		return Event{}, fmt.Errorf("%w: event %s (%s): %w", ErrUnreadable, e.ID, e.Type, err)
 	}
 	return e, nil
@@ -145,7 +108,7 @@ func ParseWebhook(payload []byte, sigHeader, secret string, now time.Time) (Even
 
 // read fills e's object fields and Outcome from the event's data.object,
 // decoded into stripe-go's resource type for the event's type.
-func (e *Event) read(t stripe.EventType, raw json.RawMessage) error {
+func read(e *Event, t stripe.EventType, raw json.RawMessage) error {
 	if !slices.Contains(WebhookEventTypes, string(t)) {
 		return nil
 	}
@@ -225,6 +188,20 @@ func signedAt(header string) (at time.Time, ok bool) {
 
 // signatureHexLen is the length of a v1 signature: hex of HMAC-SHA256.
 const signatureHexLen = 64
+
+// Webhooks is the deposit receiver's port to Stripe's webhooks
+// (deposits.Webhooks): CheckSignatureShape and ParseWebhook.
+type Webhooks struct{}
+
+// CheckSignatureShape is the package's CheckSignatureShape.
+func (Webhooks) CheckSignatureShape(header string, now time.Time) error {
+	return CheckSignatureShape(header, now)
+}
+
+// Parse is ParseWebhook.
+func (Webhooks) Parse(payload []byte, sigHeader, secret string, now time.Time) (Event, error) {
+	return ParseWebhook(payload, sigHeader, secret, now)
+}
 
 // CheckSignatureShape checks what can be checked of a Stripe-Signature
 // header without the signing secret: it is pairs k=v split by commas, as

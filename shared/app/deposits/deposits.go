@@ -3,8 +3,10 @@
 // lead's accepted quote), getDeposit (its status, reconciled against
 // Stripe at most once a minute while pending), the quote page's own start
 // of the checkout, and the receiver of Stripe's Connect webhooks. The
-// rules are shared/domain/deposit's; Stripe is shared/adapter/stripepay; storage is the
-// Store interface (shared/adapter/dynamo). docs/DEPOSITS.md describes it.
+// rules are shared/domain/deposit's; Stripe is the Stripe and Webhooks ports
+// (shared/adapter/stripepay satisfies them, shared/wire/wiring connects it);
+// storage is the Store interface (shared/adapter/dynamo). docs/DEPOSITS.md
+// describes it.
 package deposits
 
 import (
@@ -18,7 +20,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/moveleads/partnerapi/shared/adapter/stripepay"
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 	"github.com/moveleads/partnerapi/shared/app/quoterec"
 	"github.com/moveleads/partnerapi/shared/app/quotes"
@@ -44,10 +45,21 @@ type Store interface {
 	DepositByPaymentIntent(ctx context.Context, mode auth.Mode, pi string) (auth.Tenant, string, bool, error)
 }
 
-// Stripe is the Stripe API on connected accounts (stripepay.Client).
+// Stripe is the Stripe API on connected accounts (stripepay.Client). Its
+// refusals are deposit.ErrProviderRefused or deposit.ErrProviderNotFound,
+// with a deposit.Refusal to tell why.
 type Stripe interface {
-	CreateCheckout(ctx context.Context, r stripepay.CheckoutRequest) (stripepay.Checkout, error)
-	GetCheckout(ctx context.Context, account, sessionID string) (stripepay.Checkout, error)
+	CreateCheckout(ctx context.Context, r deposit.CheckoutRequest) (deposit.Checkout, error)
+	GetCheckout(ctx context.Context, account, sessionID string) (deposit.Checkout, error)
+}
+
+// Webhooks verifies Stripe's webhooks (stripepay.Webhooks); a signature
+// that does not verify is deposit.ErrSignature.
+type Webhooks interface {
+	// CheckSignatureShape refuses, without the secret, a header that no
+	// secret would verify.
+	CheckSignatureShape(header string, now time.Time) error
+	Parse(payload []byte, sigHeader, secret string, now time.Time) (deposit.StripeEvent, error)
 }
 
 // Deps is what a Service needs.
@@ -56,8 +68,9 @@ type Deps struct {
 	// Stripe returns the client of mode's platform key (test or live);
 	// nil for the receiver, which calls no Stripe API.
 	Stripe func(ctx context.Context, mode auth.Mode) (Stripe, error)
-	// WebhookSecret returns the signing secret of mode's Connect webhook
-	// endpoint; nil for the API functions.
+	// Webhooks and WebhookSecret (the signing secret of mode's Connect
+	// webhook endpoint) serve the receiver; nil for the API functions.
+	Webhooks      Webhooks
 	WebhookSecret func(ctx context.Context, mode auth.Mode) (string, error)
 	// BaseURL is the API's public origin: Stripe sends the customer back
 	// to the quote page under it.
@@ -296,7 +309,7 @@ func (s *Service) start(ctx context.Context, t auth.Tenant, partner auth.Partner
 		return CreateView{}, err
 	}
 	page := quotes.PageURL(s.d.BaseURL, token)
-	co, err := client.CreateCheckout(ctx, stripepay.CheckoutRequest{
+	co, err := client.CreateCheckout(ctx, deposit.CheckoutRequest{
 		ConnectedAccount: partner.Deposits.StripeAccount,
 		DepositID:        id, LeadID: tg.LeadID, PartnerID: t.PartnerID,
 		AmountCents: amount, Currency: qr.Currency,
@@ -339,12 +352,12 @@ func createView(d deposit.Deposit) CreateView {
 // partner's to fix, so it answers 409 with Stripe's message; anything
 // else is upstream_failed.
 func stripeErr(err error) error {
-	var ae *stripepay.APIError
-	if errors.Is(err, stripepay.ErrRefused) || errors.Is(err, stripepay.ErrNotFound) {
+	var r deposit.Refusal
+	if errors.Is(err, deposit.ErrProviderRefused) || errors.Is(err, deposit.ErrProviderNotFound) {
 		e := errcode.New(errcode.PaymentRefused, "Stripe refused the checkout for your connected account; nothing was created.")
-		if errors.As(err, &ae) {
-			e.Message = "Stripe refused the checkout for your connected account: " + ae.Msg
-			e = e.WithDetail("stripe_code", string(ae.Code))
+		if errors.As(err, &r) {
+			e.Message = "Stripe refused the checkout for your connected account: " + r.RefusalMessage()
+			e = e.WithDetail("stripe_code", r.RefusalCode())
 		}
 		e.Cause = err
 		return e
@@ -420,8 +433,8 @@ func (s *Service) reconcile(ctx context.Context, t auth.Tenant, d deposit.Deposi
 			"deposit_id", d.ID, "error", err.Error())
 		return d, nil
 	}
-	e, ok := co.Outcome()
-	if !ok {
+	e := co.Settles
+	if e == "" {
 		return d, nil
 	}
 	after, err := s.apply(ctx, t, d, e, co.PaymentIntentID, "", now)

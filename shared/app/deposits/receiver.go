@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/adapter/stripepay"
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 	"github.com/moveleads/partnerapi/shared/app/quoterec"
 	"github.com/moveleads/partnerapi/shared/app/surveyrec"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
@@ -40,7 +40,7 @@ const UnmatchedRetryWindow = time.Hour
 // mode.
 type received struct {
 	mode  auth.Mode
-	event stripepay.Event
+	event deposit.StripeEvent
 }
 
 // StripeWebhook is the receiver of Stripe's Connect webhooks: POST
@@ -59,17 +59,17 @@ func (s *Service) StripeWebhook() pipeline.Endpoint {
 			}
 			// The header's shape first: loading the secret is a paid call
 			// that an unsigned request must not cause.
-			err = stripepay.CheckSignatureShape(c.Signature, s.d.Now())
-			var ev stripepay.Event
+			err = s.d.Webhooks.CheckSignatureShape(c.Signature, s.d.Now())
+			var ev deposit.StripeEvent
 			if err == nil {
 				var secret string
 				if secret, err = s.d.WebhookSecret(ctx, mode); err != nil {
 					return pipeline.Grant{}, err
 				}
-				ev, err = stripepay.ParseWebhook(c.Body, c.Signature, secret, s.d.Now())
+				ev, err = s.d.Webhooks.Parse(c.Body, c.Signature, secret, s.d.Now())
 			}
 			switch {
-			case errors.Is(err, stripepay.ErrSignature):
+			case errors.Is(err, deposit.ErrSignature):
 				e := errcode.New(errcode.InvalidSignature, "The Stripe-Signature header does not verify for this endpoint; nothing was changed.")
 				e.Cause = err
 				return pipeline.Grant{}, e
@@ -89,7 +89,7 @@ func (s *Service) StripeWebhook() pipeline.Endpoint {
 
 // Receive applies verified Stripe event ev, delivered to mode's endpoint
 // at now.
-func (s *Service) Receive(ctx context.Context, mode auth.Mode, ev stripepay.Event, now time.Time) (ReceiptView, error) {
+func (s *Service) Receive(ctx context.Context, mode auth.Mode, ev deposit.StripeEvent, now time.Time) (ReceiptView, error) {
 	view := ReceiptView{Received: true, EventID: ev.ID}
 	log := s.d.Log.With("stripe_event", ev.ID, "stripe_type", ev.Type, "stripe_account", ev.Account, "mode", string(mode))
 	if ev.Ignored() {

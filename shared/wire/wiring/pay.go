@@ -42,7 +42,7 @@ func GetDeposit(e *awsenv.Env) ([]pipeline.Endpoint, error) {
 func StripeWebhook(e *awsenv.Env) ([]pipeline.Endpoint, error) {
 	secrets := byMode(e.Secret(manifest.SecretStripeWebhook), manifest.SecretStripeWebhook, "whsec_")
 	s := deposits.New(deposits.Deps{
-		Store: e.Store, Log: e.Log,
+		Store: e.Store, Log: e.Log, Webhooks: stripepay.Webhooks{},
 		WebhookSecret: func(ctx context.Context, m auth.Mode) (string, error) { return secrets(ctx, m) },
 	})
 	return []pipeline.Endpoint{s.StripeWebhook()}, nil
