@@ -123,17 +123,14 @@ func (s *Store) PutSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Sur
 	if err == nil {
 		return after, nil
 	}
-	reasons := cancelled(err)
-	if failed, old := failedAt(reasons, 1); failed {
+	tx := cancelled(err)
+	if failed, old := tx.failedAt(1); failed {
 		return survey.Survey{}, surveyCondFailed(sv.ID, old, func(st survey.Status) bool { return !st.Final() })
 	}
-	if failed, _ := failedAt(reasons, 0); failed {
+	if failed, _ := tx.failedAt(0); failed {
 		return survey.Survey{}, errcode.New(errcode.Conflict, "That capture token already exists; nothing was written.")
 	}
-	if hasReason(err, "TransactionConflict") {
-		return survey.Survey{}, changed("survey")
-	}
-	return survey.Survey{}, upstream("add capture token", err)
+	return survey.Survey{}, tx.otherwise("survey", "add capture token")
 }
 
 // SurveyByToken returns the tenant and the survey of the capture token

@@ -2,7 +2,6 @@ package dynamo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -107,8 +106,8 @@ func (s *Store) PutClip(ctx context.Context, t auth.Tenant, surveyID string, c s
 	if err == nil {
 		return nil
 	}
-	reasons := cancelled(err)
-	if failed, old := failedAt(reasons, 1); failed {
+	tx := cancelled(err)
+	if failed, old := tx.failedAt(1); failed {
 		var cur surveyItem
 		if len(old) > 0 {
 			if err := attributevalue.UnmarshalMap(old, &cur); err != nil {
@@ -121,15 +120,12 @@ func (s *Store) PutClip(ctx context.Context, t auth.Tenant, surveyID string, c s
 		}
 		return surveyCondFailed(surveyID, old, survey.Status.Open)
 	}
-	if failed, _ := failedAt(reasons, 0); failed {
+	if failed, _ := tx.failedAt(0); failed {
 		e := errcode.New(errcode.Conflict, "The survey already has a clip with id %s; nothing was written.", c.ID)
 		e.Cause = fmt.Errorf("clip %s: %w", c.ID, ErrClipExists)
 		return e
 	}
-	if hasReason(err, "TransactionConflict") {
-		return changed("survey")
-	}
-	return upstream("put clip", err)
+	return tx.otherwise("survey", "put clip")
 }
 
 // GetClip returns clip clipID of tenant t's survey surveyID (strongly
@@ -199,18 +195,11 @@ func (s *Store) AdvanceClip(ctx context.Context, t auth.Tenant, ct surveyrec.Cli
 		return fmt.Errorf("build clip transition: %w", err)
 	}
 	pk, sk := clipKey(t, ct.SurveyID, ct.ClipID)
-	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: &s.table, Key: keyAV(pk, sk),
-		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity:              capacity,
-	})
-	var ccf *types.ConditionalCheckFailedException
+	failed, old, err := s.updateIf(ctx, pk, sk, expr)
 	switch {
-	case errors.As(err, &ccf) && len(ccf.Item) == 0:
+	case failed && len(old) == 0:
 		return notFound("clip")
-	case errors.As(err, &ccf):
+	case failed:
 		return changed("clip")
 	case err != nil:
 		return upstream("advance clip", err)

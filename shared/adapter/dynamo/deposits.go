@@ -2,7 +2,6 @@ package dynamo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -154,19 +153,14 @@ func (s *Store) PutDeposit(ctx context.Context, t auth.Tenant, d quoterec.NewDep
 	if err == nil {
 		return nil
 	}
-	reasons := cancelled(err)
-	if failed, old := failedAt(reasons, 2); failed {
+	tx := cancelled(err)
+	if failed, old := tx.failedAt(2); failed {
 		return leadCondFailed(old)
 	}
-	for i := range 2 {
-		if failed, _ := failedAt(reasons, i); failed {
-			return errcode.New(errcode.Conflict, "A deposit with id %s or the same page token already exists; nothing was written.", dep.ID)
-		}
+	if tx.anyFailed(0, 2) {
+		return errcode.New(errcode.Conflict, "A deposit with id %s or the same page token already exists; nothing was written.", dep.ID)
 	}
-	if hasReason(err, "TransactionConflict") {
-		return changed("lead")
-	}
-	return upstream("put deposit", err)
+	return tx.otherwise("lead", "put deposit")
 }
 
 // MarkReconciled sets tenant t's deposit d's reconciled_at to now in one
@@ -186,18 +180,11 @@ func (s *Store) MarkReconciled(ctx context.Context, t auth.Tenant, d deposit.Dep
 		return false, fmt.Errorf("build reconciliation mark: %w", err)
 	}
 	pk, sk := depositKey(t, d.ID)
-	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: &s.table, Key: keyAV(pk, sk),
-		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity:              capacity,
-	})
-	var ccf *types.ConditionalCheckFailedException
+	failed, old, err := s.updateIf(ctx, pk, sk, expr)
 	switch {
-	case errors.As(err, &ccf) && len(ccf.Item) == 0:
+	case failed && len(old) == 0:
 		return false, notFound("deposit")
-	case errors.As(err, &ccf):
+	case failed:
 		return false, nil
 	case err != nil:
 		return false, upstream("mark deposit reconciled", err)

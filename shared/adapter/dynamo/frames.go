@@ -3,7 +3,6 @@ package dynamo
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -188,8 +187,8 @@ func (s *Store) PutFrames(ctx context.Context, t auth.Tenant, surveyID string, f
 	if err == nil {
 		return nil
 	}
-	reasons := cancelled(err)
-	if failed, old := failedAt(reasons, 0); failed {
+	tx := cancelled(err)
+	if failed, old := tx.failedAt(0); failed {
 		var cur surveyItem
 		if len(old) > 0 {
 			if err := attributevalue.UnmarshalMap(old, &cur); err != nil {
@@ -211,16 +210,13 @@ func (s *Store) PutFrames(ctx context.Context, t auth.Tenant, surveyID string, f
 		return surveyCondFailed(surveyID, old, survey.Status.Open)
 	}
 	for i, f := range frames {
-		if failed, _ := failedAt(reasons, i+1); failed {
+		if failed, _ := tx.failedAt(i + 1); failed {
 			e := errcode.New(errcode.Conflict, "The survey already has frame %d of clip %s; nothing was written.", f.Slot, f.ClipID)
 			e.Cause = fmt.Errorf("frame %s#%d: %w", f.ClipID, f.Slot, ErrFrameExists)
 			return e
 		}
 	}
-	if hasReason(err, "TransactionConflict") {
-		return changed("survey")
-	}
-	return upstream("put frames", err)
+	return tx.otherwise("survey", "put frames")
 }
 
 // GetFrame returns frame slot of clip clipID of tenant t's survey surveyID
@@ -290,18 +286,11 @@ func (s *Store) AdvanceFrame(ctx context.Context, t auth.Tenant, ft surveyrec.Fr
 		return fmt.Errorf("build frame transition: %w", err)
 	}
 	pk, sk := frameKey(t, ft.SurveyID, ft.ClipID, ft.Slot)
-	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: &s.table, Key: keyAV(pk, sk),
-		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity:              capacity,
-	})
-	var ccf *types.ConditionalCheckFailedException
+	failed, old, err := s.updateIf(ctx, pk, sk, expr)
 	switch {
-	case errors.As(err, &ccf) && len(ccf.Item) == 0:
+	case failed && len(old) == 0:
 		return notFound("frame")
-	case errors.As(err, &ccf):
+	case failed:
 		return changed("frame")
 	case err != nil:
 		return upstream("advance frame", err)

@@ -359,24 +359,19 @@ func (s *Store) PutQuote(ctx context.Context, t auth.Tenant, q quoterec.NewQuote
 	if err == nil {
 		return nil
 	}
-	reasons := cancelled(err)
-	if failed, old := failedAt(reasons, leadAt); failed {
+	tx := cancelled(err)
+	if failed, old := tx.failedAt(leadAt); failed {
 		return leadCondFailed(old)
 	}
 	if q.Superseded != "" {
-		if failed, _ := failedAt(reasons, 2); failed {
+		if failed, _ := tx.failedAt(2); failed {
 			return changed("quote")
 		}
 	}
-	for i := range 2 {
-		if failed, _ := failedAt(reasons, i); failed {
-			return errcode.New(errcode.Conflict, "A quote with id %s or the same page token already exists; nothing was written.", q.Quote.ID)
-		}
+	if tx.anyFailed(0, 2) {
+		return errcode.New(errcode.Conflict, "A quote with id %s or the same page token already exists; nothing was written.", q.Quote.ID)
 	}
-	if hasReason(err, "TransactionConflict") {
-		return changed("lead")
-	}
-	return upstream("put quote", err)
+	return tx.otherwise("lead", "put quote")
 }
 
 // AddQuoteToken stores another page token record for tenant t's quote
@@ -472,18 +467,15 @@ func (s *Store) AcceptQuote(ctx context.Context, t auth.Tenant, a quoterec.Accep
 	if err == nil {
 		return nil
 	}
-	reasons := cancelled(err)
-	if failed, old := failedAt(reasons, 0); failed {
+	tx := cancelled(err)
+	if failed, old := tx.failedAt(0); failed {
 		if len(old) == 0 {
 			return notFound("quote")
 		}
 		return changed("quote")
 	}
-	if failed, old := failedAt(reasons, 1); failed {
+	if failed, old := tx.failedAt(1); failed {
 		return leadCondFailed(old)
 	}
-	if hasReason(err, "TransactionConflict") {
-		return changed("quote")
-	}
-	return upstream("accept quote", err)
+	return tx.otherwise("quote", "accept quote")
 }

@@ -136,13 +136,8 @@ func (s *Store) ApplyDeposit(ctx context.Context, t auth.Tenant, ch quoterec.Dep
 		if err == nil {
 			return nil
 		}
-		reasons := cancelled(err)
-		at := func(i int) (bool, map[string]types.AttributeValue) {
-			if i < 0 {
-				return false, nil
-			}
-			return failedAt(reasons, i)
-		}
+		failure := cancelled(err)
+		at := failure.failedAt
 		if failed, _ := at(tx.dedupe); failed {
 			e := errcode.New(errcode.Conflict, "That Stripe event was already applied; nothing was written.")
 			e.Cause = fmt.Errorf("stripe event %s: %w", ch.StripeEventID, ErrDuplicate)
@@ -168,15 +163,10 @@ func (s *Store) ApplyDeposit(ctx context.Context, t auth.Tenant, ch quoterec.Dep
 			plan = next
 			continue
 		}
-		for i := tx.eventsFrom; i < tx.end; i++ {
-			if failed, _ := failedAt(reasons, i); failed {
-				return changed("deposit")
-			}
-		}
-		if hasReason(err, "TransactionConflict") {
+		if failure.anyFailed(tx.eventsFrom, tx.end) {
 			return changed("deposit")
 		}
-		return upstream("apply deposit change", err)
+		return failure.otherwise("deposit", "apply deposit change")
 	}
 }
 

@@ -277,8 +277,8 @@ func (s *Store) StartSurvey(ctx context.Context, t auth.Tenant, sv survey.Survey
 		if err == nil {
 			return nil
 		}
-		reasons := cancelled(err)
-		if failed, old := failedAt(reasons, leadAt); failed {
+		tx := cancelled(err)
+		if failed, old := tx.failedAt(leadAt); failed {
 			var cur leadWithSurvey
 			if len(old) == 0 {
 				return notFound("lead")
@@ -297,15 +297,10 @@ func (s *Store) StartSurvey(ctx context.Context, t auth.Tenant, sv survey.Survey
 			seen = lead.Status(cur.Status)
 			continue
 		}
-		for i := range leadAt {
-			if failed, _ := failedAt(reasons, i); failed {
-				return errcode.New(errcode.Conflict, "A survey with id %s or the same capture token already exists; nothing was written.", sv.ID)
-			}
+		if tx.anyFailed(0, leadAt) {
+			return errcode.New(errcode.Conflict, "A survey with id %s or the same capture token already exists; nothing was written.", sv.ID)
 		}
-		if hasReason(err, "TransactionConflict") {
-			return changed("lead")
-		}
-		return upstream("start survey", err)
+		return tx.otherwise("lead", "start survey")
 	}
 }
 

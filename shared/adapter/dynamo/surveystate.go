@@ -61,20 +61,17 @@ func (s *Store) AdvanceSurvey(ctx context.Context, t auth.Tenant, tr surveyrec.T
 	if err == nil {
 		return nil
 	}
-	reasons := cancelled(err)
-	if failed, old := failedAt(reasons, 0); failed {
+	tx := cancelled(err)
+	if failed, old := tx.failedAt(0); failed {
 		return surveyCondFailed(tr.SurveyID, old, nil)
 	}
-	if failed, old := failedAt(reasons, 1); failed {
+	if failed, old := tx.failedAt(1); failed {
 		if len(old) == 0 {
 			return notFound("lead")
 		}
 		return changed("lead")
 	}
-	if hasReason(err, "TransactionConflict") {
-		return changed("survey")
-	}
-	return upstream("advance survey", err)
+	return tx.otherwise("survey", "advance survey")
 }
 
 // advanceSurveyInput is AdvanceSurvey's transaction: the survey, then the
@@ -136,16 +133,9 @@ func (s *Store) SetChecklist(ctx context.Context, t auth.Tenant, id string, c in
 		return fmt.Errorf("build checklist update: %w", err)
 	}
 	pk, sk := surveyKey(t, id)
-	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: &s.table, Key: keyAV(pk, sk),
-		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
-		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		ReturnConsumedCapacity:              capacity,
-	})
-	var ccf *types.ConditionalCheckFailedException
-	if errors.As(err, &ccf) {
-		return surveyCondFailed(id, ccf.Item, survey.Status.Open)
+	failed, old, err := s.updateIf(ctx, pk, sk, expr)
+	if failed {
+		return surveyCondFailed(id, old, survey.Status.Open)
 	}
 	if err != nil {
 		return upstream("set checklist", err)

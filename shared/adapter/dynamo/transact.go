@@ -1,12 +1,14 @@
 package dynamo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/moveleads/partnerapi/shared/app/surveyrec"
@@ -61,21 +63,67 @@ func (s *Store) update(pk, sk string, expr expression.Expression) types.Transact
 	}}
 }
 
-// cancelled returns the cancellation reasons of a cancelled transaction,
-// or nil for any other error.
-func cancelled(err error) []types.CancellationReason {
+// updateIf runs expr on the item (pk, sk) in one UpdateItem. failed
+// reports that expr's condition failed, with old the item as it was then
+// (empty when there was none); any other failure is err, for the caller
+// to translate.
+func (s *Store) updateIf(ctx context.Context, pk, sk string, expr expression.Expression) (failed bool, old map[string]types.AttributeValue, err error) {
+	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: &s.table, Key: keyAV(pk, sk),
+		UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
+		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(),
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		ReturnConsumedCapacity:              capacity,
+	})
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) {
+		return true, ccf.Item, nil
+	}
+	return false, nil, err
+}
+
+// txFailure is the error of a TransactWriteItems, read item by item: its
+// cancellation reasons are empty when err is no cancelled transaction.
+type txFailure struct {
+	err     error
+	reasons []types.CancellationReason
+}
+
+// cancelled reads err, the error of a TransactWriteItems.
+func cancelled(err error) txFailure {
 	var tce *types.TransactionCanceledException
 	if errors.As(err, &tce) {
-		return tce.CancellationReasons
+		return txFailure{err: err, reasons: tce.CancellationReasons}
 	}
-	return nil
+	return txFailure{err: err}
 }
 
 // failedAt reports whether the transaction item i failed its condition,
-// and returns the old item (nil when there was none).
-func failedAt(reasons []types.CancellationReason, i int) (bool, map[string]types.AttributeValue) {
-	if i >= len(reasons) || aws.ToString(reasons[i].Code) != "ConditionalCheckFailed" {
+// and returns the old item (nil when there was none). A negative i (an
+// item the transaction did not hold) never failed.
+func (f txFailure) failedAt(i int) (bool, map[string]types.AttributeValue) {
+	if i < 0 || i >= len(f.reasons) || aws.ToString(f.reasons[i].Code) != "ConditionalCheckFailed" {
 		return false, nil
 	}
-	return true, reasons[i].Item
+	return true, f.reasons[i].Item
+}
+
+// anyFailed reports whether an item in [from, to) failed its condition.
+func (f txFailure) anyFailed(from, to int) bool {
+	for i := from; i < to; i++ {
+		if failed, _ := f.failedAt(i); failed {
+			return true
+		}
+	}
+	return false
+}
+
+// otherwise is the error of a cancellation no item's condition explains:
+// a concurrent transaction on the same items (TransactionConflict) is the
+// conflict of what changing; anything else is upstream_failed doing op.
+func (f txFailure) otherwise(what, op string) error {
+	if hasReason(f.err, "TransactionConflict") {
+		return changed(what)
+	}
+	return upstream(op, f.err)
 }

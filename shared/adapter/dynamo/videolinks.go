@@ -253,22 +253,17 @@ func (s *Store) MintVideoLink(ctx context.Context, t auth.Tenant, g videolink.Gr
 	if err == nil {
 		return nil
 	}
-	reasons := cancelled(err)
-	if failed, old := failedAt(reasons, 0); failed {
+	tx := cancelled(err)
+	if failed, old := tx.failedAt(0); failed {
 		if len(old) == 0 {
 			return notFound("survey")
 		}
 		return changed("survey's video links")
 	}
-	for i := 1; i < 3; i++ {
-		if failed, _ := failedAt(reasons, i); failed {
-			return errcode.New(errcode.Conflict, "That video link already exists; nothing was written.")
-		}
+	if tx.anyFailed(1, 3) {
+		return errcode.New(errcode.Conflict, "That video link already exists; nothing was written.")
 	}
-	if hasReason(err, "TransactionConflict") {
-		return changed("survey's video links")
-	}
-	return upstream("mint video link", err)
+	return tx.otherwise("survey's video links", "mint video link")
 }
 
 // RevokeVideoLinks closes every grant of set (tenant t's survey surveyID's
@@ -311,22 +306,19 @@ func (s *Store) RevokeVideoLinks(ctx context.Context, t auth.Tenant, surveyID st
 	if err == nil {
 		return len(live), nil
 	}
-	reasons := cancelled(err)
-	if failed, old := failedAt(reasons, 0); failed {
+	tx := cancelled(err)
+	if failed, old := tx.failedAt(0); failed {
 		if len(old) == 0 {
 			return 0, notFound("survey")
 		}
 		return 0, changed("survey's video links")
 	}
 	for i := 1; i < len(items); i++ {
-		if failed, _ := failedAt(reasons, i); failed {
+		if failed, _ := tx.failedAt(i); failed {
 			return 0, fmt.Errorf("revoke video links of survey %s: grant %s of the live set is missing", surveyID, live[i-1].GrantID)
 		}
 	}
-	if hasReason(err, "TransactionConflict") {
-		return 0, changed("survey's video links")
-	}
-	return 0, upstream("revoke video links", err)
+	return 0, tx.otherwise("survey's video links", "revoke video links")
 }
 
 // VideoLinkView resolves the token whose hash is tokenHash with one
@@ -424,11 +416,11 @@ func (s *Store) OpenVideoLink(ctx context.Context, v videolink.View, o videolink
 		if err == nil {
 			return u, nil
 		}
-		reasons := cancelled(err)
-		if failed, _ := failedAt(reasons, 0); failed {
+		tx := cancelled(err)
+		if failed, _ := tx.failedAt(0); failed {
 			return auth.Usage{}, fmt.Errorf("video link %s of survey %s: %w", v.GrantID, v.SurveyID, ErrLinkClosed)
 		}
-		failed, old := failedAt(reasons, 1)
+		failed, old := tx.failedAt(1)
 		if !failed {
 			if hasReason(err, "TransactionConflict") {
 				continue // a concurrent open or revoke: try again

@@ -462,17 +462,14 @@ func (s *Store) FinishAttempt(ctx context.Context, d webhook.Delivery, a webhook
 	if err == nil {
 		return out, nil
 	}
-	reasons := cancelled(err)
-	if failed, _ := failedAt(reasons, 0); failed {
+	tx := cancelled(err)
+	if failed, _ := tx.failedAt(0); failed {
 		return webhook.Delivery{}, changed("webhook delivery")
 	}
-	if failed, _ := failedAt(reasons, 1); failed {
+	if failed, _ := tx.failedAt(1); failed {
 		return webhook.Delivery{}, changed("webhook delivery (attempt already logged)")
 	}
-	if hasReason(err, "TransactionConflict") {
-		return webhook.Delivery{}, changed("webhook delivery")
-	}
-	return webhook.Delivery{}, upstream("finish webhook attempt", err)
+	return webhook.Delivery{}, tx.otherwise("webhook delivery", "finish webhook attempt")
 }
 
 // Redeliver makes delivery d (as read) pending again, due at now, whatever

@@ -3,24 +3,17 @@ package leads
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/moveleads/partnerapi/shared/app/cursor"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/domain/lazy"
 )
 
 // lazySigner builds the cursor signer on first use, so that a cold start
 // pays nothing for the secret. A failed load is not remembered: the next
 // request tries again.
 func lazySigner(load func(context.Context) ([]byte, error)) func(context.Context) (*cursor.Signer, error) {
-	var mu sync.Mutex
-	var signer *cursor.Signer
-	return func(ctx context.Context) (*cursor.Signer, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if signer != nil {
-			return signer, nil
-		}
+	return lazy.NewValue(func(ctx context.Context) (*cursor.Signer, error) {
 		if load == nil {
 			return nil, fmt.Errorf("no cursor signing key is configured for this function")
 		}
@@ -35,7 +28,6 @@ func lazySigner(load func(context.Context) ([]byte, error)) func(context.Context
 		if err != nil {
 			return nil, fmt.Errorf("cursor signing key: %w", err)
 		}
-		signer = s
 		return s, nil
-	}
+	}).Get
 }

@@ -8,7 +8,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"sync"
+
+	"github.com/moveleads/partnerapi/shared/domain/lazy"
 )
 
 // Signing secrets must be readable to sign, so they cannot be stored as
@@ -79,21 +80,11 @@ func (s *Sealer) Open(sealed, context string) (string, error) {
 // load returns, on its first success, and returns that Sealer from then on
 // (load reads a secret; a failure is retried at the next call).
 func SealerFrom(load func(context.Context) ([]byte, error)) func(context.Context) (*Sealer, error) {
-	var (
-		mu sync.Mutex
-		s  *Sealer
-	)
-	return func(ctx context.Context) (*Sealer, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if s != nil {
-			return s, nil
-		}
+	return lazy.NewValue(func(ctx context.Context) (*Sealer, error) {
 		key, err := load(ctx)
 		if err != nil {
 			return nil, err
 		}
-		s, err = NewSealer(key)
-		return s, err
-	}
+		return NewSealer(key)
+	}).Get
 }

@@ -10,16 +10,34 @@ import (
 // image converts a record's keys or image, nil for nil (an image the
 // record does not carry).
 func image(m map[string]events.DynamoDBAttributeValue) (map[string]types.AttributeValue, error) {
+	return convertImage(m, attributeValue)
+}
+
+// convertImage converts keys or an image attribute by attribute with conv,
+// in either direction; nil for nil.
+func convertImage[A, B any](m map[string]A, conv func(A) (B, error)) (map[string]B, error) {
 	if m == nil {
 		return nil, nil
 	}
-	out := make(map[string]types.AttributeValue, len(m))
+	out := make(map[string]B, len(m))
 	for name, av := range m {
-		v, err := attributeValue(av)
+		v, err := conv(av)
 		if err != nil {
 			return nil, fmt.Errorf("attribute %q: %w", name, err)
 		}
 		out[name] = v
+	}
+	return out, nil
+}
+
+// convertList converts a list value's elements with conv.
+func convertList[A, B any](l []A, conv func(A) (B, error)) ([]B, error) {
+	out := make([]B, len(l))
+	for i, e := range l {
+		var err error
+		if out[i], err = conv(e); err != nil {
+			return nil, fmt.Errorf("element %d: %w", i, err)
+		}
 	}
 	return out, nil
 }
@@ -55,14 +73,11 @@ func attributeValue(av events.DynamoDBAttributeValue) (v types.AttributeValue, e
 	case events.DataTypeBinarySet:
 		return &types.AttributeValueMemberBS{Value: av.BinarySet()}, nil
 	case events.DataTypeList:
-		l := av.List()
-		out := make([]types.AttributeValue, len(l))
-		for i, e := range l {
-			if out[i], err = attributeValue(e); err != nil {
-				return nil, fmt.Errorf("element %d: %w", i, err)
-			}
+		l, err := convertList(av.List(), attributeValue)
+		if err != nil {
+			return nil, err
 		}
-		return &types.AttributeValueMemberL{Value: out}, nil
+		return &types.AttributeValueMemberL{Value: l}, nil
 	case events.DataTypeMap:
 		m, err := image(av.Map())
 		if err != nil {

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	stypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+
+	"github.com/moveleads/partnerapi/shared/edge/streamevent"
 )
 
 // payload returns the JSON Lambda would invoke a function with for records
@@ -52,13 +54,13 @@ func eventRecord(r stypes.Record, streamARN string) (events.DynamoDBEventRecord,
 	}
 	var err error
 	c := &er.Change
-	if c.Keys, err = image(d.Keys); err != nil {
+	if c.Keys, err = streamevent.EventImage(d.Keys); err != nil {
 		return er, fmt.Errorf("keys: %w", err)
 	}
-	if c.NewImage, err = image(d.NewImage); err != nil {
+	if c.NewImage, err = streamevent.EventImage(d.NewImage); err != nil {
 		return er, fmt.Errorf("new image: %w", err)
 	}
-	if c.OldImage, err = image(d.OldImage); err != nil {
+	if c.OldImage, err = streamevent.EventImage(d.OldImage); err != nil {
 		return er, fmt.Errorf("old image: %w", err)
 	}
 	c.ApproximateCreationDateTime = events.SecondsEpochTime{Time: aws.ToTime(d.ApproximateCreationDateTime).Truncate(time.Second)}
@@ -74,66 +76,6 @@ func sequenceNumber(r stypes.Record) string {
 		return ""
 	}
 	return aws.ToString(r.Dynamodb.SequenceNumber)
-}
-
-// image converts keys or an image, nil for nil (an image the record does
-// not carry, which the event then leaves out).
-func image(m map[string]stypes.AttributeValue) (map[string]events.DynamoDBAttributeValue, error) {
-	if m == nil {
-		return nil, nil
-	}
-	out := make(map[string]events.DynamoDBAttributeValue, len(m))
-	for name, av := range m {
-		v, err := attributeValue(av)
-		if err != nil {
-			return nil, fmt.Errorf("attribute %q: %w", name, err)
-		}
-		out[name] = v
-	}
-	return out, nil
-}
-
-// attributeValue converts one attribute value of the Streams API to the
-// events package's. It fails only for a type the SDK knows and this
-// function does not (stypes.UnknownUnionMember: a type DynamoDB added).
-func attributeValue(av stypes.AttributeValue) (events.DynamoDBAttributeValue, error) {
-	switch v := av.(type) {
-	case *stypes.AttributeValueMemberS:
-		return events.NewStringAttribute(v.Value), nil
-	case *stypes.AttributeValueMemberN:
-		return events.NewNumberAttribute(v.Value), nil
-	case *stypes.AttributeValueMemberB:
-		return events.NewBinaryAttribute(v.Value), nil
-	case *stypes.AttributeValueMemberBOOL:
-		return events.NewBooleanAttribute(v.Value), nil
-	case *stypes.AttributeValueMemberNULL:
-		return events.NewNullAttribute(), nil
-	case *stypes.AttributeValueMemberSS:
-		return events.NewStringSetAttribute(v.Value), nil
-	case *stypes.AttributeValueMemberNS:
-		return events.NewNumberSetAttribute(v.Value), nil
-	case *stypes.AttributeValueMemberBS:
-		return events.NewBinarySetAttribute(v.Value), nil
-	case *stypes.AttributeValueMemberL:
-		l := make([]events.DynamoDBAttributeValue, len(v.Value))
-		for i, e := range v.Value {
-			var err error
-			if l[i], err = attributeValue(e); err != nil {
-				return events.DynamoDBAttributeValue{}, fmt.Errorf("element %d: %w", i, err)
-			}
-		}
-		return events.NewListAttribute(l), nil
-	case *stypes.AttributeValueMemberM:
-		m, err := image(v.Value)
-		if err != nil {
-			return events.DynamoDBAttributeValue{}, err
-		}
-		if m == nil {
-			m = map[string]events.DynamoDBAttributeValue{}
-		}
-		return events.NewMapAttribute(m), nil
-	}
-	return events.DynamoDBAttributeValue{}, fmt.Errorf("unsupported attribute value %T", av)
 }
 
 // invoker runs a handler on a payload as the Lambda runtime does: through

@@ -9,12 +9,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/moveleads/partnerapi/shared/adapter/stripepay"
 	"github.com/moveleads/partnerapi/shared/app/deposits"
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/lazy"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/spec/settings"
 	"github.com/moveleads/partnerapi/shared/wire/awsenv"
@@ -57,28 +57,23 @@ func DepositService(e *awsenv.Env) (*deposits.Service, error) {
 	}
 	keys := byMode(e.Secret(manifest.SecretStripeKeys), manifest.SecretStripeKeys, "")
 	apiURL := e.Getenv(settings.StripeAPIURL)
-	var mu sync.Mutex
-	clients := map[auth.Mode]*stripepay.Client{}
+	clients := lazy.NewMap(func(ctx context.Context, m auth.Mode) (*stripepay.Client, error) {
+		key, err := keys(ctx, m)
+		if err != nil {
+			return nil, err
+		}
+		if want := "_" + string(m) + "_"; !strings.Contains(key, want) {
+			return nil, fmt.Errorf("secret %s: the %s key is not a %s-mode key (sk_%s…)", manifest.SecretStripeKeys, m, m, m)
+		}
+		return stripepay.New(stripepay.Config{SecretKey: key, APIURL: apiURL})
+	})
 	return deposits.New(deposits.Deps{
 		Store: e.Store, BaseURL: base, Log: e.Log,
 		Stripe: func(ctx context.Context, m auth.Mode) (deposits.Stripe, error) {
-			mu.Lock()
-			defer mu.Unlock()
-			if c, ok := clients[m]; ok {
-				return c, nil
-			}
-			key, err := keys(ctx, m)
+			c, err := clients.Get(ctx, m)
 			if err != nil {
-				return nil, err
+				return nil, err // not c: a nil *Client in the interface is not nil
 			}
-			if want := "_" + string(m) + "_"; !strings.Contains(key, want) {
-				return nil, fmt.Errorf("secret %s: the %s key is not a %s-mode key (sk_%s…)", manifest.SecretStripeKeys, m, m, m)
-			}
-			c, err := stripepay.New(stripepay.Config{SecretKey: key, APIURL: apiURL})
-			if err != nil {
-				return nil, err
-			}
-			clients[m] = c
 			return c, nil
 		},
 	}), nil

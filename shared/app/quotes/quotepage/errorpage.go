@@ -59,7 +59,7 @@ func OnlineOffPage(company string) Document {
 // messagePage is the short page of the error and notice pages.
 func messagePage(status int, company, title, message string) Document {
 	body, err := renderHTML(messagePageHTML(messageView{
-		CSS: loadAssets().css, Brand: brand(company), Title: title, Message: message,
+		CSS: loadAssets().CSS, Brand: brand(company), Title: title, Message: message,
 	}))
 	if err != nil {
 		body = []byte(title)

@@ -1,8 +1,6 @@
 package quotepage
 
-import (
-	"strings"
-)
+import "github.com/moveleads/partnerapi/shared/app/htmlpage"
 
 // Headers returns the headers of every quote page answer (the page and the
 // error pages): a Content-Security-Policy that allows only the page's own
@@ -18,23 +16,14 @@ import (
 // Content-Type.
 func Headers() map[string]string {
 	a := loadAssets()
-	csp := strings.Join([]string{
+	return htmlpage.Headers([]string{
 		"default-src 'none'",
-		"script-src " + a.scriptHash,
-		"style-src " + a.styleHash,
+		"script-src " + a.ScriptHash,
+		"style-src " + a.StyleHash,
 		"img-src data:",
 		"connect-src 'self'",
 		"base-uri 'none'",
 		"form-action 'none'",
 		"frame-ancestors 'none'",
-	}, "; ")
-	return map[string]string{
-		"Content-Type":            "text/html; charset=utf-8",
-		"Content-Security-Policy": csp,
-		"Referrer-Policy":         "no-referrer",
-		"Cache-Control":           "no-store",
-		"X-Robots-Tag":            "noindex",
-		"X-Content-Type-Options":  "nosniff",
-		"Permissions-Policy":      "camera=(), microphone=(), geolocation=(), payment=()",
-	}
+	}, "camera=(), microphone=(), geolocation=(), payment=()")
 }

@@ -142,7 +142,7 @@ func pageViewOf(p Page, layout string, dv depositView) pageView {
 		payLabel = "Pay deposit of " + deposit
 	}
 	return pageView{
-		Layout: layout, CSS: a.css, JS: a.js,
+		Layout: layout, CSS: a.CSS, JS: a.JS,
 		Data:    pageData{AcceptPath: p.AcceptPath, DepositPath: p.DepositPath, Binding: binding, Company: upperFirst(company)},
 		Brand:   brand(p.CompanyName),
 		Company: company, CompanyStart: upperFirst(company),
@@ -208,13 +208,6 @@ func renderHTML(c templ.Component) ([]byte, error) {
 	}
 	return b.Bytes(), nil
 }
-
-// inlineStyle and inlineScript inline the embedded stylesheet and script:
-// raw, because the text must be exactly what the CSP hash allows. They
-// are given loadAssets' constant assets only, never data.
-func inlineStyle(css string) templ.Component { return templ.Raw("<style>" + css + "</style>") }
-
-func inlineScript(js string) templ.Component { return templ.Raw("<script>" + js + "</script>") }
 
 // offersAction reports whether a page of layout and deposit block dv
 // offers the customer something to do: accept, sign or pay.

@@ -267,7 +267,7 @@ func quoteData(t *testing.T, els []htmltest.Element) pageData {
 // when the form is there, and the deposit's only when the Pay button is.
 func checkScriptIDs(t *testing.T, byID map[string]htmltest.Element) {
 	t.Helper()
-	for _, m := range regexp.MustCompile(`\$\("([a-z-]+)"\)`).FindAllStringSubmatch(string(loadAssets().js), -1) {
+	for _, m := range regexp.MustCompile(`\$\("([a-z-]+)"\)`).FindAllStringSubmatch(string(loadAssets().JS), -1) {
 		id := m[1]
 		need := true
 		switch {
@@ -556,7 +556,7 @@ func TestUserTextIsEscaped(t *testing.T) {
 
 func TestAssetsCannotBreakOutOfTheirElements(t *testing.T) {
 	a := loadAssets()
-	for name, body := range map[string]string{"quote.js": string(a.js), "quote.css": string(a.css)} {
+	for name, body := range map[string]string{"quote.js": string(a.JS), "quote.css": string(a.CSS)} {
 		lower := strings.ToLower(body)
 		for _, bad := range []string{"</script", "</style", "<!--"} {
 			if strings.Contains(lower, bad) {
@@ -570,13 +570,13 @@ func TestAssetsCannotBreakOutOfTheirElements(t *testing.T) {
 		}
 	}
 	for _, js := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"} {
-		if strings.Contains(string(a.js), js) {
+		if strings.Contains(string(a.JS), js) {
 			t.Errorf("quote.js uses %s: text reaches the page through textContent only", js)
 		}
 	}
 	// Every layout inlines the stylesheet and the script exactly once,
 	// verbatim; the error page only the stylesheet, and no script.
-	style, script := "<style>"+a.css+"</style>", "<script>"+a.js+"</script>"
+	style, script := "<style>"+a.CSS+"</style>", "<script>"+a.JS+"</script>"
 	closed := bindingPage()
 	closed.Stage = StageExpired
 	for name, p := range map[string]Page{"sign": bindingPage(), "accept": nonBindingPage(), "done": signedPage(), "closed": closed} {

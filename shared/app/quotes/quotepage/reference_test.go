@@ -305,11 +305,11 @@ func fuzzedViews(strs [4]string, bits uint64, fromPage bool) (pageView, messageV
 	} else {
 		f.fill(reflect.ValueOf(&v).Elem())
 		v.Layout = pick(f, layoutSign, layoutAccept, layoutDone, layoutClosed, v.Layout)
-		v.CSS, v.JS = a.css, a.js // the constant assets, never data
+		v.CSS, v.JS = a.CSS, a.JS // the constant assets, never data
 	}
 	var m messageView
 	f.fill(reflect.ValueOf(&m).Elem())
-	m.CSS = a.css
+	m.CSS = a.CSS
 	return v, m
 }
 
@@ -354,7 +354,7 @@ func TestPagesMatchHTMLTemplate(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			layout := layoutOf(p.Stage, isBinding(p.EstimateType))
 			checkSameAsReference(t, ref, refError, pageViewOf(p, layout, depositViewOf(p, layout)),
-				messageView{CSS: loadAssets().css, Brand: brand(p.CompanyName), Title: "Title " + p.CompanyName, Message: "A message."})
+				messageView{CSS: loadAssets().CSS, Brand: brand(p.CompanyName), Title: "Title " + p.CompanyName, Message: "A message."})
 		})
 	}
 }

@@ -1,10 +1,6 @@
 package capturepage
 
-import (
-	"strings"
-
-	"github.com/moveleads/partnerapi/shared/app/htmlpage"
-)
+import "github.com/moveleads/partnerapi/shared/app/htmlpage"
 
 // Headers returns the headers of every capture page answer (the page and
 // the error pages): a Content-Security-Policy that allows only the page's
@@ -26,24 +22,15 @@ func Headers(uploadOrigin string) map[string]string {
 	if o, ok := htmlpage.Origin(uploadOrigin); ok {
 		connect += " " + o
 	}
-	csp := strings.Join([]string{
+	return htmlpage.Headers([]string{
 		"default-src 'none'",
-		"script-src " + a.scriptHash,
-		"style-src " + a.styleHash,
+		"script-src " + a.ScriptHash,
+		"style-src " + a.StyleHash,
 		"img-src 'self' data: blob:",
 		"media-src 'self' blob: mediastream:",
 		"connect-src " + connect,
 		"base-uri 'none'",
 		"form-action 'none'",
 		"frame-ancestors 'none'",
-	}, "; ")
-	return map[string]string{
-		"Content-Type":            "text/html; charset=utf-8",
-		"Content-Security-Policy": csp,
-		"Referrer-Policy":         "no-referrer",
-		"Cache-Control":           "no-store",
-		"X-Robots-Tag":            "noindex",
-		"X-Content-Type-Options":  "nosniff",
-		"Permissions-Policy":      "camera=(self), microphone=(self), geolocation=(), payment=()",
-	}
+	}, "camera=(self), microphone=(self), geolocation=(), payment=()")
 }

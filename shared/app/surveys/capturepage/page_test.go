@@ -92,7 +92,7 @@ func TestRenderIsValidHTMLWithTheDataBlock(t *testing.T) {
 		t.Errorf("clips %v, checklist %v", got.Clips, got.Checklist)
 	}
 	// Every id the script looks up exists in the markup.
-	for _, m := range regexp.MustCompile(`\$\("([a-z-]+)"\)`).FindAllStringSubmatch(string(loadAssets().js), -1) {
+	for _, m := range regexp.MustCompile(`\$\("([a-z-]+)"\)`).FindAllStringSubmatch(string(loadAssets().JS), -1) {
 		if !ids[m[1]] {
 			t.Errorf("the script uses #%s, which the page does not have", m[1])
 		}
@@ -163,7 +163,7 @@ func contains(list []string, s string) bool {
 
 func TestAssetsCannotBreakOutOfTheirElements(t *testing.T) {
 	a := loadAssets()
-	for name, body := range map[string]string{"capture.js": string(a.js), "capture.css": string(a.css)} {
+	for name, body := range map[string]string{"capture.js": string(a.JS), "capture.css": string(a.CSS)} {
 		lower := strings.ToLower(body)
 		for _, bad := range []string{"</script", "</style", "<!--"} {
 			if strings.Contains(lower, bad) {

@@ -34,7 +34,7 @@ func renderReferencePage(t testing.TB, v pageView) []byte {
 	t.Helper()
 	a := loadAssets()
 	var b bytes.Buffer
-	if err := referencePage.Execute(&b, referenceView{template.CSS(a.css), template.JS(a.js), v}); err != nil {
+	if err := referencePage.Execute(&b, referenceView{template.CSS(a.CSS), template.JS(a.JS), v}); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -46,7 +46,7 @@ func renderReferenceError(t testing.TB, v errorView) []byte {
 	err := referenceError.Execute(&b, struct {
 		CSS template.CSS
 		errorView
-	}{template.CSS(loadAssets().css), v})
+	}{template.CSS(loadAssets().CSS), v})
 	if err != nil {
 		t.Fatal(err)
 	}

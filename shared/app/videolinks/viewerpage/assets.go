@@ -7,12 +7,11 @@ import (
 	"github.com/moveleads/partnerapi/shared/app/htmlpage"
 )
 
-// stylesheet is the pages' inline stylesheet, inserted verbatim (its hash
-// must match).
+// pageCSS is the pages' own stylesheet, after htmlpage's base.
 //
 //go:embed assets/viewer.css
-var stylesheet string
+var pageCSS string
 
-// styleHash is the CSP source ('sha256-…') of stylesheet, computed on first
-// use: lazily, so a cold start that answers no page pays nothing.
-var styleHash = sync.OnceValue(func() string { return htmlpage.Hash(stylesheet) })
+// loadAssets are the pages' inline stylesheet (they run no script) with
+// its CSP hash, made once on first use.
+var loadAssets = sync.OnceValue(func() *htmlpage.Assets { return htmlpage.NewAssets(pageCSS, "") })

@@ -1,10 +1,6 @@
 package viewerpage
 
-import (
-	"strings"
-
-	"github.com/moveleads/partnerapi/shared/app/htmlpage"
-)
+import "github.com/moveleads/partnerapi/shared/app/htmlpage"
 
 // Headers returns the headers of every viewer page answer (the page and the
 // error pages): a Content-Security-Policy that allows the page's own inline
@@ -26,7 +22,7 @@ import (
 func Headers(mediaOrigin string) map[string]string {
 	directives := []string{
 		"default-src 'none'",
-		"style-src " + styleHash(),
+		"style-src " + loadAssets().StyleHash,
 		"img-src data:",
 	}
 	if o, ok := htmlpage.Origin(mediaOrigin); ok {
@@ -37,13 +33,5 @@ func Headers(mediaOrigin string) map[string]string {
 		"form-action 'none'",
 		"frame-ancestors 'none'",
 	)
-	return map[string]string{
-		"Content-Type":            "text/html; charset=utf-8",
-		"Content-Security-Policy": strings.Join(directives, "; "),
-		"Referrer-Policy":         "no-referrer",
-		"Cache-Control":           "no-store",
-		"X-Robots-Tag":            "noindex",
-		"X-Content-Type-Options":  "nosniff",
-		"Permissions-Policy":      "camera=(), microphone=(), geolocation=(), payment=()",
-	}
+	return htmlpage.Headers(directives, "camera=(), microphone=(), geolocation=(), payment=()")
 }

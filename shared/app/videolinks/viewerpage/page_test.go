@@ -299,7 +299,7 @@ func TestSources(t *testing.T) {
 }
 
 func TestAssetsCannotBreakOutOfTheirElements(t *testing.T) {
-	lower := strings.ToLower(stylesheet)
+	lower := strings.ToLower(loadAssets().CSS)
 	for _, bad := range []string{"</style", "<!--"} {
 		if strings.Contains(lower, bad) {
 			t.Errorf("viewer.css contains %q, which would end its inline element early", bad)
@@ -311,7 +311,7 @@ func TestAssetsCannotBreakOutOfTheirElements(t *testing.T) {
 		}
 	}
 	for name, page := range map[string]Document{"page": Render(samplePage()), "error page": ErrorPage(404, 0)} {
-		if strings.Count(string(page.Body), "<style>"+stylesheet+"</style>") != 1 {
+		if strings.Count(string(page.Body), "<style>"+loadAssets().CSS+"</style>") != 1 {
 			t.Errorf("the %s does not inline the stylesheet exactly once", name)
 		}
 	}

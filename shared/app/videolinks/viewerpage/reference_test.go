@@ -192,7 +192,7 @@ func FuzzPageMatchesHTMLTemplate(f *testing.F) {
 			AddressTTL:    time.Duration(duration),
 			MediaOrigin:   mediaOrigin,
 		}
-		css := template.CSS(stylesheet)
+		css := template.CSS(loadAssets().CSS)
 		sameDOM(t, renderReference(t, "page.html", referencePage{css, newPageView(p)}), Render(p).Body)
 		got, err := render(errorDocument(title, message))
 		if err != nil {
