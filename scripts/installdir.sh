@@ -80,10 +80,13 @@ finish_install() {
 # connection that stalls would otherwise hang go for good, and modules
 # already fetched stay in the module cache), builds it into a temporary
 # directory and moves it into place (see finish_install). BUILDING follows
-# "building MODULE with go install" in the log.
+# "building MODULE with go install" in the log. PACKAGE, optional, is the
+# main package's directory inside the module when it is not the root.
 install_go_binary() {
-  local module_path="$1" version="$2" name="$3" wait="$4" why_go="$5" building="$6"
+  local module_path="$1" version="$2" name="$3" wait="$4" why_go="$5" building="$6" pkg="${7:-.}"
   local module="$module_path@$version" marker=".installed" attempts=3 timeout_s=300 attempt
+  local target="$module"
+  [[ "$pkg" == . ]] || target="$module_path/$pkg@$version"
   binary="$install_dir/$name"
   go_module="$module"
   installed() {
@@ -115,14 +118,14 @@ install_go_binary() {
   for ((attempt = 1; ; attempt++)); do
     { (cd "$tmp" && timeout "$timeout_s" go mod download "$module") >&2 &&
       (cd "$(go env GOMODCACHE)/$module" &&
-        timeout "$timeout_s" go list -deps . >/dev/null) >&2; } && break
+        timeout "$timeout_s" go list -deps "./$pkg" >/dev/null) >&2; } && break
     ((attempt < attempts)) || die "fetching $module failed $attempts times"
     log "fetch failed or timed out after ${timeout_s}s; retrying ($((attempt + 1))/$attempts)"
   done
 
   log "building $module with go install$building"
   mkdir "$tmp/ready"
-  (cd "$tmp" && GOBIN="$tmp/ready" GOFLAGS=-buildvcs=false go install "$module") >&2 ||
+  (cd "$tmp" && GOBIN="$tmp/ready" GOFLAGS=-buildvcs=false go install "$target") >&2 ||
     die "go install $module failed"
   [[ -x "$tmp/ready/$name" ]] || die "go install $module produced no $name binary"
   printf '%s\n' "$module" >"$tmp/ready/$marker"

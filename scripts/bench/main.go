@@ -64,8 +64,8 @@ func runOnly(ctx context.Context, name string, runs int, functions string, loadF
 	var err error
 	switch name {
 	case "webhooks":
-		db, err := dynamolocal.Start(ctx)
-		if err != nil {
+		var db *dynamolocal.Server
+		if db, err = dynamolocal.Start(ctx); err != nil {
 			return err
 		}
 		defer db.Stop()

@@ -1,15 +1,18 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/moveleads/partnerapi/shared/local/repo"
 )
 
-// TestMakeTestPhases reads what `make test` would run (make -n): vet, the
-// CDK app's tests and go test through teststack with the race detector's
+// TestMakeTestPhases reads what `make test` would run (make -n): vet,
+// staticcheck (pinned) on both modules, the CDK app's tests and go test through teststack with the race detector's
 // exit sleep and its own vet pass off, each phase printing its time
 // (.ci/run shows them).
 func TestMakeTestPhases(t *testing.T) {
@@ -30,6 +33,7 @@ func TestMakeTestPhases(t *testing.T) {
 	for _, want := range []string{
 		"scripts/bootstrap.sh",
 		"go vet ./...",
+		"sc=$(scripts/install-staticcheck.sh) && $sc ./... && (cd infra && $sc ./...)",
 		"cd infra && go vet ./... && go test -count=1 ./...",
 		"GORACE=atexit_sleep_ms=0 GO=go go run ./scripts/teststack -race -count=1 -vet=off -ldflags=-w ./...",
 	} {
@@ -42,9 +46,29 @@ func TestMakeTestPhases(t *testing.T) {
 	if vet, tests := strings.Index(script, "go vet ./..."), strings.Index(script, "scripts/teststack"); vet < 0 || tests < 0 || vet > tests {
 		t.Errorf("make test runs go test -vet=off without go vet ./... first:\n%s", script)
 	}
-	for _, phase := range []string{"deps", "vet", "test-infra", "test-go"} {
+	for _, phase := range []string{"deps", "vet", "lint", "test-infra", "test-go"} {
 		if !strings.Contains(script, `echo "make `+phase+`: `) {
 			t.Errorf("make test does not print the time of %s:\n%s", phase, script)
+		}
+	}
+}
+
+// TestMakefileStatesNoFuzzTargetCount: the fuzz targets come and go, so
+// the Makefile's help and comments must not state how many there are (it
+// said 24 when there were 59); make fuzz counts them when it runs.
+func TestMakefileStatesNoFuzzTargetCount(t *testing.T) {
+	root, err := repo.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := regexp.MustCompile(`(?i)\b\d+ (fuzz )?targets\b|~\d+ min for \d+`)
+	for i, line := range strings.Split(string(b), "\n") {
+		if m := count.FindString(line); m != "" {
+			t.Errorf("Makefile:%d states a number of fuzz targets (%q): %s", i+1, m, line)
 		}
 	}
 }

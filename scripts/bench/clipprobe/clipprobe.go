@@ -199,7 +199,7 @@ func measure(ctx context.Context, store *s3store.Store, client *s3.Client, c con
 			return small, large, err
 		}
 		if got, err := clip.Probe(pc, pc.Size()); err != nil || got != want {
-			return small, large, fmt.Errorf("Probe of %s padded to %d bytes = %+v, %v; want %+v as the fixture", c.fixture, m.size, got, err, want)
+			return small, large, fmt.Errorf("clip.Probe of %s padded to %d bytes = %+v, %v; want %+v as the fixture", c.fixture, m.size, got, err, want)
 		}
 		key := fmt.Sprintf("clips/bench/%s-%d", c.fixture, m.size)
 		start := time.Now()
@@ -245,7 +245,7 @@ func probeOnce(ctx context.Context, store *s3store.Store, key string, size int64
 	metrics.Read(sample)
 	after := sample[0].Value.Uint64()
 	if err != nil || info != want {
-		return probeSample{}, fmt.Errorf("Probe over S3 of %s = %+v, %v; want %+v", key, info, err, want)
+		return probeSample{}, fmt.Errorf("clip.Probe over S3 of %s = %+v, %v; want %+v", key, info, err, want)
 	}
 	u := r.Usage()
 	return probeSample{took: took, alloc: after - before, requests: u.Requests, bytes: u.Bytes}, nil

@@ -140,7 +140,7 @@ func TestKeeperOverDynamoDB(t *testing.T) {
 				}
 			}
 			// The attempt fails (say, a timeout after the write): 5xx.
-			if err := claim.Abandon(); err != nil {
+			if err := claim.Abandon(ctx); err != nil {
 				t.Fatalf("Abandon: %v", err)
 			}
 

@@ -57,7 +57,7 @@ func AccessPatterns() []AccessPattern {
 	add("announce a clip (with the survey's clip count, at most 20) / read / advance one clip",
 		"TransactWriteItems (conditional) / GetItem / UpdateItem (conditional: status as read)", "", pk, sk)
 	add("list a survey's clips", "Query (strongly consistent; sort key begins_with CLIP#)", "", pk, sk)
-	pk, sk = frameKey(t, "<survey_id>", "<clip_id>", 0)
+	pk, _ = frameKey(t, "<survey_id>", "<clip_id>", 0)
 	sk = frameSKPrefix + "<clip_id>#<slot:0000>"
 	add("announce a clip's frames (with the survey's frame count, at most 60) / read / advance one frame",
 		"TransactWriteItems (conditional: survey open, count; each frame new) / GetItem / UpdateItem (conditional: status as read)", "", pk, sk)
@@ -73,7 +73,7 @@ func AccessPatterns() []AccessPattern {
 	pk, sk = viewTokenKey("<sha256(token)>")
 	add("find a video link by token; count an open in its hour (at most 20)",
 		"GetItem (strongly consistent) / TransactWriteItems (live check + count + open log, all or nothing)", "", pk, sk)
-	pk, sk = openKey(t, "<survey_id>", time.Time{}, "<grant_id>", "<request_id>")
+	pk, _ = openKey(t, "<survey_id>", time.Time{}, "<grant_id>", "<request_id>")
 	sk = openSKPrefix + "<at>#<grant_id>#<request_id>"
 	add("log a video link's open (time, grant, user agent, truncated address) / read the log",
 		"TransactWriteItems (with the count) / Query (begins_with VOPEN#)", "", pk, sk)

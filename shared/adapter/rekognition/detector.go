@@ -144,7 +144,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.Concurrency = DefaultConcurrency
 	}
 	if o.Concurrency < 0 {
-		return o, fmt.Errorf("Concurrency %d is negative", o.Concurrency)
+		return o, fmt.Errorf("option Concurrency %d is negative", o.Concurrency)
 	}
 	if o.MaxAttempts == 0 {
 		o.MaxAttempts = DefaultMaxAttempts

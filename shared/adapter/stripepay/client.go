@@ -61,8 +61,8 @@ type Config struct {
 	// APIURL is the API's base URL; "" means https://api.stripe.com.
 	APIURL string
 	// HTTPClient makes the requests; nil means one with a 20 s timeout per
-	// attempt.
-	HTTPClient *http.Client
+	// attempt. Not data: json.Marshal of a Config skips it (it holds funcs).
+	HTTPClient *http.Client `json:"-"`
 }
 
 // String prints c without its secret key.

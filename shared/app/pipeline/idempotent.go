@@ -121,7 +121,7 @@ func (p *Pipeline) idempotent(ctx context.Context, c *Call, work Work) (int, []b
 }
 
 func (p *Pipeline) abandon(ctx context.Context, c *Call, claim *idempotency.Claim) {
-	if err := claim.Abandon(); err != nil {
+	if err := claim.Abandon(ctx); err != nil {
 		p.d.Log.ErrorContext(ctx, "release idempotency key", "request_id", c.RequestID, "error", fmt.Sprint(err))
 	}
 }

@@ -148,7 +148,7 @@ func (s *Service) RequestFrameUploads(ctx context.Context, ss *Session, clipID s
 			WithDetail("clip_id", clipID).WithDetail("status", string(c.Status))
 	}
 	var stored map[int]surveyrec.FrameRecord
-	used := rec.FrameCount
+	var used int
 	for attempt := 0; ; attempt++ {
 		all, err := s.store.ListFrames(ctx, t, rec.ID)
 		if err != nil {

@@ -38,11 +38,8 @@ func newEnv(t *testing.T) *env {
 	return &env{Env: e, partner: p, key: key, liveKey: live}
 }
 
-// decode and want check a response: apitest.JSON and apitest.Want.
-var (
-	decode = apitest.JSON
-	want   = apitest.Want
-)
+// want checks a response: apitest.Want.
+var want = apitest.Want
 
 // newLead creates a lead with addresses the rate card can price.
 func (e *env) newLead(t *testing.T, key string) string {

@@ -127,8 +127,9 @@ func isLabelRune(r rune) bool {
 // checkLiteral checks an address literal: [IPv4] or [IPv6:address].
 func checkLiteral(domain string) string {
 	const want = badEmail + ": an address literal must be an IPv4 address such as [192.0.2.1] or an IPv6 address such as [IPv6:2001:db8::1]"
-	inner, ok := strings.CutPrefix(domain, "[")
-	if inner, ok = strings.CutSuffix(inner, "]"); !ok {
+	inner, _ := strings.CutPrefix(domain, "[")
+	inner, ok := strings.CutSuffix(inner, "]")
+	if !ok {
 		return want
 	}
 	if len(inner) > 5 && strings.EqualFold(inner[:5], "IPv6:") {

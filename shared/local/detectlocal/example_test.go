@@ -35,7 +35,10 @@ func ExampleStart() {
 		fmt.Fprintln(os.Stderr, "detector failed, retry later:", err)
 		return
 	}
+	found := map[string]bool{}
 	for _, d := range dets {
-		fmt.Printf("%s %.2f at %+v\n", d.Label, d.Confidence, d.Box)
+		found[d.Label] = found[d.Label] || d.Confidence >= 0.4
 	}
+	fmt.Println("couch:", found["couch"], "tv:", found["tv"])
+	// Output: couch: true tv: true
 }

@@ -4,21 +4,36 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"testing"
 
 	"github.com/moveleads/partnerapi/shared/adapter/stripepay"
 	"github.com/moveleads/partnerapi/shared/local/stripelocal"
 )
 
-// A test package that calls Stripe runs its tests against one stripe-mock.
-func ExampleRunTests() {
-	var m *testing.M // TestMain's argument
-	stripelocal.RunTests(m)
+// A test package that calls Stripe runs its tests against one stripe-mock:
+// TestMain calls stripelocal.RunTests(m), which does what this does around
+// m.Run and exits with its code.
+func ExampleForTests() {
+	srv, stop, err := stripelocal.ForTests()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	defer stop()
+	if prev, ok := os.LookupEnv(stripepay.EnvAPIURL); ok {
+		defer os.Setenv(stripepay.EnvAPIURL, prev)
+	} else {
+		defer os.Unsetenv(stripepay.EnvAPIURL)
+	}
+	stripelocal.SetEnv(srv)
+	fmt.Println(os.Getenv(stripepay.EnvAPIURL) == srv.URL)
+	// Output: true
 }
 
-// A client of the adapter pointed at a stripe-mock of its own.
+// A client of the adapter pointed at a stripe-mock of its own reads a
+// checkout session (stripe-mock answers with its fixture).
 func ExampleStart() {
-	srv, err := stripelocal.Start(context.Background())
+	ctx := context.Background()
+	srv, err := stripelocal.Start(ctx)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return
@@ -29,5 +44,7 @@ func ExampleStart() {
 		fmt.Fprintln(os.Stderr, err)
 		return
 	}
-	_ = client
+	c, err := client.GetCheckout(ctx, "acct_1", "cs_test_1")
+	fmt.Println(c.Status, err)
+	// Output: open <nil>
 }

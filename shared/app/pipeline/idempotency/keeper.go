@@ -60,9 +60,10 @@ func (c *Claim) Finish(ctx context.Context, status int, body []byte) error {
 }
 
 // Abandon frees the key after a failure so that a retry proceeds at once.
-// It uses a fresh context: the request's may already be cancelled.
-func (c *Claim) Abandon() error {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(context.Background()), 5*time.Second)
+// It keeps ctx's values (request id, trace) but not its cancellation: the
+// request's context may already be cancelled.
+func (c *Claim) Abandon(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	return c.keeper.Store.Release(ctx, c.rec)
 }

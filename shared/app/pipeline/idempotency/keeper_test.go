@@ -452,13 +452,43 @@ func TestClaimFinishError(t *testing.T) {
 	}
 }
 
+// TestClaimAbandonKeepsRequestValues: Abandon releases the key with the
+// request context's values (request id, trace for the store's logs) even
+// when that context is already cancelled, and bounds the release itself.
+func TestClaimAbandonKeepsRequestValues(t *testing.T) {
+	type key struct{}
+	k, st, _ := newKeeper()
+	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), key{}, "req_1"))
+	claim, _, err := k.Begin(ctx, scope, hashA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel() // the client went away: the handler fails with a 5xx
+	if err := claim.Abandon(ctx); err != nil {
+		t.Fatalf("Abandon: %v", err)
+	}
+	got := st.releaseCtx
+	if got == nil {
+		t.Fatal("Abandon did not call Release")
+	}
+	if v, _ := got.Value(key{}).(string); v != "req_1" {
+		t.Errorf("Release context value = %q; want the request's %q", v, "req_1")
+	}
+	if st.releaseCtxErr != nil {
+		t.Errorf("Release context Err() = %v; want a context not cancelled with the request", st.releaseCtxErr)
+	}
+	if _, ok := got.Deadline(); !ok {
+		t.Error("Release context has no deadline; want the release bounded")
+	}
+}
+
 func TestClaimAbandonReleases(t *testing.T) {
 	k, st, _ := newKeeper()
 	claim, _, err := k.Begin(context.Background(), scope, hashA)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := claim.Abandon(); err != nil {
+	if err := claim.Abandon(context.Background()); err != nil {
 		t.Fatalf("Abandon: %v", err)
 	}
 	if len(st.released) != 1 {

@@ -38,6 +38,8 @@ type memStore struct {
 	creates, takeOvers, gets int
 	takeOverWins             int
 	completed, released      []Record
+	releaseCtx               context.Context // of the last Release
+	releaseCtxErr            error           // its Err() during that call
 }
 
 func (s *memStore) Create(_ context.Context, rec Record, now time.Time) (*Record, error) {
@@ -109,9 +111,10 @@ func (s *memStore) Complete(_ context.Context, rec Record) error {
 	return nil
 }
 
-func (s *memStore) Release(_ context.Context, rec Record) error {
+func (s *memStore) Release(ctx context.Context, rec Record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.releaseCtx, s.releaseCtxErr = ctx, ctx.Err()
 	if s.err != nil {
 		return s.err
 	}

@@ -95,7 +95,7 @@ func Render(p Page) Document {
 func viewOf(p Page) pageView {
 	clips := make([]clipData, 0, len(p.Clips))
 	for _, c := range p.Clips {
-		clips = append(clips, clipData{ID: c.ID, Room: c.Room, Status: c.Status})
+		clips = append(clips, clipData(c))
 	}
 	checklist := p.Checklist
 	if checklist == nil {
