@@ -1,9 +1,10 @@
 // Package leads is the lead feature's service: createLead, listLeads and
 // getLead as plain Go over the lead domain, and their endpoints (request
-// decoding, validation, response views) for the request pipeline in
-// shared/app/pipeline. Every edge (API Gateway, the agent tool server) runs these
-// same endpoints. It imports no AWS or HTTP package: storage is the Store
-// interface below, which shared/adapter/dynamo implements.
+// decoding, validation, response views, listLeads' signed cursors) for the
+// request pipeline in shared/app/pipeline. Every edge (API Gateway, the
+// agent tool server) runs these same endpoints. It imports no AWS or HTTP
+// package: storage is the Store interface below, which
+// shared/adapter/dynamo implements.
 package leads
 
 import (
@@ -12,7 +13,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/moveleads/partnerapi/shared/app/cursor"
 	"github.com/moveleads/partnerapi/shared/app/surveyrec"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
@@ -41,7 +41,7 @@ type Store interface {
 type Service struct {
 	store Store
 	// cursor returns the signer of list cursors, loaded on first use.
-	cursor func(context.Context) (*cursor.Signer, error)
+	cursor func(context.Context) (*cursorSigner, error)
 }
 
 // New returns the lead service over store. cursorKey returns the key that

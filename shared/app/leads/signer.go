@@ -5,17 +5,16 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/moveleads/partnerapi/shared/app/cursor"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 )
 
 // lazySigner builds the cursor signer on first use, so that a cold start
 // pays nothing for the secret. A failed load is not remembered: the next
 // request tries again.
-func lazySigner(load func(context.Context) ([]byte, error)) func(context.Context) (*cursor.Signer, error) {
+func lazySigner(load func(context.Context) ([]byte, error)) func(context.Context) (*cursorSigner, error) {
 	var mu sync.Mutex
-	var signer *cursor.Signer
-	return func(ctx context.Context) (*cursor.Signer, error) {
+	var signer *cursorSigner
+	return func(ctx context.Context) (*cursorSigner, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		if signer != nil {
@@ -31,7 +30,7 @@ func lazySigner(load func(context.Context) ([]byte, error)) func(context.Context
 			}
 			return nil, errcode.Upstream("load cursor signing key", err)
 		}
-		s, err := cursor.NewSigner(key)
+		s, err := newCursorSigner(key)
 		if err != nil {
 			return nil, fmt.Errorf("cursor signing key: %w", err)
 		}

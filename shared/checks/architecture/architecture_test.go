@@ -95,7 +95,7 @@ func TestPlainGoLayersImportNoInfrastructure(t *testing.T) {
 	pkgs := listPackages(t)
 	graph := importGraph(t)
 	plain := []string{
-		"shared/domain/auth", "shared/domain/lead", "shared/domain/estimate", "shared/app/cursor", "shared/app/pipeline/idempotency",
+		"shared/domain/auth", "shared/domain/lead", "shared/domain/estimate", "shared/app/pipeline/idempotency",
 		"shared/domain/errcode", "shared/spec/manifest", "shared/spec/table", "shared/spec/settings",
 		"shared/app/pipeline", "shared/app/leads", "shared/domain/survey", "shared/domain/inventory", "shared/domain/clip",
 		"shared/app/surveyrec", "shared/app/surveys", "shared/app/surveys/capturepage",
