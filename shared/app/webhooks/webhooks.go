@@ -4,9 +4,9 @@
 // them with the endpoint's secrets, logs each attempt, and disables an
 // endpoint that has failed every attempt for five days. It is plain Go:
 // storage is the Store interface (shared/adapter/dynamo), sending the Sender
-// (shared/adapter/safehttp, adapted in shared/wire/wiring), signing Deps.Sign
-// (shared/adapter/webhooksign), time the Clock, so tests run the whole schedule in
-// seconds.
+// (shared/adapter/webhookhttp, adapted in shared/wire/hookwiring), signing
+// Deps.Sign (shared/adapter/webhookhttp too), time the Clock, so tests run
+// the whole schedule in seconds.
 //
 // Never lost: an event is written with the state change that owes it
 // (shared/adapter/dynamo AdvanceSurvey); the table's stream hands it to Fanout,
@@ -91,7 +91,7 @@ type Deps struct {
 	Store  Store
 	Sender Sender
 	// Sign signs a payload with the Standard Webhooks library
-	// (webhooksign.Sign): the headers of a delivery.
+	// (webhookhttp.Sign): the headers of a delivery.
 	Sign func(secrets []string, id string, sentAt time.Time, payload []byte) (map[string]string, error)
 	// Sealer returns the sealer that opens endpoints' signing secrets; its
 	// key is a secret read on first use (webhook.SealerFrom), never at init.

@@ -143,7 +143,7 @@ func TestFeaturesImportNoEdgeOrAdapter(t *testing.T) {
 	pkgs := listPackages(t)
 	for _, feature := range []string{"shared/app/leads", "shared/app/pipeline", "shared/app/surveys", "shared/app/videolinks", "shared/app/webhooks"} {
 		for _, d := range pkgs[feature].Deps {
-			for _, banned := range []string{"shared/edge/apigw", "shared/edge/s3event", "shared/edge/streamevent", "shared/local/streamlocal", "shared/edge/queueevent", "shared/local/queuelocal", "shared/adapter/sqsqueue", "shared/edge/schedule", "shared/adapter/dynamo", "shared/adapter/s3store", "shared/adapter/safehttp", "shared/adapter/webhooksign", "shared/wire/awsenv", "shared/wire/catalog", "shared/local/localgw"} {
+			for _, banned := range []string{"shared/edge/apigw", "shared/edge/s3event", "shared/edge/streamevent", "shared/local/streamlocal", "shared/edge/queueevent", "shared/local/queuelocal", "shared/adapter/sqsqueue", "shared/edge/schedule", "shared/adapter/dynamo", "shared/adapter/s3store", "shared/adapter/webhookhttp", "shared/wire/awsenv", "shared/wire/catalog", "shared/local/localgw"} {
 				if d == module+banned {
 					t.Errorf("%s imports %s", feature, banned)
 				}
@@ -257,7 +257,7 @@ func TestNoFunctionLinksDetectlocal(t *testing.T) {
 }
 
 // TestOnlyWebhookFunctionsCallOut: the HTTP client that calls partners'
-// endpoints (shared/adapter/safehttp) and the signing library are used, in every
+// endpoints and the signing library (shared/adapter/webhookhttp) are used, in every
 // function, only by the webhook builders (shared/wire/wiring's hooks.go is the
 // only importer). Since the one wiring package links them into every
 // function, which functions call out is their builders' choice
@@ -265,7 +265,6 @@ func TestNoFunctionLinksDetectlocal(t *testing.T) {
 func TestOnlyWebhookFunctionsCallOut(t *testing.T) {
 	pkgs := listPackages(t)
 	checkOnlyImporters(t, pkgs, map[string][]string{
-		module + "shared/adapter/safehttp":    {module + "shared/wire/hookwiring"},
-		module + "shared/adapter/webhooksign": {module + "shared/wire/hookwiring"},
+		module + "shared/adapter/webhookhttp": {module + "shared/wire/hookwiring"},
 	})
 }
