@@ -268,7 +268,7 @@ func (s *Service) RetryDue(ctx context.Context, limit int) (Report, error) {
 // Attempt makes delivery d's next attempt (d as read, pending): claim,
 // sign, send, record, and mark the endpoint failing, healthy or disabled.
 // It returns the delivery after the attempt. A delivery another dispatcher
-// claimed first → an error wrapping surveyrec.ErrChanged (nothing sent).
+// claimed first → an error wrapping record.ErrChanged (nothing sent).
 func (s *Service) Attempt(ctx context.Context, d webhook.Delivery) (webhook.Delivery, error) {
 	now := s.d.Clock.Now()
 	claimed, err := s.d.Store.ClaimAttempt(ctx, d, now, Lease)

@@ -98,7 +98,7 @@ func TestPlainGoLayersImportNoInfrastructure(t *testing.T) {
 		"shared/domain/auth", "shared/domain/lead", "shared/domain/estimate", "shared/app/pipeline/idempotency",
 		"shared/domain/errcode", "shared/spec/manifest", "shared/spec/table", "shared/spec/settings",
 		"shared/app/pipeline", "shared/app/leads", "shared/domain/survey", "shared/domain/inventory", "shared/domain/clip",
-		"shared/app/surveyrec", "shared/app/surveys", "shared/app/surveys/capturepage",
+		"shared/app/record", "shared/app/surveys", "shared/app/surveys/capturepage",
 		"shared/domain/videolink", "shared/app/videolinks", "shared/app/videolinks/viewerpage", "shared/app/htmlpage",
 		"shared/domain/webhook", "shared/app/webhooks", "shared/domain/deposit",
 	}
