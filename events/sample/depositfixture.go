@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
@@ -160,8 +160,8 @@ func seedQuote(ctx context.Context, store *dynamo.Store, t auth.Tenant, leadID, 
 	if err != nil {
 		return quote.Quote{}, fmt.Errorf("seed quote %s: token %q: %w", quoteID, token, err)
 	}
-	tok := quoterec.PageToken{Hash: hash, LeadID: leadID, QuoteID: quoteID, IssuedAt: q.CreatedAt, ExpiresAt: q.ExpiresAt.Add(30 * 24 * time.Hour)}
-	err = store.PutQuote(ctx, t, quoterec.NewQuote{
+	tok := record.PageToken{Hash: hash, LeadID: leadID, QuoteID: quoteID, IssuedAt: q.CreatedAt, ExpiresAt: q.ExpiresAt.Add(30 * 24 * time.Hour)}
+	err = store.PutQuote(ctx, t, record.NewQuote{
 		LeadID: leadID, Quote: q, Token: tok, LeadFrom: lead.New, LeadTo: lead.Quoted, At: q.CreatedAt,
 	})
 	if err != nil {
@@ -175,7 +175,7 @@ func seedQuote(ctx context.Context, store *dynamo.Store, t auth.Tenant, leadID, 
 func acceptQuote(ctx context.Context, store *dynamo.Store, t auth.Tenant, q quote.Quote, now time.Time) error {
 	at := now.UTC().Truncate(time.Microsecond)
 	q.Stage = quote.StageAccepted
-	err := store.AcceptQuote(ctx, t, quoterec.Accepted{
+	err := store.AcceptQuote(ctx, t, record.QuoteAccepted{
 		Quote:      q,
 		Acceptance: quote.Acceptance{QuoteID: q.ID, Mode: quote.ModeAccepted, At: at, IP: "127.0.0.1", Email: fixtureEmail},
 		LeadFrom:   lead.Quoted, LeadTo: lead.Accepted, At: at,
@@ -200,9 +200,9 @@ func seedPaidDeposit(ctx context.Context, store *dynamo.Store, t auth.Tenant, q 
 	if err != nil {
 		return fmt.Errorf("seed deposit %s: %w", d.ID, err)
 	}
-	err = store.PutDeposit(ctx, t, quoterec.NewDeposit{
+	err = store.PutDeposit(ctx, t, record.NewDeposit{
 		Deposit: d, QuoteID: q.ID,
-		Token:    quoterec.PageToken{Hash: survey.TokenHash(token), LeadID: q.LeadID, QuoteID: q.ID, IssuedAt: at, ExpiresAt: q.ExpiresAt},
+		Token:    record.PageToken{Hash: survey.TokenHash(token), LeadID: q.LeadID, QuoteID: q.ID, IssuedAt: at, ExpiresAt: q.ExpiresAt},
 		LeadFrom: lead.Accepted, LeadTo: lead.Booked, At: at,
 	})
 	if err != nil {

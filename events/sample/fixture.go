@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
@@ -228,7 +228,7 @@ func seedFinishSurvey(ctx context.Context, store *dynamo.Store, t auth.Tenant, n
 	if err := store.PutClip(ctx, t, FinishSurveyID, c); err != nil {
 		return fmt.Errorf("seed clip %s: %w", ClipID, err)
 	}
-	err = store.AdvanceSurvey(ctx, t, surveyrec.Transition{
+	err = store.AdvanceSurvey(ctx, t, record.SurveyTransition{
 		LeadID: FinishLeadID, SurveyID: FinishSurveyID, From: survey.Invited, To: survey.Recording, At: SeededAt,
 	})
 	if err != nil {
@@ -263,13 +263,13 @@ func seedPlayableSurvey(ctx context.Context, store *dynamo.Store, t auth.Tenant,
 	if err := store.PutClip(ctx, t, id, c); err != nil {
 		return fmt.Errorf("seed clip %s: %w", clipID, err)
 	}
-	err = store.AdvanceSurvey(ctx, t, surveyrec.Transition{
+	err = store.AdvanceSurvey(ctx, t, record.SurveyTransition{
 		LeadID: leadID, SurveyID: id, From: survey.Invited, To: survey.Recording, At: SeededAt,
 	})
 	if err != nil {
 		return fmt.Errorf("seed survey %s recording: %w", id, err)
 	}
-	err = store.AdvanceClip(ctx, t, surveyrec.ClipTransition{
+	err = store.AdvanceClip(ctx, t, record.ClipTransition{
 		SurveyID: id, ClipID: clipID, From: c.Status, To: survey.ClipPlayable, At: now,
 		Size: int64(len(clipObject)), Duration: fixtureClipDuration, Codec: fixtureClipCodec,
 		Width: fixtureClipWidth, Height: fixtureClipHeight,

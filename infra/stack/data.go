@@ -339,7 +339,7 @@ func newSecrets(s awscdk.Stack, sz sizing) map[string]awssecretsmanager.Secret {
 		sec := awssecretsmanager.NewSecret(s, jsii.String(g.id), &awssecretsmanager.SecretProps{
 			Description: jsii.String(g.description),
 			// 64 characters from 0-9a-f: awsenv hex-decodes the value into
-			// the 32-byte key (cursor.NewSigner, webhook.NewSealer).
+			// the 32-byte key (leads' cursor signer, webhook.NewSealer).
 			// Every non-hex class is excluded; not requiring each class
 			// keeps the draw uniform.
 			GenerateSecretString: &awssecretsmanager.SecretStringGenerator{

@@ -13,7 +13,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/moveleads/partnerapi/shared/adapter/safehttp"
+	"github.com/moveleads/partnerapi/shared/adapter/webhookhttp"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 	"github.com/moveleads/partnerapi/shared/spec/openapi"
 	"github.com/moveleads/partnerapi/shared/spec/openapi/webhookexample"
@@ -125,7 +125,7 @@ func deliveryBlock(d webhookexample.Delivery) string {
 	}
 	var b strings.Builder
 	b.WriteString("```http\nPOST /your/webhook/endpoint HTTP/1.1\n")
-	fmt.Fprintf(&b, "Content-Type: %s\nUser-Agent: %s\n", d.Headers["Content-Type"], safehttp.UserAgent)
+	fmt.Fprintf(&b, "Content-Type: %s\nUser-Agent: %s\n", d.Headers["Content-Type"], webhookhttp.UserAgent)
 	for _, h := range []string{webhook.HeaderID, webhook.HeaderTimestamp, webhook.HeaderSignature} {
 		fmt.Fprintf(&b, "%s: %s\n", h, d.Headers[h])
 	}

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
-	"github.com/moveleads/partnerapi/shared/adapter/safehttp"
 	"github.com/moveleads/partnerapi/shared/adapter/stripepay"
+	"github.com/moveleads/partnerapi/shared/adapter/webhookhttp"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
@@ -85,7 +85,7 @@ func parseDepositSimulate(fs *flag.FlagSet, args []string) (action, error) {
 	set := setFlags(fs)
 	dest := strings.TrimSpace(*rawURL)
 	if set["url"] {
-		if err := safehttp.CheckURL(dest, false); err != nil {
+		if err := webhookhttp.CheckURL(dest, false); err != nil {
 			return nil, usagef(fs, "--url: %v", err)
 		}
 	}
@@ -232,7 +232,7 @@ func receiverURL(env devfile.Choice, mode auth.Mode) (string, error) {
 	path := manifest.ByOperation(manifest.StripeWebhook).PilotPath
 	path = strings.Replace(path, "{"+manifest.ParamName(path)+"}", string(mode), 1)
 	url := strings.TrimSuffix(base, "/") + path
-	if err := safehttp.CheckURL(url, false); err != nil {
+	if err := webhookhttp.CheckURL(url, false); err != nil {
 		return "", fmt.Errorf("%s %q gives no receiver URL: %w", settings.PublicBaseURL, base, err)
 	}
 	return url, nil

@@ -226,7 +226,7 @@
 // missing or invalid flag value (a --survey with white space inside, a
 // --limit below 1 or, for webhook deliveries, above 200, a --lead or
 // --deposit with white space inside), an unknown beta feature, a webhook
-// URL or deposit simulate --url that safehttp.CheckURL refuses (live mode
+// URL or deposit simulate --url that webhookhttp.CheckURL refuses (live mode
 // needs https for a webhook endpoint), an unknown event type or deposit
 // event, an --event-id that is not evt_ and letters, digits or
 // underscores, a --delivery that is not a webhook-id, both or neither of

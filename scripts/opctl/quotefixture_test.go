@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
@@ -45,7 +45,7 @@ func newQuotedLead(t *testing.T, s *dynamo.Store, mode auth.Mode, et quote.Estim
 	q := quote.Build(uuid.NewString(), l.ID, uuid.NewString(),
 		quote.CreateInput{EstimateType: et, PriceCents: 245000, DepositCents: 25000, ExpiresInDays: 14},
 		quote.Issuer{CompanyName: "Acme Movers", Currency: "usd"}, made)
-	err := s.PutQuote(ctx, tn, quoterec.NewQuote{
+	err := s.PutQuote(ctx, tn, record.NewQuote{
 		LeadID: l.ID, Quote: q, Token: pageToken(l.ID, q.ID, made, q.ExpiresAt),
 		LeadFrom: lead.New, LeadTo: lead.Quoted, At: made,
 	})
@@ -66,11 +66,11 @@ func newLead(t *testing.T, s *dynamo.Store, tn auth.Tenant, at time.Time) lead.L
 }
 
 // pageToken returns a page token record for a fresh random token.
-func pageToken(leadID, quoteID string, issued, expires time.Time) quoterec.PageToken {
+func pageToken(leadID, quoteID string, issued, expires time.Time) record.PageToken {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
 	sum := sha256.Sum256(b)
-	return quoterec.PageToken{Hash: hex.EncodeToString(sum[:]), LeadID: leadID, QuoteID: quoteID, IssuedAt: issued, ExpiresAt: expires}
+	return record.PageToken{Hash: hex.EncodeToString(sum[:]), LeadID: leadID, QuoteID: quoteID, IssuedAt: issued, ExpiresAt: expires}
 }
 
 // acceptWithEmail records a non-binding acceptance of q's quote at at.
@@ -112,7 +112,7 @@ func (q *quotedLead) accept(t *testing.T, a quote.Acceptance) {
 	if a.Mode == quote.ModeSigned {
 		q.quote.Stage = quote.StageSigned
 	}
-	err := q.s.AcceptQuote(context.Background(), q.tenant, quoterec.Accepted{
+	err := q.s.AcceptQuote(context.Background(), q.tenant, record.QuoteAccepted{
 		Quote: q.quote, Acceptance: a, LeadFrom: lead.Quoted, LeadTo: lead.Accepted, At: a.At,
 	})
 	if err != nil {
@@ -135,7 +135,7 @@ func (q *quotedLead) newDeposit(t *testing.T, pi string) deposit.Deposit {
 		SessionID: "cs_test_" + strings.ReplaceAll(uuid.NewString(), "-", ""), CheckoutURL: "https://checkout.stripe.com/c/pay/cs_test_x",
 		CheckoutExpiresAt: now.Add(23 * time.Hour).Truncate(time.Second), PaymentIntentID: pi, CreatedAt: now,
 	}
-	err := q.s.PutDeposit(context.Background(), q.tenant, quoterec.NewDeposit{
+	err := q.s.PutDeposit(context.Background(), q.tenant, record.NewDeposit{
 		Deposit: d, QuoteID: q.quote.ID, Token: pageToken(q.leadID, q.quote.ID, now, d.CheckoutExpiresAt),
 		LeadFrom: lead.Accepted, LeadTo: lead.DepositPending, At: now,
 	})

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/adapter/safehttp"
+	"github.com/moveleads/partnerapi/shared/adapter/webhookhttp"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -138,7 +138,7 @@ func parseWebhookAdd(fs *flag.FlagSet, args []string) (action, error) {
 	if url == "" {
 		return nil, usagef(fs, "--url is required")
 	}
-	if err := safehttp.CheckURL(url, mode == auth.Live); err != nil {
+	if err := webhookhttp.CheckURL(url, mode == auth.Live); err != nil {
 		return nil, usagef(fs, "--url: %v", err)
 	}
 	var types []webhook.Type

@@ -15,7 +15,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
-	"github.com/moveleads/partnerapi/shared/adapter/webhooksign"
+	"github.com/moveleads/partnerapi/shared/adapter/webhookhttp"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
@@ -77,7 +77,7 @@ func (h hookEnv) endpoint(t *testing.T, id string) webhook.Endpoint {
 func verifies(t *testing.T, signing []string, secret string) bool {
 	t.Helper()
 	payload := []byte(`{"type":"webhook.test","timestamp":"2026-01-01T00:00:00Z","data":{}}`)
-	h, err := webhooksign.Sign(signing, webhook.MessageID("evt_1", "we_1"), time.Now(), payload)
+	h, err := webhookhttp.Sign(signing, webhook.MessageID("evt_1", "we_1"), time.Now(), payload)
 	if err != nil {
 		t.Fatalf("Sign: %v", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	eventsample "github.com/moveleads/partnerapi/events/sample"
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
@@ -103,9 +103,9 @@ func (f *fixture) quoteLead(ctx context.Context, t auth.Tenant, leadID string, n
 	if err != nil {
 		return quote.Quote{}, err
 	}
-	err = f.store.PutQuote(ctx, t, quoterec.NewQuote{
+	err = f.store.PutQuote(ctx, t, record.NewQuote{
 		LeadID: leadID, Quote: q, LeadFrom: lead.New, LeadTo: lead.Quoted, At: q.CreatedAt,
-		Token: quoterec.PageToken{Hash: survey.TokenHash(token), LeadID: leadID, QuoteID: q.ID, IssuedAt: q.CreatedAt, ExpiresAt: q.ExpiresAt},
+		Token: record.PageToken{Hash: survey.TokenHash(token), LeadID: leadID, QuoteID: q.ID, IssuedAt: q.CreatedAt, ExpiresAt: q.ExpiresAt},
 	})
 	if err != nil {
 		return quote.Quote{}, fmt.Errorf("quote: %w", err)
@@ -126,7 +126,7 @@ func (f *fixture) acceptedQuote(ctx context.Context, t auth.Tenant, now time.Tim
 	}
 	at := now.UTC().Truncate(time.Microsecond)
 	q.Stage = quote.StageAccepted
-	err = f.store.AcceptQuote(ctx, t, quoterec.Accepted{
+	err = f.store.AcceptQuote(ctx, t, record.QuoteAccepted{
 		Quote:      q,
 		Acceptance: quote.Acceptance{QuoteID: q.ID, Mode: quote.ModeAccepted, At: at, IP: "127.0.0.1", Email: "grace@example.com"},
 		LeadFrom:   lead.Quoted, LeadTo: lead.Accepted, At: at,
@@ -155,9 +155,9 @@ func (f *fixture) paidDeposit(ctx context.Context, t auth.Tenant, now time.Time)
 	if err != nil {
 		return "", err
 	}
-	err = f.store.PutDeposit(ctx, t, quoterec.NewDeposit{
+	err = f.store.PutDeposit(ctx, t, record.NewDeposit{
 		Deposit: d, QuoteID: q.ID, LeadFrom: lead.Accepted, LeadTo: lead.Booked, At: at,
-		Token: quoterec.PageToken{Hash: survey.TokenHash(token), LeadID: q.LeadID, QuoteID: q.ID, IssuedAt: at, ExpiresAt: q.ExpiresAt},
+		Token: record.PageToken{Hash: survey.TokenHash(token), LeadID: q.LeadID, QuoteID: q.ID, IssuedAt: at, ExpiresAt: q.ExpiresAt},
 	})
 	if err != nil {
 		return "", fmt.Errorf("paid deposit: %w", err)
@@ -203,7 +203,7 @@ func (f *fixture) quotePageToken(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	err = f.store.AddQuoteToken(ctx, f.quotes, quoterec.PageToken{
+	err = f.store.AddQuoteToken(ctx, f.quotes, record.PageToken{
 		Hash: survey.TokenHash(token), LeadID: f.pageQuote.LeadID, QuoteID: f.pageQuote.ID, IssuedAt: now, ExpiresAt: f.pageQuote.ExpiresAt,
 	})
 	if err != nil {

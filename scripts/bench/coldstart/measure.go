@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/local/tail"
+	"github.com/moveleads/partnerapi/shared/local/childproc"
 )
 
 // Lambda's environment, as far as a Go function can tell it from the
@@ -108,7 +108,7 @@ func coldStart(ctx context.Context, t target, timeout time.Duration) (sample, er
 	api.Invoke(event)
 
 	const keep = 8 << 10
-	out := tail.New(keep)
+	out := childproc.NewTail(keep)
 	cmd := exec.Command(t.Bin)
 	cmd.Dir = filepath.Dir(t.Bin)
 	cmd.Env = append(lambdaEnv(t.Name, cmd.Dir, api.Addr), t.Env...)

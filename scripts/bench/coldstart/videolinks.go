@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/domain/videolink"
@@ -43,7 +43,7 @@ func (f *fixture) playableSurvey(ctx context.Context, t auth.Tenant) (string, er
 		return "", fmt.Errorf("announce clip: %w", err)
 	}
 	for _, step := range [][2]survey.ClipStatus{{survey.ClipAnnounced, survey.ClipProcessing}, {survey.ClipProcessing, survey.ClipPlayable}} {
-		err := f.store.AdvanceClip(ctx, t, surveyrec.ClipTransition{
+		err := f.store.AdvanceClip(ctx, t, record.ClipTransition{
 			SurveyID: sv.ID, ClipID: c.ID, From: step[0], To: step[1], At: now,
 			Size: int64(len(f.clip)), Duration: 1920 * time.Millisecond, Codec: "vp8", Width: 640, Height: 480,
 		})

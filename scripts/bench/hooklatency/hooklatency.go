@@ -30,7 +30,7 @@ import (
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
@@ -248,7 +248,7 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 			meter.Take()
 			rcv.reset()
 		}
-		err = store.AdvanceSurvey(ctx, tn, surveyrec.Transition{LeadID: leadID, SurveyID: surveyID, From: survey.Processing,
+		err = store.AdvanceSurvey(ctx, tn, record.SurveyTransition{LeadID: leadID, SurveyID: surveyID, From: survey.Processing,
 			To: survey.InventoryReady, At: at, Inventory: &inventory.Inventory{}, Events: evs})
 		if err != nil {
 			return Result{}, err
@@ -288,7 +288,7 @@ func processingSurvey(ctx context.Context, st *dynamo.Store, tn auth.Tenant) (le
 		return "", "", err
 	}
 	for _, step := range [][2]survey.Status{{survey.Invited, survey.Recording}, {survey.Recording, survey.Processing}} {
-		if err := st.AdvanceSurvey(ctx, tn, surveyrec.Transition{LeadID: l.ID, SurveyID: sv.ID, From: step[0], To: step[1], At: now}); err != nil {
+		if err := st.AdvanceSurvey(ctx, tn, record.SurveyTransition{LeadID: l.ID, SurveyID: sv.ID, From: step[0], To: step[1], At: now}); err != nil {
 			return "", "", err
 		}
 	}
@@ -423,7 +423,7 @@ func hangingNeighbour(ctx context.Context, store *dynamo.Store, sealer *webhook.
 		}
 		at := time.Now().UTC()
 		evs, _ := webhook.SurveyEvents(string(tn.Mode), leadID, surveyID, survey.InventoryReady, nil, nil, at)
-		err = store.AdvanceSurvey(ctx, tn, surveyrec.Transition{LeadID: leadID, SurveyID: surveyID, From: survey.Processing,
+		err = store.AdvanceSurvey(ctx, tn, record.SurveyTransition{LeadID: leadID, SurveyID: surveyID, From: survey.Processing,
 			To: survey.InventoryReady, At: at, Inventory: &inventory.Inventory{}, Events: evs})
 	}
 	if err != nil {

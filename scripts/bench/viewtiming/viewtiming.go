@@ -24,7 +24,7 @@ import (
 
 	"github.com/moveleads/partnerapi/scripts/bench/report"
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -197,7 +197,7 @@ func (st *stack) playableSurvey(ctx context.Context) (string, error) {
 		return "", err
 	}
 	for _, step := range [][2]survey.ClipStatus{{survey.ClipAnnounced, survey.ClipProcessing}, {survey.ClipProcessing, survey.ClipPlayable}} {
-		if err := st.store.AdvanceClip(ctx, st.tenant, surveyrec.ClipTransition{
+		if err := st.store.AdvanceClip(ctx, st.tenant, record.ClipTransition{
 			SurveyID: sv.ID, ClipID: c.ID, From: step[0], To: step[1], At: now,
 			Size: 5 << 20, Duration: 42 * time.Second, Codec: "vp8", Width: 1280, Height: 720,
 		}); err != nil {

@@ -21,7 +21,7 @@ import (
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
-	"github.com/moveleads/partnerapi/shared/adapter/safehttp"
+	"github.com/moveleads/partnerapi/shared/adapter/webhookhttp"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 	"github.com/moveleads/partnerapi/shared/spec/settings"
@@ -120,7 +120,7 @@ func print(out io.Writer, rec Received) {
 // every event type, with a fresh signing secret sealed with sealer, and
 // returns it with the secret.
 func Register(ctx context.Context, store *dynamo.Store, sealer *webhook.Sealer, partnerID, url string, now time.Time) (webhook.Endpoint, string, error) {
-	if err := safehttp.CheckURL(url, false); err != nil {
+	if err := webhookhttp.CheckURL(url, false); err != nil {
 		return webhook.Endpoint{}, "", err
 	}
 	if _, err := store.GetPartner(ctx, partnerID); err != nil {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/adapter/webhooksign"
+	"github.com/moveleads/partnerapi/shared/adapter/webhookhttp"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 )
 
@@ -26,7 +26,7 @@ func TestHandlerVerifies(t *testing.T) {
 	}
 	payload := []byte(`{"type":"survey.completed","timestamp":"2026-11-23T10:00:00Z","data":{"lead_id":"l1"}}`)
 	post := func(secrets []string, body []byte) int {
-		headers, err := webhooksign.Sign(secrets, "msg_evt_1_we_1", time.Now(), payload)
+		headers, err := webhookhttp.Sign(secrets, "msg_evt_1_we_1", time.Now(), payload)
 		if err != nil {
 			t.Fatal(err)
 		}

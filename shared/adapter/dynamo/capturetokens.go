@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -154,7 +154,7 @@ func (s *Store) PutSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Sur
 //
 // With ErrTokenExpired and ErrClosed it also returns the tenant and the
 // survey, so the page can say what happens next.
-func (s *Store) SurveyByToken(ctx context.Context, tokenHash string, now time.Time) (auth.Tenant, surveyrec.Record, error) {
+func (s *Store) SurveyByToken(ctx context.Context, tokenHash string, now time.Time) (auth.Tenant, record.Survey, error) {
 	unknown := func() error {
 		e := errcode.New(errcode.NotFound, "This capture link is not known.")
 		e.Cause = survey.ErrTokenUnknown
@@ -164,17 +164,17 @@ func (s *Store) SurveyByToken(ctx context.Context, tokenHash string, now time.Ti
 	var tok tokenItem
 	if err := s.getItem(ctx, pk, sk, "capture token", &tok); err != nil {
 		if e := errcode.As(err); e != nil && e.Code == errcode.NotFound {
-			return auth.Tenant{}, surveyrec.Record{}, unknown()
+			return auth.Tenant{}, record.Survey{}, unknown()
 		}
-		return auth.Tenant{}, surveyrec.Record{}, err
+		return auth.Tenant{}, record.Survey{}, err
 	}
 	t := auth.Tenant{PartnerID: tok.PartnerID, Mode: auth.Mode(tok.Mode)}
 	rec, err := s.GetSurvey(ctx, t, tok.SurveyID)
 	if e := errcode.As(err); e != nil && e.Code == errcode.NotFound {
-		return auth.Tenant{}, surveyrec.Record{}, unknown()
+		return auth.Tenant{}, record.Survey{}, unknown()
 	}
 	if err != nil {
-		return auth.Tenant{}, surveyrec.Record{}, err
+		return auth.Tenant{}, record.Survey{}, err
 	}
 	err = rec.Access(tokenHash, now)
 	if err == nil && !now.Before(time.Unix(tok.ExpiresAt, 0)) {
@@ -190,7 +190,7 @@ func (s *Store) SurveyByToken(ctx context.Context, tokenHash string, now time.Ti
 	case errors.Is(err, survey.ErrClosed):
 		return t, rec, surveyClosed(rec.ID)
 	}
-	return auth.Tenant{}, surveyrec.Record{}, unknown()
+	return auth.Tenant{}, record.Survey{}, unknown()
 }
 
 // AdmitCaptureToken resolves the capture token whose hash is tokenHash and
@@ -204,19 +204,19 @@ func (s *Store) SurveyByToken(ctx context.Context, tokenHash string, now time.Ti
 // It returns not_found wrapping survey.ErrTokenUnknown for an unknown token
 // (or one DynamoDB's TTL already deleted); at the limit, the grant with
 // Usage.Admitted false; upstream_failed when the update fails.
-func (s *Store) AdmitCaptureToken(ctx context.Context, tokenHash string, now time.Time, limit int) (surveyrec.CaptureGrant, auth.Usage, error) {
+func (s *Store) AdmitCaptureToken(ctx context.Context, tokenHash string, now time.Time, limit int) (record.CaptureGrant, auth.Usage, error) {
 	pk, sk := captureTokenKey(tokenHash)
 	var tok tokenItem
 	u, found, err := s.count(ctx, pk, sk, now, limit, &tok)
 	switch {
 	case err != nil:
-		return surveyrec.CaptureGrant{}, auth.Usage{}, upstream("admit capture token", err)
+		return record.CaptureGrant{}, auth.Usage{}, upstream("admit capture token", err)
 	case !found:
 		e := errcode.New(errcode.NotFound, "This capture link is not known.")
 		e.Cause = survey.ErrTokenUnknown
-		return surveyrec.CaptureGrant{}, auth.Usage{}, e
+		return record.CaptureGrant{}, auth.Usage{}, e
 	}
-	return surveyrec.CaptureGrant{
+	return record.CaptureGrant{
 		Tenant: auth.Tenant{PartnerID: tok.PartnerID, Mode: auth.Mode(tok.Mode)},
 		LeadID: tok.LeadID, SurveyID: tok.SurveyID, ExpiresAt: time.Unix(tok.ExpiresAt, 0).UTC(),
 	}, u, nil

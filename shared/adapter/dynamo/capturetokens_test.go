@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -165,7 +165,7 @@ func advanceAll(t testing.TB, s *Store, tn auth.Tenant, sv survey.Survey, final 
 		if _, moved, _ := survey.Next(from, eventTo[to]); !moved {
 			continue
 		}
-		tr := surveyrec.Transition{LeadID: sv.LeadID, SurveyID: sv.ID, From: from, To: to, At: at.Add(time.Duration(i) * time.Minute)}
+		tr := record.SurveyTransition{LeadID: sv.LeadID, SurveyID: sv.ID, From: from, To: to, At: at.Add(time.Duration(i) * time.Minute)}
 		if err := s.AdvanceSurvey(context.Background(), tn, tr); err != nil {
 			t.Fatalf("AdvanceSurvey %s → %s: %v", from, to, err)
 		}
@@ -235,7 +235,7 @@ func TestSurveyByToken(t *testing.T) {
 		}
 	})
 	t.Run("finished survey", func(t *testing.T) {
-		tr := surveyrec.Transition{LeadID: "lead_1", SurveyID: sv.ID, From: survey.Invited, To: survey.Processing, At: t0.Add(time.Minute)}
+		tr := record.SurveyTransition{LeadID: "lead_1", SurveyID: sv.ID, From: survey.Invited, To: survey.Processing, At: t0.Add(time.Minute)}
 		if err := s.AdvanceSurvey(ctx, surveyTenant, tr); err != nil {
 			t.Fatal(err)
 		}

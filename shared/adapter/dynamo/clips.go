@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -72,7 +72,7 @@ func (it clipItem) clip() (survey.Clip, error) {
 
 // ErrClipExists is the cause of PutClip's conflict error for a clip id the
 // survey already has.
-var ErrClipExists = surveyrec.ErrClipExists
+var ErrClipExists = record.ErrClipExists
 
 // PutClip stores c (from survey.NewClip) as a new clip of tenant t's survey
 // surveyID, in one TransactWriteItems: the clip (never overwriting) and the
@@ -169,7 +169,7 @@ func (s *Store) ListClips(ctx context.Context, t auth.Tenant, surveyID string) (
 // wrapping ErrBadTransition, before any write; unknown clip (or another
 // tenant's) → not_found; a clip no longer in ct.From → conflict wrapping
 // ErrChanged; any other failure → upstream_failed.
-func (s *Store) AdvanceClip(ctx context.Context, t auth.Tenant, ct surveyrec.ClipTransition) error {
+func (s *Store) AdvanceClip(ctx context.Context, t auth.Tenant, ct record.ClipTransition) error {
 	if next, moved, err := survey.AdvanceClip(ct.From, ct.To); err != nil || !moved || next != ct.To {
 		return fmt.Errorf("advance clip %s from %q to %q: %w (%v)", ct.ClipID, ct.From, ct.To, ErrBadTransition, err)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -159,14 +159,14 @@ func TestAdvanceClip(t *testing.T) {
 	if err := s.PutClip(ctx, surveyTenant, sv.ID, newClip(t, "clip_1", t0)); err != nil {
 		t.Fatal(err)
 	}
-	step := func(from, to survey.ClipStatus, at time.Time) surveyrec.ClipTransition {
-		return surveyrec.ClipTransition{SurveyID: sv.ID, ClipID: "clip_1", From: from, To: to, At: at}
+	step := func(from, to survey.ClipStatus, at time.Time) record.ClipTransition {
+		return record.ClipTransition{SurveyID: sv.ID, ClipID: "clip_1", From: from, To: to, At: at}
 	}
 	playable := step(survey.ClipProcessing, survey.ClipPlayable, t0.Add(3*time.Minute))
 	playable.Size, playable.Duration, playable.Codec, playable.Width, playable.Height = 5<<20, 12500*time.Millisecond, "vp8", 640, 480
 	tests := []struct {
 		name  string
-		tr    surveyrec.ClipTransition
+		tr    record.ClipTransition
 		code  errcode.Code
 		cause error
 	}{
@@ -211,7 +211,7 @@ func TestAdvanceClip(t *testing.T) {
 	if got.Size != playable.Size || got.Duration != playable.Duration || got.Codec != "vp8" || got.Width != 640 || got.Height != 480 || got.RejectReason != "" {
 		t.Errorf("processed clip = %+v; want the processor's findings of %+v", got, playable)
 	}
-	wantCode(t, s.AdvanceClip(ctx, surveyTenant, surveyrec.ClipTransition{SurveyID: sv.ID, ClipID: "clip_x",
+	wantCode(t, s.AdvanceClip(ctx, surveyTenant, record.ClipTransition{SurveyID: sv.ID, ClipID: "clip_x",
 		From: survey.ClipAnnounced, To: survey.ClipUploading, At: t0}), errcode.NotFound)
 	if rec, _ := s.GetSurvey(ctx, surveyTenant, sv.ID); rec.Status != survey.Invited || !rec.UpdatedAt.Equal(t0) {
 		t.Errorf("survey %s updated_at %s; want untouched by clip transitions", rec.Status, rec.UpdatedAt)

@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
@@ -110,15 +110,15 @@ func (s *Store) GetDeposit(ctx context.Context, t auth.Tenant, id string) (depos
 	return it.deposit()
 }
 
-// PutDeposit writes d (see quoterec.NewDeposit) in one TransactWriteItems.
+// PutDeposit writes d (see record.NewDeposit) in one TransactWriteItems.
 // Errors: unknown lead → not_found; a lead whose status, quote or deposit
-// changed since it was read → conflict wrapping surveyrec.ErrChanged; a
+// changed since it was read → conflict wrapping record.ErrChanged; a
 // taken deposit id or token hash → conflict; any other failure →
 // upstream_failed. On every error nothing was written.
 //
 // A deposit of another partner than t's, or a token for another lead, is
 // the caller's bug: an error before any write.
-func (s *Store) PutDeposit(ctx context.Context, t auth.Tenant, d quoterec.NewDeposit) error {
+func (s *Store) PutDeposit(ctx context.Context, t auth.Tenant, d record.NewDeposit) error {
 	dep := d.Deposit
 	if dep.ID == "" || dep.PartnerID != t.PartnerID {
 		return fmt.Errorf("put deposit %q of partner %q for tenant %s: want a deposit of the tenant's partner", dep.ID, dep.PartnerID, t.PartnerID)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
@@ -45,8 +45,8 @@ func newDeposit(tn auth.Tenant, id string, q quote.Quote, at time.Time) deposit.
 
 // newDepositWrite is createDeposit's write of d on a lead in status from
 // whose deposit is prev ("": none).
-func newDepositWrite(d deposit.Deposit, quoteID, prev string, from lead.Status) quoterec.NewDeposit {
-	return quoterec.NewDeposit{Deposit: d, QuoteID: quoteID, Token: pageToken(d.LeadID, quoteID, d.CreatedAt),
+func newDepositWrite(d deposit.Deposit, quoteID, prev string, from lead.Status) record.NewDeposit {
+	return record.NewDeposit{Deposit: d, QuoteID: quoteID, Token: pageToken(d.LeadID, quoteID, d.CreatedAt),
 		PrevDepositID: prev, LeadFrom: from, LeadTo: lead.DepositPending, At: d.CreatedAt}
 }
 
@@ -64,7 +64,7 @@ func leadWithDeposit(t testing.TB, s *Store, tn auth.Tenant, leadID, id string) 
 
 // change applies event e at at to d as the Stripe receiver would, with
 // Stripe event id evt ("": a reconciliation) and PaymentIntent pi.
-func change(t testing.TB, tn auth.Tenant, d deposit.Deposit, e deposit.Event, evt, pi string, at time.Time) quoterec.DepositChange {
+func change(t testing.TB, tn auth.Tenant, d deposit.Deposit, e deposit.Event, evt, pi string, at time.Time) record.DepositChange {
 	t.Helper()
 	after := d
 	tr, err := after.Apply(e, at)
@@ -78,7 +78,7 @@ func change(t testing.TB, tn auth.Tenant, d deposit.Deposit, e deposit.Event, ev
 	if err != nil {
 		t.Fatal(err)
 	}
-	return quoterec.DepositChange{Before: d, After: after, Transition: tr, StripeEventID: evt, Events: events, At: at}
+	return record.DepositChange{Before: d, After: after, Transition: tr, StripeEventID: evt, Events: events, At: at}
 }
 
 // snapshot returns the stored items (pk, sk) of keys, in order.
@@ -107,7 +107,7 @@ func TestDepositRoundTrip(t *testing.T) {
 		t.Fatalf("GetDeposit = %+v, %v; want %+v", got, err, d)
 	}
 	ql := quoteLead(t, s, quoteTenant, "lead_1")
-	if want := (&quoterec.DepositRef{DepositID: "dep_1", Status: deposit.CheckoutOpen}); !reflect.DeepEqual(ql.Deposit, want) ||
+	if want := (&record.DepositRef{DepositID: "dep_1", Status: deposit.CheckoutOpen}); !reflect.DeepEqual(ql.Deposit, want) ||
 		ql.Status != lead.DepositPending || !ql.UpdatedAt.Equal(w.At) || ql.Quote == nil || ql.Quote.Stage != quote.StageAccepted {
 		t.Errorf("lead status %s, updated_at %s, deposit %+v, quote %+v; want deposit_pending, %s, %+v, the accepted quote", ql.Status, ql.UpdatedAt, ql.Deposit, ql.Quote, w.At, want)
 	}
@@ -150,7 +150,7 @@ func TestPutDepositConditions(t *testing.T) {
 	q := acceptedLead(t, s, quoteTenant, "lead_1")
 	first := leadWithDeposit(t, s, quoteTenant, "lead_2", "dep_first")
 	at := t0.Add(3 * time.Hour)
-	next := func(leadQuote quote.Quote, quoteID, prev string, from lead.Status) quoterec.NewDeposit {
+	next := func(leadQuote quote.Quote, quoteID, prev string, from lead.Status) record.NewDeposit {
 		return newDepositWrite(newDeposit(quoteTenant, "dep_new", leadQuote, at), quoteID, prev, from)
 	}
 	q2, err := s.GetQuoteLead(ctx, quoteTenant, "lead_2")
@@ -162,7 +162,7 @@ func TestPutDepositConditions(t *testing.T) {
 	tests := []struct {
 		name   string
 		tenant auth.Tenant
-		w      quoterec.NewDeposit
+		w      record.NewDeposit
 		code   errcode.Code
 		cause  error
 	}{
@@ -172,7 +172,7 @@ func TestPutDepositConditions(t *testing.T) {
 		{"lead's quote changed", quoteTenant, next(q, "q_other", "", lead.Accepted), errcode.Conflict, ErrChanged},
 		{"lead's deposit changed (none read)", quoteTenant, next(lead2Quote, lead2Quote.ID, "", lead.DepositPending), errcode.Conflict, ErrChanged},
 		{"lead's deposit changed (another read)", quoteTenant, next(lead2Quote, lead2Quote.ID, "dep_older", lead.DepositPending), errcode.Conflict, ErrChanged},
-		{"taken deposit id", quoteTenant, func() quoterec.NewDeposit {
+		{"taken deposit id", quoteTenant, func() record.NewDeposit {
 			w := next(lead2Quote, lead2Quote.ID, first.ID, lead.DepositPending)
 			w.Deposit.ID = first.ID
 			return w
@@ -318,7 +318,7 @@ func TestApplyDepositBooks(t *testing.T) {
 	keys := [][2]string{key2(lpk, lsk), key2(dpk, dsk)}
 	t.Run("the same event again", func(t *testing.T) {
 		before := snapshot(t, s, keys...)
-		for _, redelivery := range []quoterec.DepositChange{
+		for _, redelivery := range []record.DepositChange{
 			change(t, quoteTenant, got, deposit.EventPaid, "evt_paid_1", "pi_1", at.Add(time.Minute)), // read after the first
 			change(t, quoteTenant, d, deposit.EventPaid, "evt_paid_1", "pi_1", at.Add(time.Minute)),   // read before it
 		} {
@@ -448,7 +448,7 @@ func TestApplyDepositRefusals(t *testing.T) {
 	tests := []struct {
 		name   string
 		tenant auth.Tenant
-		ch     quoterec.DepositChange
+		ch     record.DepositChange
 		code   errcode.Code
 	}{
 		{"unknown deposit", quoteTenant, change(t, quoteTenant, newDeposit(quoteTenant, "dep_nobody", quote.Quote{LeadID: "lead_1"}, at), deposit.EventPaid, "evt_a", "", at), errcode.NotFound},

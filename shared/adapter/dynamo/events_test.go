@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
@@ -24,7 +24,7 @@ func TestTransitionWritesItsEvents(t *testing.T) {
 	sv, _ := startSurvey(t, s, surveyTenant, "lead_1", t0)
 	for _, to := range []survey.Status{survey.Recording, survey.Processing} {
 		from := map[survey.Status]survey.Status{survey.Recording: survey.Invited, survey.Processing: survey.Recording}[to]
-		if err := s.AdvanceSurvey(ctx, surveyTenant, surveyrec.Transition{LeadID: "lead_1", SurveyID: sv.ID, From: from, To: to, At: t0}); err != nil {
+		if err := s.AdvanceSurvey(ctx, surveyTenant, record.SurveyTransition{LeadID: "lead_1", SurveyID: sv.ID, From: from, To: to, At: t0}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -34,7 +34,7 @@ func TestTransitionWritesItsEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := surveyrec.Transition{LeadID: "lead_1", SurveyID: sv.ID, From: survey.Processing, To: survey.InventoryReady, At: at, Recommended: est, Events: evs}
+	tr := record.SurveyTransition{LeadID: "lead_1", SurveyID: sv.ID, From: survey.Processing, To: survey.InventoryReady, At: at, Recommended: est, Events: evs}
 
 	t.Run("a failed move writes no event", func(t *testing.T) {
 		stale := tr

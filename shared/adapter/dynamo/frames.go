@@ -12,7 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
@@ -50,7 +50,7 @@ const attrFrameCount = "frame_count"
 // the survey's own update can condition on it.
 func clipFramesAttr(clipID string) string { return "frames_of_" + clipID }
 
-func newFrameItem(t auth.Tenant, surveyID string, f surveyrec.FrameRecord) frameItem {
+func newFrameItem(t auth.Tenant, surveyID string, f record.Frame) frameItem {
 	pk, sk := frameKey(t, surveyID, f.ClipID, f.Slot)
 	it := frameItem{
 		PK: pk, SK: sk, Type: "frame", SurveyID: surveyID, ClipID: f.ClipID, Slot: f.Slot,
@@ -72,16 +72,16 @@ func analysisEmpty(a inventory.Analysis) bool {
 
 // record returns the stored frame; a stored time that does not parse is an
 // error naming the item.
-func (it frameItem) record() (surveyrec.FrameRecord, error) {
+func (it frameItem) record() (record.Frame, error) {
 	announced, err := parseTime(it.PK+" "+it.SK, "announced_at", it.AnnouncedAt)
 	if err != nil {
-		return surveyrec.FrameRecord{}, err
+		return record.Frame{}, err
 	}
 	updated, err := parseTime(it.PK+" "+it.SK, "updated_at", it.UpdatedAt)
 	if err != nil {
-		return surveyrec.FrameRecord{}, err
+		return record.Frame{}, err
 	}
-	rec := surveyrec.FrameRecord{Frame: survey.Frame{
+	rec := record.Frame{Frame: survey.Frame{
 		ClipID: it.ClipID, Slot: it.Slot, Offset: time.Duration(it.OffsetMS) * time.Millisecond,
 		AnnouncedSize: it.AnnouncedSize, Width: it.Width, Height: it.Height, Status: survey.FrameStatus(it.Status),
 		RejectReason: it.RejectReason, AnnouncedAt: announced, UpdatedAt: updated,
@@ -94,7 +94,7 @@ func (it frameItem) record() (surveyrec.FrameRecord, error) {
 
 // ErrFrameExists is the cause of PutFrames' conflict error for a frame
 // (clip and slot) the survey already has.
-var ErrFrameExists = surveyrec.ErrFrameExists
+var ErrFrameExists = record.ErrFrameExists
 
 // checkFrames rejects a PutFrames argument its caller should never pass:
 // frames come from survey.NewFrame through a handler that enforces these
@@ -175,7 +175,7 @@ func (s *Store) PutFrames(ctx context.Context, t auth.Tenant, surveyID string, f
 	// The survey first: item i+1 is frames[i].
 	items := []types.TransactWriteItem{s.update(pk, sk, expr)}
 	for _, f := range frames {
-		put, err := s.putNew(newFrameItem(t, surveyID, surveyrec.FrameRecord{Frame: f}))
+		put, err := s.putNew(newFrameItem(t, surveyID, record.Frame{Frame: f}))
 		if err != nil {
 			return fmt.Errorf("put frame %s#%d: %w", f.ClipID, f.Slot, err)
 		}
@@ -222,11 +222,11 @@ func (s *Store) PutFrames(ctx context.Context, t auth.Tenant, surveyID string, f
 // GetFrame returns frame slot of clip clipID of tenant t's survey surveyID
 // (strongly consistent), or not_found (also for another tenant's). A
 // failed read is upstream_failed.
-func (s *Store) GetFrame(ctx context.Context, t auth.Tenant, surveyID, clipID string, slot int) (surveyrec.FrameRecord, error) {
+func (s *Store) GetFrame(ctx context.Context, t auth.Tenant, surveyID, clipID string, slot int) (record.Frame, error) {
 	pk, sk := frameKey(t, surveyID, clipID, slot)
 	var it frameItem
 	if err := s.getItem(ctx, pk, sk, "frame", &it); err != nil {
-		return surveyrec.FrameRecord{}, err
+		return record.Frame{}, err
 	}
 	return it.record()
 }
@@ -238,7 +238,7 @@ func (s *Store) GetFrame(ctx context.Context, t auth.Tenant, surveyID, clipID st
 // analyses may pass the 1 MB page. A survey that does not exist, or
 // another tenant's, has no frames: the answer is empty, not not_found. A
 // failed query is upstream_failed.
-func (s *Store) ListFrames(ctx context.Context, t auth.Tenant, surveyID string) ([]surveyrec.FrameRecord, error) {
+func (s *Store) ListFrames(ctx context.Context, t auth.Tenant, surveyID string) ([]record.Frame, error) {
 	in, err := s.partitionQuery(t, surveyID, frameSKPrefix)
 	if err != nil {
 		return nil, err
@@ -249,7 +249,7 @@ func (s *Store) ListFrames(ctx context.Context, t auth.Tenant, surveyID string) 
 	}
 	// The sort key already orders them so; sorting says it without relying
 	// on how clip ids compare with '#'.
-	slices.SortFunc(frames, func(a, b surveyrec.FrameRecord) int {
+	slices.SortFunc(frames, func(a, b record.Frame) int {
 		return cmp.Or(cmp.Compare(a.ClipID, b.ClipID), cmp.Compare(a.Slot, b.Slot))
 	})
 	return frames, nil
@@ -267,7 +267,7 @@ func (s *Store) ListFrames(ctx context.Context, t auth.Tenant, surveyID string) 
 // wrapping ErrBadTransition, before any write; unknown frame (or another
 // tenant's) → not_found; a frame no longer in ft.From → conflict wrapping
 // ErrChanged; any other failure → upstream_failed.
-func (s *Store) AdvanceFrame(ctx context.Context, t auth.Tenant, ft surveyrec.FrameTransition) error {
+func (s *Store) AdvanceFrame(ctx context.Context, t auth.Tenant, ft record.FrameTransition) error {
 	if ft.From != survey.FrameAnnounced || !ft.To.Final() {
 		return fmt.Errorf("advance frame %s#%d from %q to %q: %w", ft.ClipID, ft.Slot, ft.From, ft.To, ErrBadTransition)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
@@ -272,12 +272,12 @@ func TestGetAndListFrames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	validated := surveyrec.FrameTransition{SurveyID: sv.ID, ClipID: "clip_b", Slot: 12,
+	validated := record.FrameTransition{SurveyID: sv.ID, ClipID: "clip_b", Slot: 12,
 		From: survey.FrameAnnounced, To: survey.FrameValid, At: t0.Add(time.Minute), Analysis: testAnalysis}
 	if err := s.AdvanceFrame(ctx, surveyTenant, validated); err != nil {
 		t.Fatal(err)
 	}
-	want := []surveyrec.FrameRecord{{Frame: a[1]}, {Frame: a[0]}, {Frame: b[1]}, {Frame: b[0], Analysis: testAnalysis}}
+	want := []record.Frame{{Frame: a[1]}, {Frame: a[0]}, {Frame: b[1]}, {Frame: b[0], Analysis: testAnalysis}}
 	want[3].Status, want[3].UpdatedAt = survey.FrameValid, validated.At
 
 	rec := &calls{}
@@ -293,7 +293,7 @@ func TestGetAndListFrames(t *testing.T) {
 		t.Errorf("ListFrames calls = %v; want one Query", ops)
 	}
 	f, err := s.GetFrame(ctx, surveyTenant, sv.ID, "clip_b", 12)
-	if err != nil || !equalFrames([]surveyrec.FrameRecord{f}, want[3:]) {
+	if err != nil || !equalFrames([]record.Frame{f}, want[3:]) {
 		t.Errorf("GetFrame = %+v, %v; want %+v", f, err, want[3])
 	}
 	pk, sk := frameKey(surveyTenant, sv.ID, "clip_a", 0)
@@ -314,7 +314,7 @@ func TestGetAndListFrames(t *testing.T) {
 }
 
 // equalFrames compares frame records, times by instant.
-func equalFrames(a, b []surveyrec.FrameRecord) bool {
+func equalFrames(a, b []record.Frame) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -337,8 +337,8 @@ func TestAdvanceFrame(t *testing.T) {
 	if err := s.PutFrames(ctx, surveyTenant, sv.ID, newFrames(t, "clip_1", t0, 0, 1)); err != nil {
 		t.Fatal(err)
 	}
-	step := func(slot int, from, to survey.FrameStatus, at time.Time) surveyrec.FrameTransition {
-		return surveyrec.FrameTransition{SurveyID: sv.ID, ClipID: "clip_1", Slot: slot, From: from, To: to, At: at}
+	step := func(slot int, from, to survey.FrameStatus, at time.Time) record.FrameTransition {
+		return record.FrameTransition{SurveyID: sv.ID, ClipID: "clip_1", Slot: slot, From: from, To: to, At: at}
 	}
 	valid := step(0, survey.FrameAnnounced, survey.FrameValid, t0.Add(time.Minute))
 	valid.Analysis = testAnalysis
@@ -349,7 +349,7 @@ func TestAdvanceFrame(t *testing.T) {
 	counted := New(newClient(t, rec.install), s.table)
 	tests := []struct {
 		name  string
-		tr    surveyrec.FrameTransition
+		tr    record.FrameTransition
 		code  errcode.Code
 		cause error
 	}{
@@ -385,7 +385,7 @@ func TestAdvanceFrame(t *testing.T) {
 				if !errors.Is(err, tt.cause) {
 					t.Errorf("AdvanceFrame = %v; want %v", err, tt.cause)
 				}
-				if !equalFrames([]surveyrec.FrameRecord{after}, []surveyrec.FrameRecord{before}) {
+				if !equalFrames([]record.Frame{after}, []record.Frame{before}) {
 					t.Errorf("frame changed to %+v; want %+v", after, before)
 				}
 				if ops, _ := rec.taken(); errors.Is(tt.cause, ErrBadTransition) && len(ops) != 0 {

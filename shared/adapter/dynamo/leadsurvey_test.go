@@ -14,7 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -45,7 +45,7 @@ func TestGetLeadDetailInventory(t *testing.T) {
 			if from == final {
 				break
 			}
-			tr := surveyrec.Transition{LeadID: "lead_1", SurveyID: sv.ID, From: from, To: st, At: t0.Add(time.Duration(i+1) * time.Minute)}
+			tr := record.SurveyTransition{LeadID: "lead_1", SurveyID: sv.ID, From: from, To: st, At: t0.Add(time.Duration(i+1) * time.Minute)}
 			switch st {
 			case survey.InventoryReady:
 				tr.Inventory = ready
@@ -126,7 +126,7 @@ func TestGetLeadDetailInventoryFails(t *testing.T) {
 	putLeadIn(t, s, surveyTenant, "lead_1", lead.New)
 	sv, _ := startSurvey(t, s, surveyTenant, "lead_1", t0)
 	advanceAll(t, s, surveyTenant, sv, survey.Processing, t0)
-	if err := s.AdvanceSurvey(ctx, surveyTenant, surveyrec.Transition{LeadID: "lead_1", SurveyID: sv.ID, From: survey.Processing,
+	if err := s.AdvanceSurvey(ctx, surveyTenant, record.SurveyTransition{LeadID: "lead_1", SurveyID: sv.ID, From: survey.Processing,
 		To: survey.InventoryReady, At: t0.Add(time.Hour), Inventory: &inventory.Inventory{Rooms: []inventory.Room{}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
@@ -20,8 +20,8 @@ import (
 
 // Quotes and deposits (issue 12, beta). A lead's quotes are items of the
 // lead's partition (sort key QUOTE#<quote_id>); the lead item carries its
-// current quote's ref and its latest deposit's ref (quoterec.QuoteRef,
-// quoterec.DepositRef: leadRefs), so getLead stays one read. Deposits have
+// current quote's ref and its latest deposit's ref (record.QuoteRef,
+// record.DepositRef: leadRefs), so getLead stays one read. Deposits have
 // their own partition (deposits.go); the Stripe receiver's records (event
 // dedupe, PaymentIntent index: stripe.go) live under table.StripePrefix,
 // quote page tokens under table.QuoteTokenPrefix.
@@ -32,9 +32,9 @@ import (
 
 // ErrDuplicate is wrapped by ApplyDeposit's error when the Stripe event
 // was applied before (its dedupe record exists): nothing was written. It
-// is quoterec.ErrDuplicate, so feature services test for it without
+// is record.ErrDuplicate, so feature services test for it without
 // importing the store.
-var ErrDuplicate = quoterec.ErrDuplicate
+var ErrDuplicate = record.ErrDuplicate
 
 // The lead item's attributes for its current quote and latest deposit.
 const (
@@ -63,14 +63,14 @@ type leadRefs struct {
 
 // refs returns the refs of the lead item with partition key pk (nil when
 // it has none); a stored time that does not parse is an error.
-func (r leadRefs) refs(pk string) (*quoterec.QuoteRef, *quoterec.DepositRef, error) {
-	var q *quoterec.QuoteRef
+func (r leadRefs) refs(pk string) (*record.QuoteRef, *record.DepositRef, error) {
+	var q *record.QuoteRef
 	if r.QuoteID != "" {
 		exp, err := parseTime(pk, attrQuoteExpiresAt, r.QuoteExpiresAt)
 		if err != nil {
 			return nil, nil, err
 		}
-		q = &quoterec.QuoteRef{QuoteID: r.QuoteID, ShareLinkID: r.QuoteShareLink, Stage: quote.Stage(r.QuoteStage), ExpiresAt: exp}
+		q = &record.QuoteRef{QuoteID: r.QuoteID, ShareLinkID: r.QuoteShareLink, Stage: quote.Stage(r.QuoteStage), ExpiresAt: exp}
 		if q.AcceptedAt, err = parseOptionalTime(pk, attrQuoteAcceptedAt, r.QuoteAcceptedAt); err != nil {
 			return nil, nil, err
 		}
@@ -78,9 +78,9 @@ func (r leadRefs) refs(pk string) (*quoterec.QuoteRef, *quoterec.DepositRef, err
 			return nil, nil, err
 		}
 	}
-	var d *quoterec.DepositRef
+	var d *record.DepositRef
 	if r.DepositID != "" {
-		d = &quoterec.DepositRef{DepositID: r.DepositID, Status: deposit.Status(r.DepositStatus)}
+		d = &record.DepositRef{DepositID: r.DepositID, Status: deposit.Status(r.DepositStatus)}
 	}
 	return q, d, nil
 }
@@ -129,21 +129,21 @@ func equalsOrAbsent(name, v string) expression.ConditionBuilder {
 // latest deposit's refs, from one strongly consistent GetItem of the lead.
 // Errors: unknown lead (or another tenant's) → not_found; a failed read is
 // upstream_failed.
-func (s *Store) GetQuoteLead(ctx context.Context, t auth.Tenant, leadID string) (quoterec.Lead, error) {
+func (s *Store) GetQuoteLead(ctx context.Context, t auth.Tenant, leadID string) (record.Lead, error) {
 	pk, sk := leadKey(t, leadID)
 	var it leadWithSurvey
 	if err := s.getItem(ctx, pk, sk, "lead", &it); err != nil {
-		return quoterec.Lead{}, err
+		return record.Lead{}, err
 	}
 	l, err := it.lead()
 	if err != nil {
-		return quoterec.Lead{}, err
+		return record.Lead{}, err
 	}
 	q, d, err := it.refs(it.PK)
 	if err != nil {
-		return quoterec.Lead{}, err
+		return record.Lead{}, err
 	}
-	return quoterec.Lead{Lead: l, Quote: q, Deposit: d}, nil
+	return record.Lead{Lead: l, Quote: q, Deposit: d}, nil
 }
 
 // quoteItem is a quote with its acceptance (the acceptance_* attributes
@@ -210,7 +210,7 @@ func newEvidenceItem(e quote.Evidence) *evidenceItem {
 
 // record returns the stored quote with its acceptance; a stored time that
 // does not parse is an error naming the item.
-func (it quoteItem) record() (quoterec.Quote, error) {
+func (it quoteItem) record() (record.Quote, error) {
 	var err error
 	parse := func(attr, v string) time.Time {
 		if err != nil {
@@ -220,7 +220,7 @@ func (it quoteItem) record() (quoterec.Quote, error) {
 		tm, err = parseTime(it.PK, attr, v)
 		return tm
 	}
-	rec := quoterec.Quote{Quote: quote.Quote{
+	rec := record.Quote{Quote: quote.Quote{
 		ID: it.QuoteID, LeadID: it.LeadID, ShareLinkID: it.ShareLinkID, EstimateType: quote.EstimateType(it.EstimateType),
 		PriceCents: it.PriceCents, DepositCents: it.DepositCents, Currency: it.Currency, CompanyName: it.CompanyName,
 		ExpiresAt: parse("quote_expires_at", it.ExpiresAt), CreatedAt: parse("created_at", it.CreatedAt), Stage: quote.Stage(it.Stage),
@@ -238,7 +238,7 @@ func (it quoteItem) record() (quoterec.Quote, error) {
 		rec.Acceptance = &a
 	}
 	if err != nil {
-		return quoterec.Quote{}, err
+		return record.Quote{}, err
 	}
 	return rec, nil
 }
@@ -246,11 +246,11 @@ func (it quoteItem) record() (quoterec.Quote, error) {
 // GetQuote returns tenant t's quote quoteID of lead leadID with its
 // acceptance (strongly consistent). Unknown → not_found; a failed read is
 // upstream_failed.
-func (s *Store) GetQuote(ctx context.Context, t auth.Tenant, leadID, quoteID string) (quoterec.Quote, error) {
+func (s *Store) GetQuote(ctx context.Context, t auth.Tenant, leadID, quoteID string) (record.Quote, error) {
 	pk, sk := quoteKey(t, leadID, quoteID)
 	var it quoteItem
 	if err := s.getItem(ctx, pk, sk, "quote", &it); err != nil {
-		return quoterec.Quote{}, err
+		return record.Quote{}, err
 	}
 	return it.record()
 }
@@ -270,7 +270,7 @@ type quoteTokenItem struct {
 	ExpiresAt int64  `dynamodbav:"expires_at"` // TTL, epoch seconds, rounded up
 }
 
-func newQuoteTokenItem(t auth.Tenant, tok quoterec.PageToken) quoteTokenItem {
+func newQuoteTokenItem(t auth.Tenant, tok record.PageToken) quoteTokenItem {
 	pk, sk := quoteTokenKey(tok.Hash)
 	return quoteTokenItem{PK: pk, SK: sk, Type: "quote_token", PartnerID: t.PartnerID, Mode: string(t.Mode),
 		LeadID: tok.LeadID, QuoteID: tok.QuoteID, IssuedAt: lead.FormatTime(tok.IssuedAt), ExpiresAt: ttlSeconds(tok.ExpiresAt)}
@@ -288,7 +288,7 @@ func ttlSeconds(at time.Time) int64 {
 // checkPageToken refuses a token record that names no hash, or another
 // lead or quote than the write it comes with: the caller's bug, refused
 // before any write.
-func checkPageToken(tok quoterec.PageToken, leadID, quoteID string) error {
+func checkPageToken(tok record.PageToken, leadID, quoteID string) error {
 	if tok.Hash == "" || tok.LeadID != leadID || tok.QuoteID != quoteID {
 		return fmt.Errorf("page token (hash %q, lead %q, quote %q) for lead %q, quote %q: want a hash and the same lead and quote",
 			tok.Hash, tok.LeadID, tok.QuoteID, leadID, quoteID)
@@ -296,17 +296,17 @@ func checkPageToken(tok quoterec.PageToken, leadID, quoteID string) error {
 	return nil
 }
 
-// PutQuote writes q (see quoterec.NewQuote) in one TransactWriteItems.
+// PutQuote writes q (see record.NewQuote) in one TransactWriteItems.
 // Errors: unknown lead → not_found; a lead whose status or quote changed
 // since it was read (or a superseded quote no longer open) → conflict
-// wrapping surveyrec.ErrChanged; a taken quote id or token hash →
+// wrapping record.ErrChanged; a taken quote id or token hash →
 // conflict; any other failure → upstream_failed. On every error nothing
 // was written.
 //
 // A quote of another lead than q.LeadID, a token for another quote, or a
 // superseded quote other than PrevQuoteID is the caller's bug: an error
 // before any write.
-func (s *Store) PutQuote(ctx context.Context, t auth.Tenant, q quoterec.NewQuote) error {
+func (s *Store) PutQuote(ctx context.Context, t auth.Tenant, q record.NewQuote) error {
 	switch {
 	case q.Quote.ID == "" || q.Quote.LeadID != q.LeadID:
 		return fmt.Errorf("put quote %q of lead %q for lead %q: want a quote of that lead", q.Quote.ID, q.Quote.LeadID, q.LeadID)
@@ -377,7 +377,7 @@ func (s *Store) PutQuote(ctx context.Context, t auth.Tenant, q quoterec.NewQuote
 // AddQuoteToken stores another page token record for tenant t's quote
 // (a replayed createQuote answers a fresh link). A taken hash → conflict;
 // a failed write is upstream_failed.
-func (s *Store) AddQuoteToken(ctx context.Context, t auth.Tenant, tok quoterec.PageToken) error {
+func (s *Store) AddQuoteToken(ctx context.Context, t auth.Tenant, tok record.PageToken) error {
 	if err := checkPageToken(tok, tok.LeadID, tok.QuoteID); err != nil {
 		return fmt.Errorf("add quote token: %w", err)
 	}
@@ -394,31 +394,31 @@ func (s *Store) AddQuoteToken(ctx context.Context, t auth.Tenant, tok quoterec.P
 // Unknown token → not_found; at the limit the grant with Usage.Admitted
 // false; a failed update is upstream_failed. Expiry is the caller's to
 // judge (the grant carries it: whole seconds, rounded up).
-func (s *Store) AdmitQuoteToken(ctx context.Context, tokenHash string, now time.Time, limit int) (quoterec.PageGrant, auth.Usage, error) {
+func (s *Store) AdmitQuoteToken(ctx context.Context, tokenHash string, now time.Time, limit int) (record.QuotePageGrant, auth.Usage, error) {
 	pk, sk := quoteTokenKey(tokenHash)
 	var tok quoteTokenItem
 	u, found, err := s.count(ctx, pk, sk, now, limit, &tok)
 	switch {
 	case err != nil:
-		return quoterec.PageGrant{}, auth.Usage{}, upstream("admit quote token", err)
+		return record.QuotePageGrant{}, auth.Usage{}, upstream("admit quote token", err)
 	case !found:
-		return quoterec.PageGrant{}, auth.Usage{}, errcode.New(errcode.NotFound, "This quote link is not known.")
+		return record.QuotePageGrant{}, auth.Usage{}, errcode.New(errcode.NotFound, "This quote link is not known.")
 	}
-	return quoterec.PageGrant{
+	return record.QuotePageGrant{
 		Tenant: auth.Tenant{PartnerID: tok.PartnerID, Mode: auth.Mode(tok.Mode)},
 		LeadID: tok.LeadID, QuoteID: tok.QuoteID, ExpiresAt: time.Unix(tok.ExpiresAt, 0).UTC(),
 	}, u, nil
 }
 
-// AcceptQuote writes a (see quoterec.Accepted) in one TransactWriteItems.
+// AcceptQuote writes a (see record.QuoteAccepted) in one TransactWriteItems.
 // Errors: unknown quote or lead → not_found; a quote no longer open or a
 // lead whose status or quote changed → conflict wrapping
-// surveyrec.ErrChanged; any other failure → upstream_failed.
+// record.ErrChanged; any other failure → upstream_failed.
 //
 // An acceptance of another quote, or a quote whose stage is not the one
 // its acceptance's mode gives (accepted, signed), is the caller's bug: an
 // error before any write. Nothing is written on error.
-func (s *Store) AcceptQuote(ctx context.Context, t auth.Tenant, a quoterec.Accepted) error {
+func (s *Store) AcceptQuote(ctx context.Context, t auth.Tenant, a record.QuoteAccepted) error {
 	q, acc := a.Quote, a.Acceptance
 	wantStage := quote.StageAccepted
 	if acc.Mode == quote.ModeSigned {

@@ -12,7 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -29,14 +29,14 @@ func buildQuote(id, leadID string, typ quote.EstimateType, at time.Time) quote.Q
 
 // pageToken returns a fresh page token record for leadID's quoteID,
 // issued at at for 30 days.
-func pageToken(leadID, quoteID string, at time.Time) quoterec.PageToken {
-	return quoterec.PageToken{Hash: randomHex(32), LeadID: leadID, QuoteID: quoteID, IssuedAt: at, ExpiresAt: at.Add(30*24*time.Hour + 500*time.Millisecond)}
+func pageToken(leadID, quoteID string, at time.Time) record.PageToken {
+	return record.PageToken{Hash: randomHex(32), LeadID: leadID, QuoteID: quoteID, IssuedAt: at, ExpiresAt: at.Add(30*24*time.Hour + 500*time.Millisecond)}
 }
 
 // newQuoteWrite is createQuote's write of q on a lead in status from whose
 // quote is prev ("": none), superseding prev when supersede.
-func newQuoteWrite(q quote.Quote, prev string, supersede bool, from lead.Status) quoterec.NewQuote {
-	w := quoterec.NewQuote{LeadID: q.LeadID, Quote: q, Token: pageToken(q.LeadID, q.ID, q.CreatedAt),
+func newQuoteWrite(q quote.Quote, prev string, supersede bool, from lead.Status) record.NewQuote {
+	w := record.NewQuote{LeadID: q.LeadID, Quote: q, Token: pageToken(q.LeadID, q.ID, q.CreatedAt),
 		PrevQuoteID: prev, LeadFrom: from, LeadTo: lead.Quoted, At: q.CreatedAt}
 	if supersede {
 		w.Superseded = prev
@@ -74,12 +74,12 @@ func decide(t testing.TB, q quote.Quote, at time.Time) quote.Decision {
 }
 
 // accepted is the store's write of decision d made at its time.
-func accepted(d quote.Decision) quoterec.Accepted {
-	return quoterec.Accepted{Quote: d.Quote, Acceptance: d.Acceptance, LeadFrom: lead.Quoted, LeadTo: d.LeadStatus, At: d.Acceptance.At}
+func accepted(d quote.Decision) record.QuoteAccepted {
+	return record.QuoteAccepted{Quote: d.Quote, Acceptance: d.Acceptance, LeadFrom: lead.Quoted, LeadTo: d.LeadStatus, At: d.Acceptance.At}
 }
 
 // quoteLead reads tn's lead id with its refs.
-func quoteLead(t testing.TB, s *Store, tn auth.Tenant, id string) quoterec.Lead {
+func quoteLead(t testing.TB, s *Store, tn auth.Tenant, id string) record.Lead {
 	t.Helper()
 	ql, err := s.GetQuoteLead(context.Background(), tn, id)
 	if err != nil {
@@ -99,7 +99,7 @@ func TestQuoteRoundTrip(t *testing.T) {
 		t.Fatalf("PutQuote: %v", err)
 	}
 	got, err := s.GetQuote(ctx, quoteTenant, "lead_1", "q_1")
-	if err != nil || !reflect.DeepEqual(got, quoterec.Quote{Quote: q}) {
+	if err != nil || !reflect.DeepEqual(got, record.Quote{Quote: q}) {
 		t.Fatalf("GetQuote = %+v, %v; want %+v", got, err, q)
 	}
 	rec.reset()
@@ -107,7 +107,7 @@ func TestQuoteRoundTrip(t *testing.T) {
 	if ops, ins := rec.taken(); !reflect.DeepEqual(ops, []string{"GetItem"}) || !aws.ToBool(ins[0].(*dynamodb.GetItemInput).ConsistentRead) {
 		t.Errorf("GetQuoteLead calls %v; want one strongly consistent GetItem", ops)
 	}
-	wantRef := &quoterec.QuoteRef{QuoteID: "q_1", ShareLinkID: "share-q_1", Stage: quote.StageOpen, ExpiresAt: q.ExpiresAt}
+	wantRef := &record.QuoteRef{QuoteID: "q_1", ShareLinkID: "share-q_1", Stage: quote.StageOpen, ExpiresAt: q.ExpiresAt}
 	if !reflect.DeepEqual(ql.Quote, wantRef) || ql.Deposit != nil || ql.Status != lead.Quoted || !ql.UpdatedAt.Equal(w.At) {
 		t.Errorf("GetQuoteLead = %+v (quote %+v, deposit %+v); want status quoted, updated_at %s, quote %+v, no deposit", ql.Lead, ql.Quote, ql.Deposit, w.At, wantRef)
 	}
@@ -153,11 +153,11 @@ func TestAcceptQuoteRoundTrip(t *testing.T) {
 				t.Fatalf("AcceptQuote: %v", err)
 			}
 			got, err := s.GetQuote(ctx, quoteTenant, "lead_1", q.ID)
-			if want := (quoterec.Quote{Quote: d.Quote, Acceptance: &d.Acceptance}); err != nil || !reflect.DeepEqual(got, want) {
+			if want := (record.Quote{Quote: d.Quote, Acceptance: &d.Acceptance}); err != nil || !reflect.DeepEqual(got, want) {
 				t.Fatalf("GetQuote = %+v (acceptance %+v), %v;\nwant %+v (acceptance %+v)", got, got.Acceptance, err, want, want.Acceptance)
 			}
 			at := d.Acceptance.At
-			wantRef := &quoterec.QuoteRef{QuoteID: q.ID, ShareLinkID: q.ShareLinkID, Stage: d.Quote.Stage, ExpiresAt: q.ExpiresAt, AcceptedAt: &at}
+			wantRef := &record.QuoteRef{QuoteID: q.ID, ShareLinkID: q.ShareLinkID, Stage: d.Quote.Stage, ExpiresAt: q.ExpiresAt, AcceptedAt: &at}
 			if typ.IsBinding() {
 				if got.Stage != quote.StageSigned || got.Acceptance.Evidence == nil {
 					t.Fatalf("binding quote read back in stage %s with evidence %v; want signed with evidence", got.Stage, got.Acceptance.Evidence)
@@ -211,7 +211,7 @@ func TestPutQuoteSupersedes(t *testing.T) {
 		t.Errorf("first quote %+v; want %+v but for its stage", old.Quote, q1)
 	}
 	ql := quoteLead(t, s, quoteTenant, "lead_1")
-	want := &quoterec.QuoteRef{QuoteID: "q_2", ShareLinkID: "share-q_2", Stage: quote.StageOpen, ExpiresAt: q2.ExpiresAt}
+	want := &record.QuoteRef{QuoteID: "q_2", ShareLinkID: "share-q_2", Stage: quote.StageOpen, ExpiresAt: q2.ExpiresAt}
 	if !reflect.DeepEqual(ql.Quote, want) || ql.Deposit != nil || ql.Status != lead.Quoted {
 		t.Errorf("lead quote %+v, deposit %+v, status %s; want %+v, none, quoted", ql.Quote, ql.Deposit, ql.Status, want)
 	}
@@ -231,13 +231,13 @@ func TestPutQuoteConditions(t *testing.T) {
 		t.Fatal(err)
 	}
 	later := t0.Add(2 * time.Hour)
-	next := func(leadID, prev string, supersede bool, from lead.Status) quoterec.NewQuote {
+	next := func(leadID, prev string, supersede bool, from lead.Status) record.NewQuote {
 		return newQuoteWrite(buildQuote("q_new", leadID, quote.NonBinding, later), prev, supersede, from)
 	}
 	tests := []struct {
 		name   string
 		tenant auth.Tenant
-		w      quoterec.NewQuote
+		w      record.NewQuote
 		code   errcode.Code
 		cause  error
 	}{
@@ -249,7 +249,7 @@ func TestPutQuoteConditions(t *testing.T) {
 		{"lead's quote changed (another read)", quoteTenant, next("lead_1", "q_older", false, lead.Quoted), errcode.Conflict, ErrChanged},
 		{"superseded quote no longer open", quoteTenant, next("lead_acc", accepted1.ID, true, lead.Accepted), errcode.Conflict, ErrChanged},
 		{"taken quote id", quoteTenant, newQuoteWrite(buildQuote(q1.ID, "lead_1", quote.Binding, later), q1.ID, false, lead.Quoted), errcode.Conflict, nil},
-		{"taken token hash", quoteTenant, func() quoterec.NewQuote {
+		{"taken token hash", quoteTenant, func() record.NewQuote {
 			w := next("lead_1", q1.ID, true, lead.Quoted)
 			w.Token.Hash = first.Token.Hash
 			return w
@@ -305,25 +305,25 @@ func TestAcceptQuoteConditions(t *testing.T) {
 	tests := []struct {
 		name   string
 		tenant auth.Tenant
-		a      func() quoterec.Accepted
+		a      func() record.QuoteAccepted
 		code   errcode.Code
 		cause  error
 	}{
-		{"unknown quote", quoteTenant, func() quoterec.Accepted {
+		{"unknown quote", quoteTenant, func() record.QuoteAccepted {
 			return accepted(decide(t, buildQuote("q_nobody", "lead_1", quote.Binding, t0), at))
 		}, errcode.NotFound, nil},
-		{"unknown lead", quoteTenant, func() quoterec.Accepted {
+		{"unknown lead", quoteTenant, func() record.QuoteAccepted {
 			return accepted(decide(t, buildQuote("q_nobody", "lead_nobody", quote.Binding, t0), at))
 		}, errcode.NotFound, nil},
-		{"another tenant", auth.Tenant{PartnerID: "ptn_other", Mode: auth.Test}, func() quoterec.Accepted {
+		{"another tenant", auth.Tenant{PartnerID: "ptn_other", Mode: auth.Test}, func() record.QuoteAccepted {
 			return accepted(decide(t, q1, at))
 		}, errcode.NotFound, nil},
-		{"lead status changed", quoteTenant, func() quoterec.Accepted {
+		{"lead status changed", quoteTenant, func() record.QuoteAccepted {
 			a := accepted(decide(t, q1, at))
 			a.LeadFrom = lead.New
 			return a
 		}, errcode.Conflict, ErrChanged},
-		{"lead's quote is another", quoteTenant, func() quoterec.Accepted {
+		{"lead's quote is another", quoteTenant, func() record.QuoteAccepted {
 			return accepted(decide(t, qa, at))
 		}, errcode.Conflict, ErrChanged},
 	}
@@ -361,7 +361,7 @@ func TestQuoteTokens(t *testing.T) {
 	if err := s.PutQuote(ctx, quoteTenant, w); err != nil {
 		t.Fatal(err)
 	}
-	wantGrant := quoterec.PageGrant{Tenant: quoteTenant, LeadID: "lead_1", QuoteID: "q_1",
+	wantGrant := record.QuotePageGrant{Tenant: quoteTenant, LeadID: "lead_1", QuoteID: "q_1",
 		ExpiresAt: w.Token.ExpiresAt.Truncate(time.Second).Add(time.Second).UTC()}
 	now := time.Date(2026, 11, 21, 12, 5, 10, 0, time.UTC)
 	for i, wantAdmitted := range []bool{true, true, false, false} {

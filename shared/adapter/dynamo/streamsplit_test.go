@@ -12,7 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -87,7 +87,7 @@ func TestOnlyEventsAreStreamed(t *testing.T) {
 
 	for _, to := range []survey.Status{survey.Recording, survey.Processing} {
 		from := map[survey.Status]survey.Status{survey.Recording: survey.Invited, survey.Processing: survey.Recording}[to]
-		if err := s.AdvanceSurvey(ctx, surveyTenant, surveyrec.Transition{LeadID: "lead_1", SurveyID: sv.ID, From: from, To: to, At: t0}); err != nil {
+		if err := s.AdvanceSurvey(ctx, surveyTenant, record.SurveyTransition{LeadID: "lead_1", SurveyID: sv.ID, From: from, To: to, At: t0}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -96,7 +96,7 @@ func TestOnlyEventsAreStreamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AdvanceSurvey(ctx, surveyTenant, surveyrec.Transition{LeadID: "lead_1", SurveyID: sv.ID,
+	if err := s.AdvanceSurvey(ctx, surveyTenant, record.SurveyTransition{LeadID: "lead_1", SurveyID: sv.ID,
 		From: survey.Processing, To: survey.InventoryReady, At: t0, Recommended: est, Events: evs}); err != nil {
 		t.Fatal(err)
 	}

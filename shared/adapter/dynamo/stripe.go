@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -80,10 +80,10 @@ type depositTx struct {
 	lead, eventsFrom, end int
 }
 
-// ApplyDeposit writes ch (see quoterec.DepositChange) in one
+// ApplyDeposit writes ch (see record.DepositChange) in one
 // TransactWriteItems. Errors: a Stripe event already applied → an error
 // wrapping ErrDuplicate; a deposit whose status moved since Before was
-// read → conflict wrapping surveyrec.ErrChanged; unknown deposit →
+// read → conflict wrapping record.ErrChanged; unknown deposit →
 // not_found; any other failure → upstream_failed. Nothing is written on
 // error.
 //
@@ -111,7 +111,7 @@ type depositTx struct {
 // with a change that moves nothing, ids that differ between Before and
 // After, or a transition that does not match them are the caller's bug:
 // an error before any write.
-func (s *Store) ApplyDeposit(ctx context.Context, t auth.Tenant, ch quoterec.DepositChange) error {
+func (s *Store) ApplyDeposit(ctx context.Context, t auth.Tenant, ch record.DepositChange) error {
 	if err := checkDepositChange(t, ch); err != nil {
 		return err
 	}
@@ -191,7 +191,7 @@ func replan(plan depositPlan, depositID string, old map[string]types.AttributeVa
 }
 
 // checkDepositChange refuses a change that is not one: the caller's bug.
-func checkDepositChange(t auth.Tenant, ch quoterec.DepositChange) error {
+func checkDepositChange(t auth.Tenant, ch record.DepositChange) error {
 	b, a, tr := ch.Before, ch.After, ch.Transition
 	switch {
 	case a.ID == "" || a.ID != b.ID || a.PartnerID != b.PartnerID || a.LeadID != b.LeadID || a.PartnerID != t.PartnerID:
@@ -213,7 +213,7 @@ func checkDepositChange(t auth.Tenant, ch quoterec.DepositChange) error {
 // applyDepositInput is one ApplyDeposit transaction under plan: the
 // deposit (when it changes or brings its PaymentIntent), the event's
 // dedupe record, the PaymentIntent's record, the lead and the events.
-func (s *Store) applyDepositInput(t auth.Tenant, ch quoterec.DepositChange, plan depositPlan, newPI bool) (depositTx, error) {
+func (s *Store) applyDepositInput(t auth.Tenant, ch record.DepositChange, plan depositPlan, newPI bool) (depositTx, error) {
 	tx := depositTx{deposit: -1, dedupe: -1, pi: -1, lead: -1}
 	var items []types.TransactWriteItem
 	if ch.Transition.Changed() || newPI {
@@ -272,7 +272,7 @@ func (s *Store) applyDepositInput(t auth.Tenant, ch quoterec.DepositChange, plan
 
 // depositUpdate moves the deposit to ch.After, conditioned on its status
 // still being ch.Before's.
-func (s *Store) depositUpdate(t auth.Tenant, ch quoterec.DepositChange) (types.TransactWriteItem, error) {
+func (s *Store) depositUpdate(t auth.Tenant, ch record.DepositChange) (types.TransactWriteItem, error) {
 	a := ch.After
 	upd := expression.Set(expression.Name("status"), expression.Value(string(a.Status)))
 	for _, f := range []struct{ name, v string }{
@@ -316,7 +316,7 @@ func (s *Store) paymentIntentPut(t auth.Tenant, pi, depositID string) (types.Tra
 }
 
 // depositLeadUpdate is the lead's part of a deposit change under plan.
-func (s *Store) depositLeadUpdate(t auth.Tenant, ch quoterec.DepositChange, plan depositPlan) (types.TransactWriteItem, error) {
+func (s *Store) depositLeadUpdate(t auth.Tenant, ch record.DepositChange, plan depositPlan) (types.TransactWriteItem, error) {
 	a := ch.After
 	status := expression.Name("status")
 	upd := leadTouched(t, a.LeadID, ch.At).Set(expression.Name(attrDepositStatus), expression.Value(string(a.Status)))

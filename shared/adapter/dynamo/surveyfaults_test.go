@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -40,13 +40,13 @@ func TestSurveyWritesUnderInjectedFailures(t *testing.T) {
 			return err
 		}},
 		{"AdvanceSurvey", "TransactWriteItems", func(s *Store, sv survey.Survey) error {
-			return s.AdvanceSurvey(ctx, surveyTenant, surveyrec.Transition{LeadID: sv.LeadID, SurveyID: sv.ID, From: survey.Invited, To: survey.Recording, At: at})
+			return s.AdvanceSurvey(ctx, surveyTenant, record.SurveyTransition{LeadID: sv.LeadID, SurveyID: sv.ID, From: survey.Invited, To: survey.Recording, At: at})
 		}},
 		{"PutClip", "TransactWriteItems", func(s *Store, sv survey.Survey) error {
 			return s.PutClip(ctx, surveyTenant, sv.ID, newClip(t, "clip_1", at))
 		}},
 		{"AdvanceClip", "UpdateItem", func(s *Store, sv survey.Survey) error {
-			return s.AdvanceClip(ctx, surveyTenant, surveyrec.ClipTransition{SurveyID: sv.ID, ClipID: "clip_0", From: survey.ClipAnnounced, To: survey.ClipUploading, At: at})
+			return s.AdvanceClip(ctx, surveyTenant, record.ClipTransition{SurveyID: sv.ID, ClipID: "clip_0", From: survey.ClipAnnounced, To: survey.ClipUploading, At: at})
 		}},
 		{"SetChecklist", "UpdateItem", func(s *Store, sv survey.Survey) error {
 			return s.SetChecklist(ctx, surveyTenant, sv.ID, inventory.Checklist{Rooms: []inventory.ChecklistRoom{}})

@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
@@ -90,7 +90,7 @@ func tokenEntries(ts []survey.StoredToken) []tokenEntry {
 
 // record returns the stored survey; a stored time that does not parse is
 // an error naming the item.
-func (it surveyItem) record() (surveyrec.Record, error) {
+func (it surveyItem) record() (record.Survey, error) {
 	var err error
 	parse := func(attr, v string) time.Time {
 		if err != nil {
@@ -109,9 +109,9 @@ func (it surveyItem) record() (surveyrec.Record, error) {
 			IssuedAt: parse("tokens.issued_at", tok.IssuedAt), ExpiresAt: parse("tokens.expires_at", tok.ExpiresAt)})
 	}
 	if err != nil {
-		return surveyrec.Record{}, err
+		return record.Survey{}, err
 	}
-	rec := surveyrec.Record{Survey: sv, Inventory: it.Inventory, Recommended: it.Recommended}
+	rec := record.Survey{Survey: sv, Inventory: it.Inventory, Recommended: it.Recommended}
 	if it.Checklist != nil {
 		rec.Checklist = *it.Checklist
 	}
@@ -132,11 +132,11 @@ func leadAfterSurveyChange(t auth.Tenant, leadID, surveyID string, status survey
 // GetSurvey returns tenant t's survey id (strongly consistent), or
 // not_found (also for another tenant's survey). A failed read is
 // upstream_failed.
-func (s *Store) GetSurvey(ctx context.Context, t auth.Tenant, id string) (surveyrec.Record, error) {
+func (s *Store) GetSurvey(ctx context.Context, t auth.Tenant, id string) (record.Survey, error) {
 	pk, sk := surveyKey(t, id)
 	var it surveyItem
 	if err := s.getItem(ctx, pk, sk, "survey", &it); err != nil {
-		return surveyrec.Record{}, err
+		return record.Survey{}, err
 	}
 	return it.record()
 }
@@ -160,19 +160,19 @@ type leadWithSurvey struct {
 //
 // Errors: unknown lead (or another tenant's) → not_found; a failed read
 // is upstream_failed.
-func (s *Store) GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey, error) {
+func (s *Store) GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string) (lead.Lead, record.LeadSurvey, error) {
 	pk, sk := leadKey(t, id)
 	var it leadWithSurvey
 	if err := s.getItem(ctx, pk, sk, "lead", &it); err != nil {
-		return lead.Lead{}, surveyrec.LeadSurvey{}, err
+		return lead.Lead{}, record.LeadSurvey{}, err
 	}
 	l, err := it.lead()
 	if err != nil {
-		return lead.Lead{}, surveyrec.LeadSurvey{}, err
+		return lead.Lead{}, record.LeadSurvey{}, err
 	}
-	ls := surveyrec.LeadSurvey{SurveyID: it.SurveyID, Status: survey.Status(it.SurveyStatus), Recommended: it.Recommended}
+	ls := record.LeadSurvey{SurveyID: it.SurveyID, Status: survey.Status(it.SurveyStatus), Recommended: it.Recommended}
 	if ls.Quote, ls.Deposit, err = it.refs(it.PK); err != nil {
-		return lead.Lead{}, surveyrec.LeadSurvey{}, err
+		return lead.Lead{}, record.LeadSurvey{}, err
 	}
 	if ls.SurveyID == "" {
 		ls.Status = survey.None
@@ -192,13 +192,13 @@ func (s *Store) GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string)
 // settlement stores it in the transaction that makes the survey ready, so
 // only a damaged item lacks it) leaves Inventory nil rather than making
 // the lead unreadable.
-func (s *Store) GetLeadDetail(ctx context.Context, t auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey, error) {
+func (s *Store) GetLeadDetail(ctx context.Context, t auth.Tenant, id string) (lead.Lead, record.LeadSurvey, error) {
 	l, ls, err := s.GetLeadWithSurvey(ctx, t, id)
 	if err != nil || ls.Status != survey.InventoryReady {
 		return l, ls, err
 	}
 	if ls.Inventory, err = s.surveyInventory(ctx, t, ls.SurveyID); err != nil {
-		return lead.Lead{}, surveyrec.LeadSurvey{}, err
+		return lead.Lead{}, record.LeadSurvey{}, err
 	}
 	return l, ls, nil
 }
@@ -246,7 +246,7 @@ func (s *Store) surveyInventory(ctx context.Context, t auth.Tenant, id string) (
 // runs conditioned on that status.
 //
 // Errors: unknown lead (or another tenant's) → not_found; a lead whose
-// survey is still live → conflict whose cause is a *surveyrec.LiveSurveyError naming
+// survey is still live → conflict whose cause is a *record.LiveSurveyError naming
 // that survey; a taken survey id or token hash → conflict; a lead that keeps
 // changing concurrently → conflict wrapping ErrChanged; any other failure →
 // upstream_failed. On every error nothing was written.
@@ -288,7 +288,7 @@ func (s *Store) StartSurvey(ctx context.Context, t auth.Tenant, sv survey.Survey
 			}
 			if st := survey.Status(cur.SurveyStatus); st != "" && !st.Final() {
 				e := errcode.New(errcode.Conflict, "The lead already has a survey in progress; nothing was written.")
-				e.Cause = &surveyrec.LiveSurveyError{LeadID: sv.LeadID, SurveyID: cur.SurveyID, Status: st}
+				e.Cause = &record.LiveSurveyError{LeadID: sv.LeadID, SurveyID: cur.SurveyID, Status: st}
 				return e
 			}
 			if attempt == 2 {

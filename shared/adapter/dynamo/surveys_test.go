@@ -12,7 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
@@ -76,7 +76,7 @@ func rawItem(t testing.TB, s *Store, pk, sk string) map[string]types.AttributeVa
 }
 
 // leadView reads tn's lead id with its survey.
-func leadView(t testing.TB, s *Store, tn auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey) {
+func leadView(t testing.TB, s *Store, tn auth.Tenant, id string) (lead.Lead, record.LeadSurvey) {
 	t.Helper()
 	l, ls, err := s.GetLeadWithSurvey(context.Background(), tn, id)
 	if err != nil {
@@ -132,7 +132,7 @@ func TestStartSurvey(t *testing.T) {
 		if l.Status != lead.Surveying || !l.UpdatedAt.Equal(at) {
 			t.Errorf("lead status %s updated_at %s; want surveying, %s", l.Status, l.UpdatedAt, at)
 		}
-		if want := (surveyrec.LeadSurvey{SurveyID: sv.ID, Status: survey.Invited}); !reflect.DeepEqual(ls, want) {
+		if want := (record.LeadSurvey{SurveyID: sv.ID, Status: survey.Invited}); !reflect.DeepEqual(ls, want) {
 			t.Errorf("lead survey = %+v; want %+v", ls, want)
 		}
 		if ids := listedSince(t, s, surveyTenant, at); !reflect.DeepEqual(ids, []string{"lead_1"}) {
@@ -169,9 +169,9 @@ func TestStartSurvey(t *testing.T) {
 		second, token := newSurvey(t, "lead_1", at.Add(time.Minute))
 		err := s.StartSurvey(ctx, surveyTenant, second)
 		wantCode(t, err, errcode.Conflict)
-		var live *surveyrec.LiveSurveyError
+		var live *record.LiveSurveyError
 		if !errors.As(err, &live) || live.SurveyID != first.ID || live.Status != survey.Invited {
-			t.Fatalf("err = %v; want a *surveyrec.LiveSurveyError naming %s (invited)", err, first.ID)
+			t.Fatalf("err = %v; want a *record.LiveSurveyError naming %s (invited)", err, first.ID)
 		}
 		if _, err := s.GetSurvey(ctx, surveyTenant, second.ID); errcode.As(err) == nil || errcode.As(err).Code != errcode.NotFound {
 			t.Errorf("second survey stored (GetSurvey error %v); want nothing written", err)
@@ -187,7 +187,7 @@ func TestStartSurvey(t *testing.T) {
 		putLeadIn(t, s, surveyTenant, "lead_1", lead.New)
 		first, _ := startSurvey(t, s, surveyTenant, "lead_1", at)
 		est := &estimate.Estimate{Min: 900, Max: 1400, Currency: "usd"}
-		for i, step := range []surveyrec.Transition{
+		for i, step := range []record.SurveyTransition{
 			{From: survey.Invited, To: survey.Recording},
 			{From: survey.Recording, To: survey.Processing},
 			{From: survey.Processing, To: survey.InventoryReady, Inventory: &inventory.Inventory{Rooms: []inventory.Room{}}, Recommended: est},
@@ -203,7 +203,7 @@ func TestStartSurvey(t *testing.T) {
 		later := at.Add(time.Hour)
 		second, _ := startSurvey(t, s, surveyTenant, "lead_1", later)
 		l, ls := leadView(t, s, surveyTenant, "lead_1")
-		if want := (surveyrec.LeadSurvey{SurveyID: second.ID, Status: survey.Invited}); !reflect.DeepEqual(ls, want) {
+		if want := (record.LeadSurvey{SurveyID: second.ID, Status: survey.Invited}); !reflect.DeepEqual(ls, want) {
 			t.Errorf("lead survey = %+v; want the newest %+v (no estimate yet)", ls, want)
 		}
 		if !l.UpdatedAt.Equal(later) || l.Status != lead.Surveying {
@@ -269,7 +269,7 @@ func TestGetLeadWithSurveyIsOneRead(t *testing.T) {
 	s := newStore(t, rec.install)
 	putLeadIn(t, s, surveyTenant, "lead_1", lead.New)
 	_, ls := leadView(t, s, surveyTenant, "lead_1")
-	if want := (surveyrec.LeadSurvey{Status: survey.None}); !reflect.DeepEqual(ls, want) {
+	if want := (record.LeadSurvey{Status: survey.None}); !reflect.DeepEqual(ls, want) {
 		t.Errorf("lead without survey = %+v; want %+v", ls, want)
 	}
 	sv, _ := startSurvey(t, s, surveyTenant, "lead_1", t0.Add(time.Hour))

@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -44,7 +44,7 @@ var ErrBadTransition = errors.New("dynamo: not a forward transition")
 // current survey is another) → conflict wrapping ErrChanged (re-read and
 // decide again); any other failure → upstream_failed. On every error
 // nothing was written.
-func (s *Store) AdvanceSurvey(ctx context.Context, t auth.Tenant, tr surveyrec.Transition) error {
+func (s *Store) AdvanceSurvey(ctx context.Context, t auth.Tenant, tr record.SurveyTransition) error {
 	next, moved, err := survey.Next(tr.From, eventTo[tr.To])
 	switch {
 	case err != nil || !moved || next != tr.To:
@@ -76,7 +76,7 @@ func (s *Store) AdvanceSurvey(ctx context.Context, t auth.Tenant, tr surveyrec.T
 
 // advanceSurveyInput is AdvanceSurvey's transaction: the survey, then the
 // lead, then the events the move owes (each written only if new).
-func (s *Store) advanceSurveyInput(t auth.Tenant, tr surveyrec.Transition) (*dynamodb.TransactWriteItemsInput, error) {
+func (s *Store) advanceSurveyInput(t auth.Tenant, tr record.SurveyTransition) (*dynamodb.TransactWriteItemsInput, error) {
 	status := expression.Name("status")
 	upd := expression.Set(status, expression.Value(string(tr.To))).
 		Set(expression.Name("updated_at"), expression.Value(lead.FormatTime(tr.At)))

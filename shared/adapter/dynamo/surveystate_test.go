@@ -9,7 +9,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
@@ -38,7 +38,7 @@ func TestAdvanceSurveyMovesTheLead(t *testing.T) {
 	inv := &inventory.Inventory{Rooms: []inventory.Room{{Name: "Kitchen", Items: []inventory.Item{
 		{Key: "refrigerator", Name: "Refrigerator", Count: 1, CubicFeet: 45, Source: inventory.FromChecklist}}}}}
 	est := &estimate.Estimate{Min: 700, Max: 1100, Currency: "usd"}
-	steps := []surveyrec.Transition{
+	steps := []record.SurveyTransition{
 		{From: survey.Invited, To: survey.Recording},
 		{From: survey.Recording, To: survey.Processing},
 		{From: survey.Processing, To: survey.InventoryReady, Inventory: inv, Recommended: est},
@@ -92,7 +92,7 @@ func TestAdvanceSurveyChangesNothingOutOfOrder(t *testing.T) {
 	}
 	failed := func(t *testing.T) setup {
 		st := processing(t)
-		tr := surveyrec.Transition{LeadID: "lead_1", SurveyID: st.sv.ID, From: survey.Processing, To: survey.Failed, At: t0.Add(time.Hour), FailureReason: "no playable clip: 1 never uploaded"}
+		tr := record.SurveyTransition{LeadID: "lead_1", SurveyID: st.sv.ID, From: survey.Processing, To: survey.Failed, At: t0.Add(time.Hour), FailureReason: "no playable clip: 1 never uploaded"}
 		if err := st.s.AdvanceSurvey(ctx, surveyTenant, tr); err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +124,7 @@ func TestAdvanceSurveyChangesNothingOutOfOrder(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			st := tt.setup(t)
 			beforeLead, beforeSurvey := leadSnapshot(t, st.s), surveySnapshot(t, st.s, st.sv.ID)
-			tr := surveyrec.Transition{LeadID: "lead_1", SurveyID: st.sv.ID, From: tt.from, To: tt.to, At: later}
+			tr := record.SurveyTransition{LeadID: "lead_1", SurveyID: st.sv.ID, From: tt.from, To: tt.to, At: later}
 			err := st.s.AdvanceSurvey(ctx, tt.tenant, tr)
 			switch {
 			case tt.code == "" && !errors.Is(err, tt.cause):
@@ -147,7 +147,7 @@ func TestAdvanceSurveyChangesNothingOutOfOrder(t *testing.T) {
 		putLeadIn(t, st.s, surveyTenant, "lead_2", lead.New)
 		pk, sk := leadKey(surveyTenant, "lead_2")
 		before := rawItem(t, st.s, pk, sk)
-		tr := surveyrec.Transition{LeadID: "lead_2", SurveyID: st.sv.ID, From: survey.Processing, To: survey.Failed, At: later}
+		tr := record.SurveyTransition{LeadID: "lead_2", SurveyID: st.sv.ID, From: survey.Processing, To: survey.Failed, At: later}
 		wantCause(t, st.s.AdvanceSurvey(ctx, surveyTenant, tr), errcode.Conflict, ErrChanged)
 		if got := rawItem(t, st.s, pk, sk); !reflect.DeepEqual(got, before) {
 			t.Errorf("lead_2 changed:\n%v\nwant\n%v", got, before)
@@ -158,7 +158,7 @@ func TestAdvanceSurveyChangesNothingOutOfOrder(t *testing.T) {
 	})
 	t.Run("fields that do not belong", func(t *testing.T) {
 		st := processing(t)
-		tr := surveyrec.Transition{LeadID: "lead_1", SurveyID: st.sv.ID, From: survey.Processing, To: survey.Failed, At: later,
+		tr := record.SurveyTransition{LeadID: "lead_1", SurveyID: st.sv.ID, From: survey.Processing, To: survey.Failed, At: later,
 			Recommended: &estimate.Estimate{Min: 1, Max: 2, Currency: "usd"}}
 		if err := st.s.AdvanceSurvey(ctx, surveyTenant, tr); !errors.Is(err, ErrBadTransition) {
 			t.Errorf("failed with an estimate: %v; want ErrBadTransition", err)

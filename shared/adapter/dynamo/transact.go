@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/spec/table"
 )
@@ -21,9 +21,9 @@ import (
 
 // ErrChanged is the cause of the conflict error of a conditional write
 // whose item changed since the caller read it: re-read, decide again. It
-// is surveyrec.ErrChanged, so feature services test for it without
+// is record.ErrChanged, so feature services test for it without
 // importing the store.
-var ErrChanged = surveyrec.ErrChanged
+var ErrChanged = record.ErrChanged
 
 // changed is the conflict error, wrapping ErrChanged, for what.
 func changed(what string) error {

@@ -21,9 +21,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
 	"github.com/moveleads/partnerapi/shared/app/quotes"
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
@@ -36,12 +35,12 @@ import (
 // Store is the storage the service needs (shared/adapter/dynamo's Store).
 type Store interface {
 	GetPartner(ctx context.Context, id string) (auth.Partner, error)
-	GetQuoteLead(ctx context.Context, t auth.Tenant, leadID string) (quoterec.Lead, error)
-	GetQuote(ctx context.Context, t auth.Tenant, leadID, quoteID string) (quoterec.Quote, error)
+	GetQuoteLead(ctx context.Context, t auth.Tenant, leadID string) (record.Lead, error)
+	GetQuote(ctx context.Context, t auth.Tenant, leadID, quoteID string) (record.Quote, error)
 	GetDeposit(ctx context.Context, t auth.Tenant, id string) (deposit.Deposit, error)
-	PutDeposit(ctx context.Context, t auth.Tenant, d quoterec.NewDeposit) error
+	PutDeposit(ctx context.Context, t auth.Tenant, d record.NewDeposit) error
 	MarkReconciled(ctx context.Context, t auth.Tenant, d deposit.Deposit, now time.Time) (bool, error)
-	ApplyDeposit(ctx context.Context, t auth.Tenant, ch quoterec.DepositChange) error
+	ApplyDeposit(ctx context.Context, t auth.Tenant, ch record.DepositChange) error
 	DepositByPaymentIntent(ctx context.Context, mode auth.Mode, pi string) (auth.Tenant, string, bool, error)
 }
 
@@ -229,7 +228,7 @@ func (s *Service) Start(ctx context.Context, t auth.Tenant, partner auth.Partner
 	}
 	for attempt := 1; ; attempt++ {
 		view, err := s.start(ctx, t, partner, tg, id, now)
-		if errors.Is(err, surveyrec.ErrChanged) && attempt < retries {
+		if errors.Is(err, record.ErrChanged) && attempt < retries {
 			continue
 		}
 		return view, err
@@ -333,7 +332,7 @@ func (s *Service) start(ctx context.Context, t auth.Tenant, partner auth.Partner
 		// Stripe creates it only when the customer pays.
 		CheckoutExpiresAt: expires.UTC(), CreatedAt: now.UTC().Truncate(time.Microsecond),
 	}
-	err = s.d.Store.PutDeposit(ctx, t, quoterec.NewDeposit{
+	err = s.d.Store.PutDeposit(ctx, t, record.NewDeposit{
 		Deposit: d, QuoteID: q.QuoteID, Token: tok, PrevDepositID: prev,
 		LeadFrom: ql.Status, LeadTo: lead.DepositPending, At: now,
 	})
@@ -438,7 +437,7 @@ func (s *Service) reconcile(ctx context.Context, t auth.Tenant, d deposit.Deposi
 		return d, nil
 	}
 	after, err := s.apply(ctx, t, d, e, co.PaymentIntentID, "", now)
-	if errors.Is(err, surveyrec.ErrChanged) {
+	if errors.Is(err, record.ErrChanged) {
 		return s.d.Store.GetDeposit(ctx, t, d.ID) // a webhook moved it meanwhile
 	}
 	return after, err
@@ -467,7 +466,7 @@ func (s *Service) apply(ctx context.Context, t auth.Tenant, d deposit.Deposit, e
 	if !tr.Changed() && after.PaymentIntentID == d.PaymentIntentID && eventID == "" {
 		return d, nil
 	}
-	err = s.d.Store.ApplyDeposit(ctx, t, quoterec.DepositChange{
+	err = s.d.Store.ApplyDeposit(ctx, t, record.DepositChange{
 		Before: d, After: after, Transition: tr, StripeEventID: eventID, Events: events, At: now,
 	})
 	if err != nil {

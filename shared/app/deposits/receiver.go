@@ -7,8 +7,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
@@ -140,10 +139,10 @@ func (s *Service) Receive(ctx context.Context, mode auth.Mode, ev deposit.Stripe
 		}
 		after, err := s.apply(ctx, t, d, ev.Outcome, ev.PaymentIntentID, ev.ID, now)
 		switch {
-		case errors.Is(err, quoterec.ErrDuplicate):
+		case errors.Is(err, record.ErrDuplicate):
 			view.Outcome, view.Status = "duplicate", string(d.Status.PublicStatus())
 			return view, nil
-		case errors.Is(err, surveyrec.ErrChanged) && attempt < retries:
+		case errors.Is(err, record.ErrChanged) && attempt < retries:
 			continue
 		case err != nil:
 			return ReceiptView{}, err

@@ -1,9 +1,10 @@
 // Package leads is the lead feature's service: createLead, listLeads and
 // getLead as plain Go over the lead domain, and their endpoints (request
-// decoding, validation, response views) for the request pipeline in
-// shared/app/pipeline. Every edge (API Gateway, the agent tool server) runs these
-// same endpoints. It imports no AWS or HTTP package: storage is the Store
-// interface below, which shared/adapter/dynamo implements.
+// decoding, validation, response views, listLeads' signed cursors) for the
+// request pipeline in shared/app/pipeline. Every edge (API Gateway, the
+// agent tool server) runs these same endpoints. It imports no AWS or HTTP
+// package: storage is the Store interface below, which
+// shared/adapter/dynamo implements.
 package leads
 
 import (
@@ -12,8 +13,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/moveleads/partnerapi/shared/app/cursor"
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
@@ -32,7 +32,7 @@ type Store interface {
 	// GetLeadDetail returns the lead with what it says about its latest
 	// survey and, once that is inventory_ready, its inventory; or
 	// not_found.
-	GetLeadDetail(ctx context.Context, t auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey, error)
+	GetLeadDetail(ctx context.Context, t auth.Tenant, id string) (lead.Lead, record.LeadSurvey, error)
 	// ListLeads returns up to q.Limit leads and whether more follow.
 	ListLeads(ctx context.Context, t auth.Tenant, q lead.ListQuery) ([]lead.Lead, bool, error)
 }
@@ -41,7 +41,7 @@ type Store interface {
 type Service struct {
 	store Store
 	// cursor returns the signer of list cursors, loaded on first use.
-	cursor func(context.Context) (*cursor.Signer, error)
+	cursor func(context.Context) (*cursorSigner, error)
 }
 
 // New returns the lead service over store. cursorKey returns the key that
@@ -62,10 +62,10 @@ func (s *Service) Create(ctx context.Context, t auth.Tenant, rc estimate.RateCar
 
 // Get returns tenant t's lead id. An id that is not a UUID cannot exist, so
 // it answers not_found like any other unknown id (also another tenant's).
-func (s *Service) Get(ctx context.Context, t auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey, error) {
+func (s *Service) Get(ctx context.Context, t auth.Tenant, id string) (lead.Lead, record.LeadSurvey, error) {
 	u, err := uuid.Parse(id)
 	if err != nil || len(id) != 36 {
-		return lead.Lead{}, surveyrec.LeadSurvey{}, errcode.New(errcode.NotFound, "No lead with that id exists for this API key.")
+		return lead.Lead{}, record.LeadSurvey{}, errcode.New(errcode.NotFound, "No lead with that id exists for this API key.")
 	}
 	return s.store.GetLeadDetail(ctx, t, u.String())
 }

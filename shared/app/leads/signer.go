@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/moveleads/partnerapi/shared/app/cursor"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lazy"
 )
@@ -12,8 +11,8 @@ import (
 // lazySigner builds the cursor signer on first use, so that a cold start
 // pays nothing for the secret. A failed load is not remembered: the next
 // request tries again.
-func lazySigner(load func(context.Context) ([]byte, error)) func(context.Context) (*cursor.Signer, error) {
-	return lazy.NewValue(func(ctx context.Context) (*cursor.Signer, error) {
+func lazySigner(load func(context.Context) ([]byte, error)) func(context.Context) (*cursorSigner, error) {
+	return lazy.NewValue(func(ctx context.Context) (*cursorSigner, error) {
 		if load == nil {
 			return nil, fmt.Errorf("no cursor signing key is configured for this function")
 		}
@@ -24,7 +23,7 @@ func lazySigner(load func(context.Context) ([]byte, error)) func(context.Context
 			}
 			return nil, errcode.Upstream("load cursor signing key", err)
 		}
-		s, err := cursor.NewSigner(key)
+		s, err := newCursorSigner(key)
 		if err != nil {
 			return nil, fmt.Errorf("cursor signing key: %w", err)
 		}

@@ -3,8 +3,7 @@ package leads
 import (
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
@@ -100,7 +99,7 @@ type DetailView struct {
 // its current quote (null when none; its stage as of now, so an open quote
 // past its expiry is expired; with its share link) and its latest
 // deposit's id and public status (null and "none" when none).
-func detail(l lead.Lead, ls surveyrec.LeadSurvey, now time.Time) DetailView {
+func detail(l lead.Lead, ls record.LeadSurvey, now time.Time) DetailView {
 	sv := surveyView{Status: string(survey.None)}
 	if ls.SurveyID != "" {
 		sv = surveyView{SurveyID: &ls.SurveyID, Status: string(ls.Status)}
@@ -124,7 +123,7 @@ func detail(l lead.Lead, ls surveyrec.LeadSurvey, now time.Time) DetailView {
 
 // quoteOf renders the lead's current quote ref at now; nil (null) when
 // the lead has none.
-func quoteOf(ref *quoterec.QuoteRef, now time.Time) *quoteView {
+func quoteOf(ref *record.QuoteRef, now time.Time) *quoteView {
 	if ref == nil {
 		return nil
 	}

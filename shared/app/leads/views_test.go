@@ -6,8 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
@@ -25,20 +24,20 @@ func TestDetailSurvey(t *testing.T) {
 	est := &estimate.Estimate{Min: 900, Max: 1400, Currency: "usd"}
 	tests := []struct {
 		name string
-		ls   surveyrec.LeadSurvey
+		ls   record.LeadSurvey
 		want string // the survey object's JSON
 	}{
-		{"no survey", surveyrec.LeadSurvey{Status: survey.None},
+		{"no survey", record.LeadSurvey{Status: survey.None},
 			`{"survey_id":null,"status":"none","inventory":null}`},
-		{"processing", surveyrec.LeadSurvey{SurveyID: "s1", Status: survey.Processing},
+		{"processing", record.LeadSurvey{SurveyID: "s1", Status: survey.Processing},
 			`{"survey_id":"s1","status":"processing","inventory":null}`},
-		{"failed", surveyrec.LeadSurvey{SurveyID: "s1", Status: survey.Failed},
+		{"failed", record.LeadSurvey{SurveyID: "s1", Status: survey.Failed},
 			`{"survey_id":"s1","status":"failed","inventory":null}`},
-		{"inventory_ready", surveyrec.LeadSurvey{SurveyID: "s1", Status: survey.InventoryReady, Inventory: inv, Recommended: est},
+		{"inventory_ready", record.LeadSurvey{SurveyID: "s1", Status: survey.InventoryReady, Inventory: inv, Recommended: est},
 			`{"survey_id":"s1","status":"inventory_ready","inventory":{"item_count":2,"total_cubic_feet":70,` +
 				`"items_by_source":{"checklist":2,"detected":0},"rooms":[{"name":"Living room","item_count":2,"total_cubic_feet":70,` +
 				`"items":[{"key":"sofa_3_seat","name":"Sofa, 3 seats","count":2,"cubic_feet":35,"source":"checklist","detected":1}]}],"detector":null}}`},
-		{"inventory_ready without a stored inventory", surveyrec.LeadSurvey{SurveyID: "s1", Status: survey.InventoryReady},
+		{"inventory_ready without a stored inventory", record.LeadSurvey{SurveyID: "s1", Status: survey.InventoryReady},
 			`{"survey_id":"s1","status":"inventory_ready","inventory":null}`},
 	}
 	for _, tt := range tests {
@@ -62,27 +61,27 @@ func TestDetailQuoteAndDeposit(t *testing.T) {
 	l := lead.Lead{ID: "6f1c1b0e-8f59-4d7e-9a39-2f7f6c8b8f11", Status: lead.Quoted}
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	accepted := time.Date(2026, 2, 20, 9, 30, 15, 123456000, time.UTC)
-	open := &quoterec.QuoteRef{QuoteID: "q1", ShareLinkID: "l1", Stage: quote.StageOpen, ExpiresAt: now.Add(time.Hour)}
+	open := &record.QuoteRef{QuoteID: "q1", ShareLinkID: "l1", Stage: quote.StageOpen, ExpiresAt: now.Add(time.Hour)}
 	tests := []struct {
 		name    string
-		ls      surveyrec.LeadSurvey
+		ls      record.LeadSurvey
 		quote   string
 		deposit string
 	}{
-		{"neither", surveyrec.LeadSurvey{Status: survey.None}, `null`, `{"deposit_id":null,"status":"none"}`},
-		{"open quote", surveyrec.LeadSurvey{Status: survey.None, Quote: open},
+		{"neither", record.LeadSurvey{Status: survey.None}, `null`, `{"deposit_id":null,"status":"none"}`},
+		{"open quote", record.LeadSurvey{Status: survey.None, Quote: open},
 			`{"quote_id":"q1","quote_share_link_id":"l1","stage":"open","accepted_at":null,"signed_at":null}`, `{"deposit_id":null,"status":"none"}`},
-		{"expired quote", surveyrec.LeadSurvey{Status: survey.None, Quote: &quoterec.QuoteRef{QuoteID: "q1", ShareLinkID: "l1", Stage: quote.StageOpen, ExpiresAt: now}},
+		{"expired quote", record.LeadSurvey{Status: survey.None, Quote: &record.QuoteRef{QuoteID: "q1", ShareLinkID: "l1", Stage: quote.StageOpen, ExpiresAt: now}},
 			`{"quote_id":"q1","quote_share_link_id":"l1","stage":"expired","accepted_at":null,"signed_at":null}`, `{"deposit_id":null,"status":"none"}`},
-		{"accepted quote, checkout open", surveyrec.LeadSurvey{Status: survey.None,
-			Quote:   &quoterec.QuoteRef{QuoteID: "q1", ShareLinkID: "l1", Stage: quote.StageAccepted, ExpiresAt: now.Add(-time.Hour), AcceptedAt: &accepted},
-			Deposit: &quoterec.DepositRef{DepositID: "d1", Status: deposit.CheckoutOpen}},
+		{"accepted quote, checkout open", record.LeadSurvey{Status: survey.None,
+			Quote:   &record.QuoteRef{QuoteID: "q1", ShareLinkID: "l1", Stage: quote.StageAccepted, ExpiresAt: now.Add(-time.Hour), AcceptedAt: &accepted},
+			Deposit: &record.DepositRef{DepositID: "d1", Status: deposit.CheckoutOpen}},
 			`{"quote_id":"q1","quote_share_link_id":"l1","stage":"accepted","accepted_at":"2026-02-20T09:30:15.123456Z","signed_at":null}`, `{"deposit_id":"d1","status":"pending"}`},
-		{"signed quote, paid", surveyrec.LeadSurvey{Status: survey.None,
-			Quote:   &quoterec.QuoteRef{QuoteID: "q1", ShareLinkID: "l1", Stage: quote.StageSigned, ExpiresAt: now, AcceptedAt: &accepted, SignedAt: &accepted},
-			Deposit: &quoterec.DepositRef{DepositID: "d1", Status: deposit.Paid}},
+		{"signed quote, paid", record.LeadSurvey{Status: survey.None,
+			Quote:   &record.QuoteRef{QuoteID: "q1", ShareLinkID: "l1", Stage: quote.StageSigned, ExpiresAt: now, AcceptedAt: &accepted, SignedAt: &accepted},
+			Deposit: &record.DepositRef{DepositID: "d1", Status: deposit.Paid}},
 			`{"quote_id":"q1","quote_share_link_id":"l1","stage":"signed","accepted_at":"2026-02-20T09:30:15.123456Z","signed_at":"2026-02-20T09:30:15.123456Z"}`, `{"deposit_id":"d1","status":"paid"}`},
-		{"disputed", surveyrec.LeadSurvey{Status: survey.None, Quote: open, Deposit: &quoterec.DepositRef{DepositID: "d1", Status: deposit.Disputed}},
+		{"disputed", record.LeadSurvey{Status: survey.None, Quote: open, Deposit: &record.DepositRef{DepositID: "d1", Status: deposit.Disputed}},
 			`{"quote_id":"q1","quote_share_link_id":"l1","stage":"open","accepted_at":null,"signed_at":null}`, `{"deposit_id":"d1","status":"disputed"}`},
 	}
 	for _, tt := range tests {

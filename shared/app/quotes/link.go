@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 )
 
@@ -30,10 +30,10 @@ func PageURL(base, token string) string { return strings.TrimRight(base, "/") + 
 // NewPageToken mints a quote page token for quote quoteID of lead leadID,
 // valid until expiresAt: the token (for the URL only) and its record
 // (which holds only its hash).
-func NewPageToken(leadID, quoteID string, now, expiresAt time.Time) (string, quoterec.PageToken, error) {
+func NewPageToken(leadID, quoteID string, now, expiresAt time.Time) (string, record.PageToken, error) {
 	token, err := survey.NewToken()
 	if err != nil {
-		return "", quoterec.PageToken{}, fmt.Errorf("quote page token: %w", err)
+		return "", record.PageToken{}, fmt.Errorf("quote page token: %w", err)
 	}
-	return token, quoterec.PageToken{Hash: survey.TokenHash(token), LeadID: leadID, QuoteID: quoteID, IssuedAt: now, ExpiresAt: expiresAt}, nil
+	return token, record.PageToken{Hash: survey.TokenHash(token), LeadID: leadID, QuoteID: quoteID, IssuedAt: now, ExpiresAt: expiresAt}, nil
 }

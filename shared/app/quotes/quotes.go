@@ -21,8 +21,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
@@ -34,12 +33,12 @@ import (
 // Store is the storage the service needs (shared/adapter/dynamo's Store). Its
 // errors carry errcodes; see each method's documentation there.
 type Store interface {
-	GetQuoteLead(ctx context.Context, t auth.Tenant, leadID string) (quoterec.Lead, error)
-	GetQuote(ctx context.Context, t auth.Tenant, leadID, quoteID string) (quoterec.Quote, error)
-	PutQuote(ctx context.Context, t auth.Tenant, q quoterec.NewQuote) error
-	AddQuoteToken(ctx context.Context, t auth.Tenant, tok quoterec.PageToken) error
-	AdmitQuoteToken(ctx context.Context, tokenHash string, now time.Time, limit int) (quoterec.PageGrant, auth.Usage, error)
-	AcceptQuote(ctx context.Context, t auth.Tenant, a quoterec.Accepted) error
+	GetQuoteLead(ctx context.Context, t auth.Tenant, leadID string) (record.Lead, error)
+	GetQuote(ctx context.Context, t auth.Tenant, leadID, quoteID string) (record.Quote, error)
+	PutQuote(ctx context.Context, t auth.Tenant, q record.NewQuote) error
+	AddQuoteToken(ctx context.Context, t auth.Tenant, tok record.PageToken) error
+	AdmitQuoteToken(ctx context.Context, tokenHash string, now time.Time, limit int) (record.QuotePageGrant, auth.Usage, error)
+	AcceptQuote(ctx context.Context, t auth.Tenant, a record.QuoteAccepted) error
 	GetDeposit(ctx context.Context, t auth.Tenant, id string) (deposit.Deposit, error)
 }
 
@@ -81,7 +80,7 @@ func New(d Deps) *Service {
 // write changed the lead or the quote between its read and its write.
 const retries = 3
 
-func changed(err error) bool { return errors.Is(err, surveyrec.ErrChanged) }
+func changed(err error) bool { return errors.Is(err, record.ErrChanged) }
 
 // ParseLeadID reads the path's lead id: a UUID, or 404 as for a lead that
 // does not exist (an id that is not a UUID names none).
@@ -179,7 +178,7 @@ func (s *Service) Create(ctx context.Context, t auth.Tenant, leadID, id string, 
 		if err != nil {
 			return QuoteView{}, err
 		}
-		nq := quoterec.NewQuote{LeadID: leadID, Quote: q, Token: tok, LeadFrom: ql.Status, LeadTo: to, At: now}
+		nq := record.NewQuote{LeadID: leadID, Quote: q, Token: tok, LeadFrom: ql.Status, LeadTo: to, At: now}
 		if ql.Quote != nil {
 			nq.PrevQuoteID = ql.Quote.QuoteID
 			if ql.Quote.Stage == quote.StageOpen {
@@ -299,7 +298,7 @@ func (s *Service) Accept(ctx context.Context, t auth.Tenant, leadID, quoteID str
 				return AcceptView{}, errcode.Upstream("store the signature image", err)
 			}
 		}
-		err = s.store.AcceptQuote(ctx, t, quoterec.Accepted{
+		err = s.store.AcceptQuote(ctx, t, record.QuoteAccepted{
 			Quote: dec.Quote, Acceptance: dec.Acceptance, LeadFrom: ql.Status, LeadTo: dec.LeadStatus, At: now,
 		})
 		if changed(err) && attempt < retries {

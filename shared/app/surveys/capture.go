@@ -14,7 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/app/surveys/capturepage"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
@@ -27,7 +27,7 @@ import (
 // request arrived, and whether the token itself has expired.
 type Session struct {
 	Tenant  auth.Tenant
-	Record  surveyrec.Record
+	Record  record.Survey
 	Expired bool
 	// ExpiresAt is when the token stops working.
 	ExpiresAt time.Time
@@ -271,10 +271,10 @@ func (s *Service) RequestUpload(ctx context.Context, ss *Session, c survey.Clip,
 		// A full survey refuses a new clip; a retried one it already
 		// holds is still welcome.
 		if _, gerr := s.store.GetClip(ctx, t, rec.ID, c.ID); gerr == nil {
-			err = fmt.Errorf("clip %s: %w", c.ID, surveyrec.ErrClipExists)
+			err = fmt.Errorf("clip %s: %w", c.ID, record.ErrClipExists)
 		}
 	}
-	if errors.Is(err, surveyrec.ErrClipExists) {
+	if errors.Is(err, record.ErrClipExists) {
 		prev, gerr := s.store.GetClip(ctx, t, rec.ID, c.ID)
 		if gerr != nil {
 			return ClipView{}, gerr
@@ -294,10 +294,10 @@ func (s *Service) RequestUpload(ctx context.Context, ss *Session, c survey.Clip,
 		return ClipView{}, err
 	}
 	if rec.Status == survey.Invited {
-		err := s.store.AdvanceSurvey(ctx, t, surveyrec.Transition{
+		err := s.store.AdvanceSurvey(ctx, t, record.SurveyTransition{
 			LeadID: rec.LeadID, SurveyID: rec.ID, From: survey.Invited, To: survey.Recording, At: now,
 		})
-		if err != nil && !errors.Is(err, surveyrec.ErrChanged) {
+		if err != nil && !errors.Is(err, record.ErrChanged) {
 			return ClipView{}, err
 		}
 	}

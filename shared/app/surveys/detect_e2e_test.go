@@ -13,7 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
@@ -365,7 +365,7 @@ func detectionSummary(dets []inventory.Detection) string {
 }
 
 // sortedKeys returns m's keys in order.
-func sortedKeys(m map[string]surveyrec.FrameRecord) []string {
+func sortedKeys(m map[string]record.Frame) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

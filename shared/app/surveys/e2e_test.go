@@ -88,7 +88,7 @@ func TestE2ESurveyOnAPhone(t *testing.T) {
 	pickRoom(t, step(5*time.Second), "Living room")
 	since = rfc3339(time.Now())
 	time.Sleep(2 * time.Millisecond)
-	record(t, step(30*time.Second))
+	filmClip(t, step(30*time.Second))
 	waitUploaded(t, step(45*time.Second), "Upload of Living room clip 1")
 	if st := surveyStatus(e.getLead(t, leadID)); st != "recording" {
 		t.Errorf("after the first upload: survey %q; want recording", st)
@@ -100,7 +100,7 @@ func TestE2ESurveyOnAPhone(t *testing.T) {
 
 	// Film the bedroom, then send a video the phone already holds.
 	pickRoom(t, step(5*time.Second), "Bedroom")
-	record(t, step(30*time.Second))
+	filmClip(t, step(30*time.Second))
 	waitUploaded(t, step(45*time.Second), "Upload of Bedroom clip 1")
 	if err := browser.SetFiles(step(10*time.Second), "Upload a video", clipFile); err != nil {
 		t.Fatal(err)
@@ -212,8 +212,8 @@ func pickRoom(t *testing.T, ctx context.Context, room string) {
 	}
 }
 
-// record films a clip of a bit over two seconds with the fake camera.
-func record(t *testing.T, ctx context.Context) {
+// filmClip films a clip of a bit over two seconds with the fake camera.
+func filmClip(t *testing.T, ctx context.Context) {
 	t.Helper()
 	if err := browser.Click(ctx, browser.RoleButton, "Start recording"); err != nil {
 		t.Fatal(err)

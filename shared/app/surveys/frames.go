@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
@@ -147,14 +147,14 @@ func (s *Service) RequestFrameUploads(ctx context.Context, ss *Session, clipID s
 		return FramesView{}, errcode.New(errcode.Conflict, "Clip %s was rejected; its frames are not needed.", clipID).
 			WithDetail("clip_id", clipID).WithDetail("status", string(c.Status))
 	}
-	var stored map[int]surveyrec.FrameRecord
+	var stored map[int]record.Frame
 	var used int
 	for attempt := 0; ; attempt++ {
 		all, err := s.store.ListFrames(ctx, t, rec.ID)
 		if err != nil {
 			return FramesView{}, err
 		}
-		stored = map[int]surveyrec.FrameRecord{}
+		stored = map[int]record.Frame{}
 		for _, f := range all {
 			if f.ClipID == clipID {
 				stored[f.Slot] = f
@@ -186,13 +186,13 @@ func (s *Service) RequestFrameUploads(ctx context.Context, ss *Session, clipID s
 		if err == nil {
 			used += len(fresh)
 			for _, f := range fresh {
-				stored[f.Slot] = surveyrec.FrameRecord{Frame: f}
+				stored[f.Slot] = record.Frame{Frame: f}
 			}
 			break
 		}
 		// A concurrent announcement of the same frames (a retry racing the
 		// first request): read them again, once.
-		if attempt == 0 && (errors.Is(err, surveyrec.ErrFrameExists) || errors.Is(err, surveyrec.ErrChanged)) {
+		if attempt == 0 && (errors.Is(err, record.ErrFrameExists) || errors.Is(err, record.ErrChanged)) {
 			continue
 		}
 		return FramesView{}, err
@@ -242,7 +242,7 @@ func (s *Service) processFrame(ctx context.Context, t auth.Tenant, surveyID, cli
 	return s.Settle(ctx, t, surveyID, now)
 }
 
-func (s *Service) decideFrame(ctx context.Context, t auth.Tenant, surveyID string, f surveyrec.FrameRecord, key string, now time.Time) error {
+func (s *Service) decideFrame(ctx context.Context, t auth.Tenant, surveyID string, f record.Frame, key string, now time.Time) error {
 	size, found, err := s.objects.Size(ctx, key)
 	if err != nil {
 		return err
@@ -251,7 +251,7 @@ func (s *Service) decideFrame(ctx context.Context, t auth.Tenant, surveyID strin
 		s.log.WarnContext(ctx, "frame object is gone", "key", key)
 		return nil
 	}
-	ft := surveyrec.FrameTransition{SurveyID: surveyID, ClipID: f.ClipID, Slot: f.Slot, From: f.Status, At: now}
+	ft := record.FrameTransition{SurveyID: surveyID, ClipID: f.ClipID, Slot: f.Slot, From: f.Status, At: now}
 	var detail string // the detector's own error, for the log only
 	if size != f.AnnouncedSize {
 		ft.To, ft.RejectReason = survey.FrameRejected, fmt.Sprintf("size %d bytes, announced %d", size, f.AnnouncedSize)
@@ -279,7 +279,7 @@ func (s *Service) decideFrame(ctx context.Context, t auth.Tenant, surveyID strin
 		}
 	}
 	err = s.store.AdvanceFrame(ctx, t, ft)
-	if errors.Is(err, surveyrec.ErrChanged) {
+	if errors.Is(err, record.ErrChanged) {
 		return nil // decided by another delivery
 	}
 	if err == nil {
@@ -316,10 +316,10 @@ func (s *Service) rejectMissingFrames(ctx context.Context, t auth.Tenant, survey
 			key := survey.FrameKey(t.PartnerID, string(t.Mode), surveyID, f.ClipID, f.Slot)
 			_, found, err := s.objects.Size(ctx, key)
 			if err == nil && !found {
-				err = s.store.AdvanceFrame(ctx, t, surveyrec.FrameTransition{
+				err = s.store.AdvanceFrame(ctx, t, record.FrameTransition{
 					SurveyID: surveyID, ClipID: f.ClipID, Slot: f.Slot, From: f.Status, To: survey.FrameRejected, At: now, RejectReason: neverUploaded,
 				})
-				if errors.Is(err, surveyrec.ErrChanged) {
+				if errors.Is(err, record.ErrChanged) {
 					err = nil
 				}
 			}

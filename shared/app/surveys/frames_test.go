@@ -17,7 +17,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
@@ -116,13 +116,13 @@ func jpegFrame(offsetMS int64, jpg []byte) sentFrame {
 	return sentFrame{OffsetMS: offsetMS, Size: len(jpg), Width: cfg.Width, Height: cfg.Height}
 }
 
-func (e *env) frames(t *testing.T, surveyID string) map[string]surveyrec.FrameRecord {
+func (e *env) frames(t *testing.T, surveyID string) map[string]record.Frame {
 	t.Helper()
 	fs, err := e.Store.ListFrames(context.Background(), auth.Tenant{PartnerID: e.partner, Mode: auth.Test}, surveyID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]surveyrec.FrameRecord{}
+	out := map[string]record.Frame{}
 	for _, f := range fs {
 		out[fmt.Sprintf("%s/%d", f.ClipID, f.Slot)] = f
 	}
@@ -130,7 +130,7 @@ func (e *env) frames(t *testing.T, surveyID string) map[string]surveyrec.FrameRe
 }
 
 // waitFrames polls until every frame of the survey is decided.
-func (e *env) waitFrames(t *testing.T, surveyID string, n int) map[string]surveyrec.FrameRecord {
+func (e *env) waitFrames(t *testing.T, surveyID string, n int) map[string]record.Frame {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -151,7 +151,7 @@ func (e *env) waitFrames(t *testing.T, surveyID string, n int) map[string]survey
 	}
 }
 
-func (e *env) storedSurvey(t *testing.T, id string) surveyrec.Record {
+func (e *env) storedSurvey(t *testing.T, id string) record.Survey {
 	t.Helper()
 	rec, err := e.Store.GetSurvey(context.Background(), auth.Tenant{PartnerID: e.partner, Mode: auth.Test}, id)
 	if err != nil {

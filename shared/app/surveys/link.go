@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
@@ -183,8 +183,8 @@ func (s *Service) link(ctx context.Context, t auth.Tenant, leadID string, lifeti
 // retryable reports whether err means the survey or lead changed between
 // the read and the write.
 func retryable(err error) bool {
-	var live *surveyrec.LiveSurveyError
-	return errors.As(err, &live) || errors.Is(err, survey.ErrClosed) || errors.Is(err, surveyrec.ErrChanged)
+	var live *record.LiveSurveyError
+	return errors.As(err, &live) || errors.Is(err, survey.ErrClosed) || errors.Is(err, record.ErrChanged)
 }
 
 func (s *Service) start(ctx context.Context, t auth.Tenant, leadID, token string, lifetime time.Duration, now time.Time) (LinkView, error) {

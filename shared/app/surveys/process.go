@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/clip"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
@@ -57,20 +57,20 @@ func (s *Service) Finish(ctx context.Context, ss *Session, now time.Time) (Finis
 		} else if found {
 			continue // the processor decides it
 		}
-		err := s.store.AdvanceClip(ctx, t, surveyrec.ClipTransition{
+		err := s.store.AdvanceClip(ctx, t, record.ClipTransition{
 			SurveyID: rec.ID, ClipID: c.ID, From: c.Status, To: survey.ClipRejected, At: now, RejectReason: neverUploaded,
 		})
-		if err != nil && !errors.Is(err, surveyrec.ErrChanged) {
+		if err != nil && !errors.Is(err, record.ErrChanged) {
 			return FinishView{}, err
 		}
 	}
 	if err := s.rejectMissingFrames(ctx, t, rec.ID, now); err != nil {
 		return FinishView{}, err
 	}
-	err = s.store.AdvanceSurvey(ctx, t, surveyrec.Transition{
+	err = s.store.AdvanceSurvey(ctx, t, record.SurveyTransition{
 		LeadID: rec.LeadID, SurveyID: rec.ID, From: rec.Status, To: survey.Processing, At: now,
 	})
-	if err != nil && !errors.Is(err, surveyrec.ErrChanged) {
+	if err != nil && !errors.Is(err, record.ErrChanged) {
 		return FinishView{}, err
 	}
 	// The marker is written after the survey is processing, so the
@@ -117,7 +117,7 @@ func (s *Service) Settle(ctx context.Context, t auth.Tenant, id string, now time
 	if moved, err := sv.Settle(clips, now); err != nil || !moved {
 		return err
 	}
-	var frames []surveyrec.FrameRecord
+	var frames []record.Frame
 	if sv.Status == survey.InventoryReady {
 		if frames, err = s.store.ListFrames(ctx, t, id); err != nil {
 			return err
@@ -128,7 +128,7 @@ func (s *Service) Settle(ctx context.Context, t auth.Tenant, id string, now time
 			}
 		}
 	}
-	tr := surveyrec.Transition{LeadID: rec.LeadID, SurveyID: id, From: survey.Processing, To: sv.Status, At: now}
+	tr := record.SurveyTransition{LeadID: rec.LeadID, SurveyID: id, From: survey.Processing, To: sv.Status, At: now}
 	switch sv.Status {
 	case survey.Failed:
 		tr.FailureReason = sv.FailureReason
@@ -143,7 +143,7 @@ func (s *Service) Settle(ctx context.Context, t auth.Tenant, id string, now time
 		return err
 	}
 	err = s.store.AdvanceSurvey(ctx, t, tr)
-	if errors.Is(err, surveyrec.ErrChanged) {
+	if errors.Is(err, record.ErrChanged) {
 		return nil // settled by another call
 	}
 	if err == nil {
@@ -156,7 +156,7 @@ func (s *Service) Settle(ctx context.Context, t auth.Tenant, id string, now time
 // inventory builds a finished survey's inventory from its playable clips,
 // their valid frames and the checklist, and prices it. The estimate is nil
 // when the inventory holds nothing or the rate card cannot price it.
-func (s *Service) inventory(ctx context.Context, t auth.Tenant, rec surveyrec.Record, clips []survey.Clip, frames []surveyrec.FrameRecord) (inventory.Inventory, *estimate.Estimate, error) {
+func (s *Service) inventory(ctx context.Context, t auth.Tenant, rec record.Survey, clips []survey.Clip, frames []record.Frame) (inventory.Inventory, *estimate.Estimate, error) {
 	var playable []survey.Clip
 	isPlayable := map[string]bool{}
 	for _, c := range clips {
@@ -258,7 +258,7 @@ func (s *Service) decide(ctx context.Context, t auth.Tenant, surveyID string, c 
 		s.log.WarnContext(ctx, "clip object is gone", "key", obj.Key)
 		return nil
 	}
-	tr := surveyrec.ClipTransition{SurveyID: surveyID, ClipID: c.ID, From: c.Status, At: now, Size: size}
+	tr := record.ClipTransition{SurveyID: surveyID, ClipID: c.ID, From: c.Status, At: now, Size: size}
 	var info clip.Info
 	switch {
 	case size != c.AnnouncedSize:
@@ -281,7 +281,7 @@ func (s *Service) decide(ctx context.Context, t auth.Tenant, surveyID string, c 
 		}
 	}
 	err = s.store.AdvanceClip(ctx, t, tr)
-	if errors.Is(err, surveyrec.ErrChanged) {
+	if errors.Is(err, record.ErrChanged) {
 		return nil // decided by another delivery
 	}
 	if err == nil {

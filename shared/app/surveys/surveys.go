@@ -14,7 +14,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -25,25 +25,25 @@ import (
 // Its errors carry errcodes; see each method's documentation there.
 type Store interface {
 	GetLead(ctx context.Context, t auth.Tenant, id string) (lead.Lead, error)
-	GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string) (lead.Lead, surveyrec.LeadSurvey, error)
+	GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string) (lead.Lead, record.LeadSurvey, error)
 	GetPartner(ctx context.Context, id string) (auth.Partner, error)
 
-	GetSurvey(ctx context.Context, t auth.Tenant, id string) (surveyrec.Record, error)
+	GetSurvey(ctx context.Context, t auth.Tenant, id string) (record.Survey, error)
 	StartSurvey(ctx context.Context, t auth.Tenant, sv survey.Survey) error
 	PutSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Survey, token string, lifetime time.Duration, now time.Time) (survey.Survey, error)
-	AdmitCaptureToken(ctx context.Context, tokenHash string, now time.Time, limit int) (surveyrec.CaptureGrant, auth.Usage, error)
-	AdvanceSurvey(ctx context.Context, t auth.Tenant, tr surveyrec.Transition) error
+	AdmitCaptureToken(ctx context.Context, tokenHash string, now time.Time, limit int) (record.CaptureGrant, auth.Usage, error)
+	AdvanceSurvey(ctx context.Context, t auth.Tenant, tr record.SurveyTransition) error
 	SetChecklist(ctx context.Context, t auth.Tenant, id string, c inventory.Checklist) error
 
 	PutClip(ctx context.Context, t auth.Tenant, surveyID string, c survey.Clip) error
 	GetClip(ctx context.Context, t auth.Tenant, surveyID, clipID string) (survey.Clip, error)
 	ListClips(ctx context.Context, t auth.Tenant, surveyID string) ([]survey.Clip, error)
-	AdvanceClip(ctx context.Context, t auth.Tenant, ct surveyrec.ClipTransition) error
+	AdvanceClip(ctx context.Context, t auth.Tenant, ct record.ClipTransition) error
 
 	PutFrames(ctx context.Context, t auth.Tenant, surveyID string, frames []survey.Frame) error
-	GetFrame(ctx context.Context, t auth.Tenant, surveyID, clipID string, slot int) (surveyrec.FrameRecord, error)
-	ListFrames(ctx context.Context, t auth.Tenant, surveyID string) ([]surveyrec.FrameRecord, error)
-	AdvanceFrame(ctx context.Context, t auth.Tenant, ft surveyrec.FrameTransition) error
+	GetFrame(ctx context.Context, t auth.Tenant, surveyID, clipID string, slot int) (record.Frame, error)
+	ListFrames(ctx context.Context, t auth.Tenant, surveyID string) ([]record.Frame, error)
+	AdvanceFrame(ctx context.Context, t auth.Tenant, ft record.FrameTransition) error
 }
 
 // Upload is a presigned upload: send the clip's bytes as the body of

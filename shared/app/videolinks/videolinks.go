@@ -18,7 +18,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -89,7 +89,7 @@ const maxAttempts = 12
 func retry[T any](ctx context.Context, f func() (T, error)) (T, error) {
 	for attempt := 1; ; attempt++ {
 		v, err := f()
-		if !errors.Is(err, surveyrec.ErrChanged) || attempt == maxAttempts {
+		if !errors.Is(err, record.ErrChanged) || attempt == maxAttempts {
 			return v, err
 		}
 		wait := time.Duration(rand.N(5*attempt)+1) * time.Millisecond

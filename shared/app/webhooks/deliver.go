@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 )
@@ -62,7 +62,7 @@ func (s *Service) Deliver(ctx context.Context, r webhook.Ref) error {
 		return nil
 	}
 	next, err := s.Attempt(ctx, cur)
-	if errors.Is(err, surveyrec.ErrChanged) {
+	if errors.Is(err, record.ErrChanged) {
 		return nil
 	}
 	if err != nil {

@@ -4,9 +4,9 @@
 // them with the endpoint's secrets, logs each attempt, and disables an
 // endpoint that has failed every attempt for five days. It is plain Go:
 // storage is the Store interface (shared/adapter/dynamo), sending the Sender
-// (shared/adapter/safehttp, adapted in shared/wire/wiring), signing Deps.Sign
-// (shared/adapter/webhooksign), time the Clock, so tests run the whole schedule in
-// seconds.
+// (shared/adapter/webhookhttp, adapted in shared/wire/hookwiring), signing
+// Deps.Sign (shared/adapter/webhookhttp too), time the Clock, so tests run
+// the whole schedule in seconds.
 //
 // Never lost: an event is written with the state change that owes it
 // (shared/adapter/dynamo AdvanceSurvey); the table's stream hands it to Fanout,
@@ -91,7 +91,7 @@ type Deps struct {
 	Store  Store
 	Sender Sender
 	// Sign signs a payload with the Standard Webhooks library
-	// (webhooksign.Sign): the headers of a delivery.
+	// (webhookhttp.Sign): the headers of a delivery.
 	Sign func(secrets []string, id string, sentAt time.Time, payload []byte) (map[string]string, error)
 	// Sealer returns the sealer that opens endpoints' signing secrets; its
 	// key is a secret read on first use (webhook.SealerFrom), never at init.
@@ -268,7 +268,7 @@ func (s *Service) RetryDue(ctx context.Context, limit int) (Report, error) {
 // Attempt makes delivery d's next attempt (d as read, pending): claim,
 // sign, send, record, and mark the endpoint failing, healthy or disabled.
 // It returns the delivery after the attempt. A delivery another dispatcher
-// claimed first → an error wrapping surveyrec.ErrChanged (nothing sent).
+// claimed first → an error wrapping record.ErrChanged (nothing sent).
 func (s *Service) Attempt(ctx context.Context, d webhook.Delivery) (webhook.Delivery, error) {
 	now := s.d.Clock.Now()
 	claimed, err := s.d.Store.ClaimAttempt(ctx, d, now, Lease)

@@ -16,8 +16,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
-	"github.com/moveleads/partnerapi/shared/adapter/safehttp"
-	"github.com/moveleads/partnerapi/shared/adapter/webhooksign"
+	"github.com/moveleads/partnerapi/shared/adapter/webhookhttp"
 	"github.com/moveleads/partnerapi/shared/app/webhooks"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
@@ -197,8 +196,8 @@ func newStack(t *testing.T) *stack {
 	st.queue = &testQueue{clock: st.clock}
 	st.svc = webhooks.New(webhooks.Deps{
 		Handoff: st.queue,
-		Store:   st.store, Sender: hookwiring.WebhookSender{C: safehttp.New(safehttp.Options{AllowLoopback: true, Timeout: 2 * time.Second})},
-		Sign: webhooksign.Sign, Sealer: func(context.Context) (*webhook.Sealer, error) { return sealer, nil }, Clock: st.clock, Rand: func() float64 { return 0.5 },
+		Store:   st.store, Sender: hookwiring.WebhookSender{C: webhookhttp.New(webhookhttp.Options{AllowLoopback: true, Timeout: 2 * time.Second})},
+		Sign: webhookhttp.Sign, Sealer: func(context.Context) (*webhook.Sealer, error) { return sealer, nil }, Clock: st.clock, Rand: func() float64 { return 0.5 },
 		Fault: func(step string) error {
 			st.mu.Lock()
 			defer st.mu.Unlock()

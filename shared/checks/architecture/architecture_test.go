@@ -155,7 +155,7 @@ func checkOnlyImporters(t *testing.T, pkgs map[string]pkg, only map[string][]str
 }
 
 // TestOnlyWebhookFunctionsCallOut: the HTTP client that calls partners'
-// endpoints (shared/adapter/safehttp) and the signing library are used, in every
+// endpoints and the signing library (shared/adapter/webhookhttp) are used, in every
 // function, only by the webhook builders (shared/wire/wiring's hooks.go is the
 // only importer). Since the one wiring package links them into every
 // function, which functions call out is their builders' choice
@@ -163,7 +163,6 @@ func checkOnlyImporters(t *testing.T, pkgs map[string]pkg, only map[string][]str
 func TestOnlyWebhookFunctionsCallOut(t *testing.T) {
 	pkgs := listPackages(t)
 	checkOnlyImporters(t, pkgs, map[string][]string{
-		module + "shared/adapter/safehttp":    {module + "shared/wire/hookwiring"},
-		module + "shared/adapter/webhooksign": {module + "shared/wire/hookwiring"},
+		module + "shared/adapter/webhookhttp": {module + "shared/wire/hookwiring"},
 	})
 }

@@ -15,12 +15,11 @@ var exceptions = map[exception]string{
 	{"shared/domain/auth", "shared/spec/manifest"}: "auth.Partner's scopes and beta features are manifest's names until the partner move",
 
 	{"shared/adapter/dynamo", "shared/app/pipeline/idempotency"}: "the store keeps the Idempotency-Key protocol's claims: pipeline/idempotency's types are what the pipeline's Store port takes",
-	{"shared/adapter/dynamo", "shared/app/quoterec"}:             "the records the quote and deposit features exchange with their Store port (a record package: its types are the port's)",
-	{"shared/adapter/dynamo", "shared/app/surveyrec"}:            "the records the survey feature exchanges with its Store port (a record package: its types are the port's)",
+	{"shared/adapter/dynamo", "shared/app/record"}:               "the records the features exchange with their Store ports (its types are the ports')",
 
 	{"shared/edge/", "shared/wire/awsenv"}: "each edge's Start loads the function's environment (awsenv) before the builder runs, so a main stays one line; awsenv is the wiring's root, not an adapter",
 
-	{"shared/spec/openapi/webhookexample", "shared/adapter/webhooksign"}: "the document's webhook examples are signed with the real signer so that they verify; only docgen and tests import it",
+	{"shared/spec/openapi/webhookexample", "shared/adapter/webhookhttp"}: "the document's webhook examples are signed with the real signer so that they verify; only docgen and tests import it",
 }
 
 // excused returns the exception that allows from to import to.

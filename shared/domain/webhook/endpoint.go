@@ -134,7 +134,7 @@ const MaxLoggedBody = 1 << 10
 // NewEndpoint returns a new endpoint of tenant t at url receiving types
 // (nil: every type), with a fresh id and signing secret, the secret sealed
 // with s; and the secret itself, to show its owner once: it is never
-// stored or shown again. The caller validates url (safehttp.CheckURL) and
+// stored or shown again. The caller validates url (webhookhttp.CheckURL) and
 // stores the endpoint.
 func NewEndpoint(t auth.Tenant, url string, types []Type, s *Sealer, now time.Time) (Endpoint, string, error) {
 	var b [12]byte

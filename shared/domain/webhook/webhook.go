@@ -1,9 +1,9 @@
 // Package webhook holds the rules of outgoing webhooks, free of HTTP and
 // AWS: the event catalogue (one table: add a type there), the payload in
 // the Standard Webhooks shape, the endpoint and its secrets (both sign
-// during a rotation; shared/adapter/webhooksign signs, with the Standard Webhooks
-// library, which imports net/http), and the retry schedule with its
-// jitter.
+// during a rotation; shared/adapter/webhookhttp signs, with the Standard
+// Webhooks library, which imports net/http), and the retry schedule with
+// its jitter.
 //
 // Delivery is at least once: an event can reach an endpoint more than
 // once (a retry after a lost answer, a crash between sending and
@@ -165,7 +165,7 @@ func (s Secrets) Signing(now time.Time) []string {
 	return out
 }
 
-// The Standard Webhooks headers of every delivery (shared/adapter/webhooksign
+// The Standard Webhooks headers of every delivery (shared/adapter/webhookhttp
 // writes them).
 const (
 	HeaderID        = "webhook-id"

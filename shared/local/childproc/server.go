@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/moveleads/partnerapi/shared/local/tail"
 )
 
 const (
@@ -62,7 +60,7 @@ type Process struct {
 
 	cmd      *exec.Cmd
 	cleanup  func() error
-	logs     *tail.Buffer
+	logs     *Tail
 	done     chan struct{} // closed when the process has exited
 	waitErr  error         // set before done is closed
 	stopOnce sync.Once
@@ -104,7 +102,7 @@ func startOnce(ctx context.Context, spec Spec) (*Process, error) {
 	if cleanup == nil {
 		cleanup = func() error { return nil }
 	}
-	logs := tail.New(logLimit)
+	logs := NewTail(logLimit)
 	cmd.Stdout = logs
 	cmd.Stderr = logs
 	SetGroup(cmd)

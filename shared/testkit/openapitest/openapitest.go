@@ -137,7 +137,7 @@ func (v *Validator) Check(t testing.TB, req *http.Request, status int, header ht
 // undocumented type, a missing or malformed webhook-id,
 // webhook-timestamp or webhook-signature header, or a body that does not
 // match the type's schema. It checks the shape only; the signature is
-// verified by the Standard Webhooks library (shared/adapter/webhooksign's tests).
+// verified by the Standard Webhooks library (shared/adapter/webhookhttp's tests).
 func (v *Validator) CheckWebhook(t testing.TB, header http.Header, body []byte) {
 	t.Helper()
 	var envelope struct {

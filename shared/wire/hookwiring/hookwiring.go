@@ -2,7 +2,7 @@
 // webhook-sender, webhook-retrier) and their adapters: the table's stream
 // records to the delivery service, the attempts queue (shared/adapter/sqsqueue) to
 // its Handoff and the queue's messages to its Deliver, the schedule's
-// ticks to its retries, shared/adapter/safehttp to its Sender.
+// ticks to its retries, shared/adapter/webhookhttp to its Sender.
 
 package hookwiring
 
@@ -12,9 +12,8 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
-	"github.com/moveleads/partnerapi/shared/adapter/safehttp"
 	"github.com/moveleads/partnerapi/shared/adapter/sqsqueue"
-	"github.com/moveleads/partnerapi/shared/adapter/webhooksign"
+	"github.com/moveleads/partnerapi/shared/adapter/webhookhttp"
 	"github.com/moveleads/partnerapi/shared/app/webhooks"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 	"github.com/moveleads/partnerapi/shared/edge/queueevent"
@@ -26,12 +25,12 @@ import (
 )
 
 // WebhookService returns the delivery service over e: the table, the sealing key
-// (manifest.SecretWebhookSealing, read on first use), a safehttp client
+// (manifest.SecretWebhookSealing, read on first use), a webhookhttp client
 // that lets test-mode deliveries reach loopback only when
 // settings.WebhookAllowLoopback is "1" (make dev; never deployed), and
 // the attempts queue q (nil: none, every attempt is the retrier's).
 func WebhookService(e *awsenv.Env, q WebhookQueue) *webhooks.Service {
-	client := safehttp.New(safehttp.Options{
+	client := webhookhttp.New(webhookhttp.Options{
 		Timeout:       webhook.AttemptTimeout,
 		AllowLoopback: e.Getenv(settings.WebhookAllowLoopback) == "1",
 	})
@@ -40,7 +39,7 @@ func WebhookService(e *awsenv.Env, q WebhookQueue) *webhooks.Service {
 		h = Handoff{q}
 	}
 	return webhooks.New(webhooks.Deps{
-		Store: e.Store, Sender: WebhookSender{client}, Sign: webhooksign.Sign,
+		Store: e.Store, Sender: WebhookSender{client}, Sign: webhookhttp.Sign,
 		Sealer:  webhook.SealerFrom(e.Secret(manifest.SecretWebhookSealing)),
 		Log:     e.Log,
 		Handoff: h,
@@ -119,8 +118,8 @@ func Retrier(e *awsenv.Env) (schedule.Job, error) {
 	return NewRetrier(WebhookService(e, nil)), nil
 }
 
-// WebhookSender adapts a safehttp.Client to webhooks.Sender.
-type WebhookSender struct{ C *safehttp.Client }
+// WebhookSender adapts a webhookhttp.Client to webhooks.Sender.
+type WebhookSender struct{ C *webhookhttp.Client }
 
 func (s WebhookSender) Post(ctx context.Context, url string, live bool, headers map[string]string, body []byte) (webhooks.Response, error) {
 	r, err := s.C.Post(ctx, url, live, headers, body)

@@ -19,7 +19,7 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
-	"github.com/moveleads/partnerapi/shared/app/surveyrec"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
@@ -146,7 +146,7 @@ func (f *fixture) completeSurveyOf(t *testing.T, tenant auth.Tenant) []webhook.E
 		t.Fatal(err)
 	}
 	for _, step := range [][2]survey.Status{{survey.Invited, survey.Recording}, {survey.Recording, survey.Processing}} {
-		if err := f.store.AdvanceSurvey(ctx, tenant, surveyrec.Transition{LeadID: l.ID, SurveyID: sv.ID, From: step[0], To: step[1], At: now}); err != nil {
+		if err := f.store.AdvanceSurvey(ctx, tenant, record.SurveyTransition{LeadID: l.ID, SurveyID: sv.ID, From: step[0], To: step[1], At: now}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -154,7 +154,7 @@ func (f *fixture) completeSurveyOf(t *testing.T, tenant auth.Tenant) []webhook.E
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.store.AdvanceSurvey(ctx, tenant, surveyrec.Transition{LeadID: l.ID, SurveyID: sv.ID, From: survey.Processing,
+	if err := f.store.AdvanceSurvey(ctx, tenant, record.SurveyTransition{LeadID: l.ID, SurveyID: sv.ID, From: survey.Processing,
 		To: survey.InventoryReady, At: now, Inventory: &inventory.Inventory{}, Events: evs}); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@
 // docs show (the OpenAPI document's webhooks, docs/WEBHOOKS.md, the
 // README) from the code that builds real ones: webhook.SurveyEvents and
 // webhook.DepositEvents for the data, Event.Payload for the body,
-// webhooksign.Sign for the headers.
+// webhookhttp.Sign for the headers.
 // Fixed inputs make them reproducible, so tests can check that each
 // published example is exactly what the service would send, and docgen can
 // print them byte for byte.
@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/adapter/webhooksign"
+	"github.com/moveleads/partnerapi/shared/adapter/webhookhttp"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
@@ -135,7 +135,7 @@ func Deliveries() ([]Delivery, error) {
 		if err != nil {
 			return nil, err
 		}
-		h, err := webhooksign.Sign([]string{Secret}, webhook.MessageID(e.ID, EndpointID), SentAt, body)
+		h, err := webhookhttp.Sign([]string{Secret}, webhook.MessageID(e.ID, EndpointID), SentAt, body)
 		if err != nil {
 			return nil, err
 		}
@@ -221,7 +221,7 @@ func testEvent() webhook.Event {
 // Rotation returns the signature header of d during a rotation from
 // Secret to NextSecret: both sign, the new one first.
 func Rotation(d Delivery) (string, error) {
-	h, err := webhooksign.Sign(webhook.Secrets{Current: Secret}.Rotate(NextSecret, SentAt).Signing(SentAt),
+	h, err := webhookhttp.Sign(webhook.Secrets{Current: Secret}.Rotate(NextSecret, SentAt).Signing(SentAt),
 		d.Headers[webhook.HeaderID], SentAt, d.Body)
 	if err != nil {
 		return "", err

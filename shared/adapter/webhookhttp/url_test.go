@@ -1,4 +1,4 @@
-package safehttp
+package webhookhttp
 
 import (
 	"errors"

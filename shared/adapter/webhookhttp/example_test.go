@@ -1,4 +1,4 @@
-package safehttp_test
+package webhookhttp_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 
-	"github.com/moveleads/partnerapi/shared/adapter/safehttp"
+	"github.com/moveleads/partnerapi/shared/adapter/webhookhttp"
 )
 
 // A partner registers endpoints; the live one must use https.
@@ -17,7 +17,7 @@ func ExampleCheckURL() {
 		"http://hooks.example.com/moveleads",
 		"https://user:secret@hooks.example.com/",
 	} {
-		fmt.Println(safehttp.CheckURL(u, true))
+		fmt.Println(webhookhttp.CheckURL(u, true))
 	}
 	// Output:
 	// <nil>
@@ -35,7 +35,7 @@ func ExampleClient_Post() {
 	}))
 	defer endpoint.Close()
 
-	client := safehttp.New(safehttp.Options{AllowLoopback: true}) // once, outside the handler
+	client := webhookhttp.New(webhookhttp.Options{AllowLoopback: true}) // once, outside the handler
 	ctx := context.Background()
 	event := []byte(`{"type":"lead.created"}`)
 	headers := map[string]string{"Moveleads-Signature": "t=1700000000,v1=..."}
@@ -44,7 +44,7 @@ func ExampleClient_Post() {
 	fmt.Println(resp.Status, err)
 
 	_, err = client.Post(ctx, "http://169.254.169.254/latest/meta-data/", false, headers, event)
-	fmt.Println(errors.Is(err, safehttp.ErrRefusedAddress), err)
+	fmt.Println(errors.Is(err, webhookhttp.ErrRefusedAddress), err)
 	// Output:
 	// 204 <nil>
 	// true post to 169.254.169.254: refused address 169.254.169.254: cloud metadata service

@@ -1,8 +1,17 @@
-// Package safehttp is the HTTP client that delivers outgoing webhooks to
-// the endpoint URLs partners register. Those URLs are untrusted: without
-// a guard, a partner could point one at the function's own network (the
-// cloud metadata service, a private address, a local port) and read the
-// answers back through the delivery log. This package is the guard.
+// Package webhookhttp sends outgoing webhooks: [Sign] makes a delivery's
+// Standard Webhooks headers, and [Client.Post] delivers it to the endpoint
+// URL a partner registered.
+//
+// Signing uses the Standard Webhooks Go library
+// (github.com/standard-webhooks/standard-webhooks/libraries), never
+// hand-written HMAC code. It lives here, not in shared/domain/webhook,
+// because the library imports net/http, which the domain and feature
+// packages do not; the webhooks service gets Sign through its Deps.
+//
+// Endpoint URLs are untrusted: without a guard, a partner could point one
+// at the function's own network (the cloud metadata service, a private
+// address, a local port) and read the answers back through the delivery
+// log. The client is the guard.
 //
 //   - [CheckURL] validates an endpoint URL when it is registered: an
 //     absolute http or https URL with a host, no userinfo and no
@@ -44,4 +53,4 @@
 // included, is not an error: the caller decides what counts as delivered.
 // Error texts name the endpoint's host but never its path or query, which
 // may hold a partner's token; they are for logs, never for a client.
-package safehttp
+package webhookhttp

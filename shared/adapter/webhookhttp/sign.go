@@ -1,9 +1,4 @@
-// Package webhooksign signs webhook deliveries with the Standard Webhooks
-// Go library (github.com/standard-webhooks/standard-webhooks/libraries),
-// never with hand-written HMAC code. It is apart from shared/domain/webhook
-// because the library imports net/http, which the domain and feature
-// packages do not; the webhooks service gets Sign through its Deps.
-package webhooksign
+package webhookhttp
 
 import (
 	"errors"
@@ -18,7 +13,7 @@ import (
 )
 
 // ErrNoSecret is Sign's error without a secret to sign with.
-var ErrNoSecret = errors.New("webhooksign: no signing secret")
+var ErrNoSecret = errors.New("webhookhttp: no signing secret")
 
 // Sign returns the Standard Webhooks headers of payload sent as message id
 // at sentAt, signed by the library with each of secrets (space-separated
@@ -32,11 +27,11 @@ func Sign(secrets []string, id string, sentAt time.Time, payload []byte) (map[st
 	for _, secret := range secrets {
 		wh, err := standardwebhooks.NewWebhook(secret)
 		if err != nil {
-			return nil, fmt.Errorf("webhooksign: signing secret: %w", err)
+			return nil, fmt.Errorf("webhookhttp: signing secret: %w", err)
 		}
 		sig, err := wh.Sign(id, sentAt, payload)
 		if err != nil {
-			return nil, fmt.Errorf("webhooksign: sign: %w", err)
+			return nil, fmt.Errorf("webhookhttp: sign: %w", err)
 		}
 		sigs = append(sigs, sig)
 	}

@@ -1,10 +1,4 @@
-// Package quoterec holds quotes and deposits as their features
-// (shared/app/quotes) and their store (shared/adapter/dynamo) exchange them: what a
-// lead item says about its current quote and deposit, a quote with its
-// acceptance, the quote page's token record, and the writes each
-// operation makes in one transaction. It sits apart from the domain
-// packages (shared/domain/quote, shared/domain/deposit), which know no storage.
-package quoterec
+package record
 
 import (
 	"errors"
@@ -72,8 +66,8 @@ type PageToken struct {
 	ExpiresAt time.Time
 }
 
-// PageGrant is what a quote page token resolves to.
-type PageGrant struct {
+// QuotePageGrant is what a quote page token resolves to.
+type QuotePageGrant struct {
 	Tenant    auth.Tenant
 	LeadID    string
 	QuoteID   string
@@ -98,12 +92,12 @@ type NewQuote struct {
 	At          time.Time
 }
 
-// Accepted is an acceptance's write, one transaction: the quote gets
+// QuoteAccepted is an acceptance's write, one transaction: the quote gets
 // Quote.Stage and the acceptance (conditioned on its stage being open),
 // and the lead gets status LeadTo, its quote ref's stage, accepted_at and
 // signed_at, updated_at = At and the listing position (conditioned on
 // its status being LeadFrom and its quote id Quote.ID).
-type Accepted struct {
+type QuoteAccepted struct {
 	Quote      quote.Quote
 	Acceptance quote.Acceptance
 	LeadFrom   lead.Status

@@ -1,4 +1,4 @@
-package webhooksign
+package webhookhttp
 
 import (
 	"net/http"

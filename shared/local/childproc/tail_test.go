@@ -1,9 +1,9 @@
-package tail
+package childproc
 
 import "testing"
 
-func TestBufferKeepsTheTail(t *testing.T) {
-	b := New(4)
+func TestTailKeepsTheEnd(t *testing.T) {
+	b := NewTail(4)
 	for _, s := range []string{"ab", "cdef", "g"} {
 		if n, err := b.Write([]byte(s)); n != len(s) || err != nil {
 			t.Fatalf("Write(%q) = %d, %v", s, n, err)

@@ -1,4 +1,4 @@
-package cursor
+package leads
 
 import (
 	"bytes"
@@ -11,21 +11,21 @@ import (
 )
 
 var (
-	secretA = bytes.Repeat([]byte("a"), 32)
-	secretB = bytes.Repeat([]byte("b"), 32)
-	pos     = lead.Position{UpdatedAt: "2026-03-01T12:00:00.000000Z", LeadID: "3f2b8c1e-8f4a-4b7e-9c1d-2a6b5e4f3d21"}
+	cursorSecretA = bytes.Repeat([]byte("a"), 32)
+	cursorSecretB = bytes.Repeat([]byte("b"), 32)
+	cursorPos     = lead.Position{UpdatedAt: "2026-03-01T12:00:00.000000Z", LeadID: "3f2b8c1e-8f4a-4b7e-9c1d-2a6b5e4f3d21"}
 )
 
-func newSigner(t testing.TB, secret []byte) *Signer {
+func newTestCursorSigner(t testing.TB, secret []byte) *cursorSigner {
 	t.Helper()
-	s, err := NewSigner(secret)
+	s, err := newCursorSigner(secret)
 	if err != nil {
-		t.Fatalf("NewSigner(%d bytes): %v", len(secret), err)
+		t.Fatalf("newCursorSigner(%d bytes): %v", len(secret), err)
 	}
 	return s
 }
 
-func TestNewSigner(t *testing.T) {
+func TestNewCursorSigner(t *testing.T) {
 	tests := []struct {
 		name    string
 		secret  []byte
@@ -39,28 +39,28 @@ func TestNewSigner(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := NewSigner(tt.secret)
+			s, err := newCursorSigner(tt.secret)
 			if (err != nil) != tt.wantErr {
-				t.Fatalf("NewSigner(%d bytes) error = %v; want error %v", len(tt.secret), err, tt.wantErr)
+				t.Fatalf("newCursorSigner(%d bytes) error = %v; want error %v", len(tt.secret), err, tt.wantErr)
 			}
 			if (s == nil) != tt.wantErr {
-				t.Errorf("NewSigner(%d bytes) signer = %v; want nil only with an error", len(tt.secret), s)
+				t.Errorf("newCursorSigner(%d bytes) signer = %v; want nil only with an error", len(tt.secret), s)
 			}
 		})
 	}
 }
 
-func TestRoundTrip(t *testing.T) {
-	s := newSigner(t, secretA)
+func TestCursorRoundTrip(t *testing.T) {
+	s := newTestCursorSigner(t, cursorSecretA)
 	tests := []struct {
 		name          string
 		partner, mode string
 		pos           lead.Position
 	}{
-		{"typical", "ptn_0123456789abcdef", "test", pos},
-		{"live mode", "ptn_0123456789abcdef", "live", pos},
+		{"typical", "ptn_0123456789abcdef", "test", cursorPos},
+		{"live mode", "ptn_0123456789abcdef", "live", cursorPos},
 		{"unicode and punctuation", "ptn_é\"./", "test", lead.Position{UpdatedAt: "x.y", LeadID: "a\"b\\c.d"}},
-		{"empty partner", "", "live", pos},
+		{"empty partner", "", "live", cursorPos},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -81,19 +81,19 @@ func TestRoundTrip(t *testing.T) {
 		})
 	}
 	t.Run("same secret, another signer", func(t *testing.T) {
-		c := s.Encode("ptn_1", "test", pos)
-		other := newSigner(t, bytes.Clone(secretA))
-		if got, err := other.Decode("ptn_1", "test", c); err != nil || got != pos {
-			t.Errorf("Decode = %+v, %v; want %+v, nil", got, err, pos)
+		c := s.Encode("ptn_1", "test", cursorPos)
+		other := newTestCursorSigner(t, bytes.Clone(cursorSecretA))
+		if got, err := other.Decode("ptn_1", "test", c); err != nil || got != cursorPos {
+			t.Errorf("Decode = %+v, %v; want %+v, nil", got, err, cursorPos)
 		}
 	})
 }
 
-// TestDecodeRejectsEveryByteChange changes each byte of a valid cursor to
+// TestCursorDecodeRejectsEveryByteChange changes each byte of a valid cursor to
 // every other byte value; none of the results may decode.
-func TestDecodeRejectsEveryByteChange(t *testing.T) {
-	s := newSigner(t, secretA)
-	c := s.Encode("ptn_1", "test", pos)
+func TestCursorDecodeRejectsEveryByteChange(t *testing.T) {
+	s := newTestCursorSigner(t, cursorSecretA)
+	c := s.Encode("ptn_1", "test", cursorPos)
 	for i := 0; i < len(c); i++ {
 		for b := 0; b < 256; b++ {
 			if byte(b) == c[i] {
@@ -101,51 +101,51 @@ func TestDecodeRejectsEveryByteChange(t *testing.T) {
 			}
 			m := c[:i] + string([]byte{byte(b)}) + c[i+1:]
 			if got, err := s.Decode("ptn_1", "test", m); err == nil {
-				t.Errorf("byte %d changed %q→%q: Decode(%q) = %+v, nil; want ErrInvalid", i, c[i], byte(b), m, got)
+				t.Errorf("byte %d changed %q→%q: Decode(%q) = %+v, nil; want errInvalidCursor", i, c[i], byte(b), m, got)
 			}
 		}
 	}
 }
 
-// TestDecodeRejectsInsertions inserts bytes into and around a valid cursor:
+// TestCursorDecodeRejectsInsertions inserts bytes into and around a valid cursor:
 // a cursor that is not byte for byte the one issued must not decode.
-func TestDecodeRejectsInsertions(t *testing.T) {
-	s := newSigner(t, secretA)
-	c := s.Encode("ptn_1", "test", pos)
+func TestCursorDecodeRejectsInsertions(t *testing.T) {
+	s := newTestCursorSigner(t, cursorSecretA)
+	c := s.Encode("ptn_1", "test", cursorPos)
 	for i := 0; i <= len(c); i++ {
 		for _, ins := range []string{"\n", "\r", "A", "=", "."} {
 			m := c[:i] + ins + c[i:]
 			if got, err := s.Decode("ptn_1", "test", m); err == nil {
-				t.Errorf("inserted %q at %d: Decode(%q) = %+v, nil; want ErrInvalid", ins, i, m, got)
+				t.Errorf("inserted %q at %d: Decode(%q) = %+v, nil; want errInvalidCursor", ins, i, m, got)
 			}
 		}
 	}
 	for i := 0; i < len(c); i++ {
 		m := c[:i] + c[i+1:]
 		if got, err := s.Decode("ptn_1", "test", m); err == nil {
-			t.Errorf("deleted byte %d: Decode(%q) = %+v, nil; want ErrInvalid", i, m, got)
+			t.Errorf("deleted byte %d: Decode(%q) = %+v, nil; want errInvalidCursor", i, m, got)
 		}
 	}
 }
 
-func TestDecodeRejects(t *testing.T) {
-	s := newSigner(t, secretA)
-	valid := s.Encode("ptn_1", "test", pos)
+func TestCursorDecodeRejects(t *testing.T) {
+	s := newTestCursorSigner(t, cursorSecretA)
+	valid := s.Encode("ptn_1", "test", cursorPos)
 	body, sig, _ := strings.Cut(valid, ".")
-	// sign returns body.mac for an arbitrary body under secretA, to reach the
+	// sign returns body.mac for an arbitrary body under cursorSecretA, to reach the
 	// checks behind the signature.
 	sign := func(payload string) string {
 		b := base64.RawURLEncoding.EncodeToString([]byte(payload))
 		return b + "." + base64.RawURLEncoding.EncodeToString(s.mac(b))
 	}
-	long := s.Encode("ptn_1", "test", lead.Position{UpdatedAt: pos.UpdatedAt, LeadID: strings.Repeat("x", 800)})
+	long := s.Encode("ptn_1", "test", lead.Position{UpdatedAt: cursorPos.UpdatedAt, LeadID: strings.Repeat("x", 800)})
 	tests := []struct {
 		name, partner, mode, cursor string
 	}{
 		{"another partner", "ptn_2", "test", valid},
 		{"partner prefix", "ptn_", "test", valid},
 		{"another mode", "ptn_1", "live", valid},
-		{"another secret", "ptn_1", "test", newSigner(t, secretB).Encode("ptn_1", "test", pos)},
+		{"another secret", "ptn_1", "test", newTestCursorSigner(t, cursorSecretB).Encode("ptn_1", "test", cursorPos)},
 		{"empty", "ptn_1", "test", ""},
 		{"dot only", "ptn_1", "test", "."},
 		{"missing dot", "ptn_1", "test", body + sig},
@@ -170,8 +170,8 @@ func TestDecodeRejects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := s.Decode(tt.partner, tt.mode, tt.cursor)
-			if !errors.Is(err, ErrInvalid) {
-				t.Errorf("Decode(%q, %q, %q) = %+v, %v; want ErrInvalid", tt.partner, tt.mode, tt.cursor, got, err)
+			if !errors.Is(err, errInvalidCursor) {
+				t.Errorf("Decode(%q, %q, %q) = %+v, %v; want errInvalidCursor", tt.partner, tt.mode, tt.cursor, got, err)
 			}
 			if got != (lead.Position{}) {
 				t.Errorf("Decode(%q) position = %+v; want the zero Position", tt.cursor, got)
@@ -185,14 +185,14 @@ func TestDecodeRejects(t *testing.T) {
 	})
 }
 
-func FuzzDecode(f *testing.F) {
-	s := newSigner(f, secretA)
+func FuzzCursorDecode(f *testing.F) {
+	s := newTestCursorSigner(f, cursorSecretA)
 	const partner, mode = "ptn_1", "test"
-	valid := s.Encode(partner, mode, pos)
+	valid := s.Encode(partner, mode, cursorPos)
 	for _, c := range []string{
 		valid, valid + "\n", valid[:len(valid)-1], "", ".", "a.b", "not-a-cursor", valid + "==",
-		s.Encode("ptn_2", mode, pos), s.Encode(partner, "live", pos),
-		newSigner(f, secretB).Encode(partner, mode, pos),
+		s.Encode("ptn_2", mode, cursorPos), s.Encode(partner, "live", cursorPos),
+		newTestCursorSigner(f, cursorSecretB).Encode(partner, mode, cursorPos),
 		strings.Replace(valid, ".", "\r.", 1),
 	} {
 		f.Add(c)
@@ -200,8 +200,8 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, c string) {
 		got, err := s.Decode(partner, mode, c)
 		if err != nil {
-			if !errors.Is(err, ErrInvalid) || got != (lead.Position{}) {
-				t.Errorf("Decode(%q) = %+v, %v; want the zero Position and ErrInvalid", c, got, err)
+			if !errors.Is(err, errInvalidCursor) || got != (lead.Position{}) {
+				t.Errorf("Decode(%q) = %+v, %v; want the zero Position and errInvalidCursor", c, got, err)
 			}
 			return
 		}

@@ -1,4 +1,4 @@
-package quoterec
+package record
 
 import (
 	"reflect"

@@ -1,17 +1,10 @@
-// Package surveyrec holds a video survey as the survey feature
-// (shared/app/surveys) and its store (shared/adapter/dynamo) exchange it: the stored
-// survey with what is kept beside it, what a lead says about its latest
-// survey, and the transitions of surveys and clips. It sits apart from
-// package survey (the state machine and clips), which package inventory
-// imports, so that a record can carry an inventory.
-package surveyrec
+package record
 
 import (
 	"errors"
 	"fmt"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/app/quoterec"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
@@ -19,9 +12,9 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 )
 
-// Record is a stored survey: its state, and what the store keeps
-// beside it.
-type Record struct {
+// Survey is a stored survey: its state, and what the store keeps beside
+// it.
+type Survey struct {
 	survey.Survey
 	Checklist inventory.Checklist // as the customer last saved it
 	// Inventory and Recommended are set when the survey reached
@@ -44,8 +37,8 @@ type LeadSurvey struct {
 	Inventory *inventory.Inventory
 	// Quote and Deposit are the lead's current quote's and latest
 	// deposit's refs; nil when it has none.
-	Quote   *quoterec.QuoteRef
-	Deposit *quoterec.DepositRef
+	Quote   *QuoteRef
+	Deposit *DepositRef
 }
 
 // LiveSurveyError is the cause of StartSurvey's conflict error when the
@@ -61,10 +54,6 @@ func (e *LiveSurveyError) Error() string {
 	return fmt.Sprintf("lead %s has the live survey %s (%s)", e.LeadID, e.SurveyID, e.Status)
 }
 
-// ErrChanged is the cause of the store's conflict error for a conditional
-// write whose item changed since the caller read it: re-read, decide again.
-var ErrChanged = errors.New("changed concurrently")
-
 // ErrClipExists is the cause of the store's conflict error for a clip id
 // the survey already has.
 var ErrClipExists = errors.New("clip exists")
@@ -73,9 +62,9 @@ var ErrClipExists = errors.New("clip exists")
 // (clip and slot) the survey already has.
 var ErrFrameExists = errors.New("frame exists")
 
-// FrameRecord is a stored frame: as announced and decided, with what the
+// Frame is a stored frame: as announced and decided, with what the
 // detector made of it (set when the frame is survey.FrameValid).
-type FrameRecord struct {
+type Frame struct {
 	survey.Frame
 	Analysis inventory.Analysis
 }
@@ -93,10 +82,10 @@ type FrameTransition struct {
 	Analysis         inventory.Analysis
 }
 
-// Transition is one move of a survey's state, for the store's AdvanceSurvey: the
-// survey SurveyID of lead LeadID goes From → To at At. survey.Next decides
+// SurveyTransition is one move of a survey's state, for the store's
+// AdvanceSurvey: the survey SurveyID of lead LeadID goes From → To at At. survey.Next decides
 // To; the other fields say what comes with it.
-type Transition struct {
+type SurveyTransition struct {
 	LeadID, SurveyID string
 	From, To         survey.Status
 	At               time.Time
