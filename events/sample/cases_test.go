@@ -10,6 +10,7 @@ import (
 
 	"github.com/moveleads/partnerapi/events/sample"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
@@ -179,7 +180,7 @@ func TestFixtureTokens(t *testing.T) {
 		"ViewToken": sample.ViewToken, "UnknownViewToken": sample.UnknownViewToken,
 		"QuoteToken": sample.QuoteToken, "DepositQuoteToken": sample.DepositQuoteToken, "UnknownQuoteToken": sample.UnknownQuoteToken,
 	} {
-		hash, err := survey.ParseToken(tok)
+		hash, err := linktoken.Parse(tok)
 		if err != nil {
 			t.Errorf("%s %q: %v", name, tok, err)
 		}

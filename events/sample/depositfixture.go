@@ -11,8 +11,8 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/quote"
-	"github.com/moveleads/partnerapi/shared/domain/survey"
 )
 
 // The fixtures of the deposit beta's events (docs/QUOTES.md,
@@ -152,11 +152,11 @@ func seedQuote(ctx context.Context, store *dynamo.Store, t auth.Tenant, leadID, 
 	}, iss, now)
 	if token == "" {
 		var err error
-		if token, err = survey.NewToken(); err != nil {
+		if token, err = linktoken.New(); err != nil {
 			return quote.Quote{}, fmt.Errorf("seed quote %s: %w", quoteID, err)
 		}
 	}
-	hash, err := survey.ParseToken(token)
+	hash, err := linktoken.Parse(token)
 	if err != nil {
 		return quote.Quote{}, fmt.Errorf("seed quote %s: token %q: %w", quoteID, token, err)
 	}
@@ -196,13 +196,13 @@ func seedPaidDeposit(ctx context.Context, store *dynamo.Store, t auth.Tenant, q 
 		SessionID: "cs_test_sample_paid_local_only", CheckoutExpiresAt: at.Add(24 * time.Hour).Truncate(time.Second),
 		PaymentIntentID: "pi_sample_paid_local_only", CreatedAt: at, PaidAt: at,
 	}
-	token, err := survey.NewToken()
+	token, err := linktoken.New()
 	if err != nil {
 		return fmt.Errorf("seed deposit %s: %w", d.ID, err)
 	}
 	err = store.PutDeposit(ctx, t, record.NewDeposit{
 		Deposit: d, QuoteID: q.ID,
-		Token:    record.PageToken{Hash: survey.TokenHash(token), LeadID: q.LeadID, QuoteID: q.ID, IssuedAt: at, ExpiresAt: q.ExpiresAt},
+		Token:    record.PageToken{Hash: linktoken.Hash(token), LeadID: q.LeadID, QuoteID: q.ID, IssuedAt: at, ExpiresAt: q.ExpiresAt},
 		LeadFrom: lead.Accepted, LeadTo: lead.Booked, At: at,
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/domain/videolink"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
@@ -199,7 +200,7 @@ func Seed(ctx context.Context, store *dynamo.Store) error {
 // draws its token at random; the fixture's is fixed, so the survey is
 // built here with the token's hash, as survey.New would store it.
 func seedSurvey(ctx context.Context, store *dynamo.Store, t auth.Tenant, leadID, id, token string, now time.Time) error {
-	hash, err := survey.ParseToken(token)
+	hash, err := linktoken.Parse(token)
 	if err != nil {
 		return fmt.Errorf("seed survey %s: token %q: %w", id, token, err)
 	}
@@ -249,7 +250,7 @@ func seedFinishSurvey(ctx context.Context, store *dynamo.Store, t auth.Tenant, n
 // recording, with clip clipID playable (the fixture clip's findings). Its
 // capture token is random: no event uses it.
 func seedPlayableSurvey(ctx context.Context, store *dynamo.Store, t auth.Tenant, leadID, id, clipID string, now time.Time) error {
-	token, err := survey.NewToken()
+	token, err := linktoken.New()
 	if err != nil {
 		return fmt.Errorf("seed survey %s: %w", id, err)
 	}
@@ -285,7 +286,7 @@ func seedPlayableSurvey(ctx context.Context, store *dynamo.Store, t auth.Tenant,
 // so the grant is stored here with the token's hash, as a mint stores it),
 // live for videolink.MaxTTL from now.
 func seedVideoLink(ctx context.Context, store *dynamo.Store, t auth.Tenant, now time.Time) error {
-	hash, err := survey.ParseToken(ViewToken)
+	hash, err := linktoken.Parse(ViewToken)
 	if err != nil {
 		return fmt.Errorf("seed video link %s: token %q: %w", ViewGrantID, ViewToken, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/domain/videolink"
 )
@@ -59,12 +60,12 @@ func startVideoSurvey(t *testing.T, s *dynamo.Store, mode auth.Mode) videoSurvey
 func (v videoSurvey) mint(t *testing.T, at time.Time, ttl time.Duration, label string) (videolink.Grant, videolink.View) {
 	t.Helper()
 	ctx := context.Background()
-	token, err := survey.NewToken()
+	token, err := linktoken.New()
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := videolink.Grant{
-		ID: uuid.NewString(), SurveyID: v.id, Label: label, TokenHash: survey.TokenHash(token),
+		ID: uuid.NewString(), SurveyID: v.id, Label: label, TokenHash: linktoken.Hash(token),
 		CreatedAt: at, ExpiresAt: at.Add(ttl).Truncate(time.Second),
 	}
 	set, err := v.s.VideoLinkSet(ctx, v.tenant, v.id)

@@ -14,8 +14,8 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/quote"
-	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/local/stripelocal"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/spec/settings"
@@ -99,13 +99,13 @@ func (f *fixture) quoteLead(ctx context.Context, t auth.Tenant, leadID string, n
 	q := quote.Build(uuid.NewString(), leadID, uuid.NewString(), quote.CreateInput{
 		EstimateType: quote.NonBinding, PriceCents: 245000, DepositCents: 25000, ExpiresInDays: 30,
 	}, quote.Issuer{CompanyName: "Cold Start Movers", Currency: "usd"}, now)
-	token, err := survey.NewToken()
+	token, err := linktoken.New()
 	if err != nil {
 		return quote.Quote{}, err
 	}
 	err = f.store.PutQuote(ctx, t, record.NewQuote{
 		LeadID: leadID, Quote: q, LeadFrom: lead.New, LeadTo: lead.Quoted, At: q.CreatedAt,
-		Token: record.PageToken{Hash: survey.TokenHash(token), LeadID: leadID, QuoteID: q.ID, IssuedAt: q.CreatedAt, ExpiresAt: q.ExpiresAt},
+		Token: record.PageToken{Hash: linktoken.Hash(token), LeadID: leadID, QuoteID: q.ID, IssuedAt: q.CreatedAt, ExpiresAt: q.ExpiresAt},
 	})
 	if err != nil {
 		return quote.Quote{}, fmt.Errorf("quote: %w", err)
@@ -151,13 +151,13 @@ func (f *fixture) paidDeposit(ctx context.Context, t auth.Tenant, now time.Time)
 		SessionID: "cs_test_coldstart_" + strings.ReplaceAll(uuid.NewString(), "-", ""), CheckoutExpiresAt: at.Add(24 * time.Hour).Truncate(time.Second),
 		PaymentIntentID: "pi_coldstart_" + strings.ReplaceAll(uuid.NewString(), "-", ""), CreatedAt: at, PaidAt: at,
 	}
-	token, err := survey.NewToken()
+	token, err := linktoken.New()
 	if err != nil {
 		return "", err
 	}
 	err = f.store.PutDeposit(ctx, t, record.NewDeposit{
 		Deposit: d, QuoteID: q.ID, LeadFrom: lead.Accepted, LeadTo: lead.Booked, At: at,
-		Token: record.PageToken{Hash: survey.TokenHash(token), LeadID: q.LeadID, QuoteID: q.ID, IssuedAt: at, ExpiresAt: q.ExpiresAt},
+		Token: record.PageToken{Hash: linktoken.Hash(token), LeadID: q.LeadID, QuoteID: q.ID, IssuedAt: at, ExpiresAt: q.ExpiresAt},
 	})
 	if err != nil {
 		return "", fmt.Errorf("paid deposit: %w", err)
@@ -199,12 +199,12 @@ func (f *fixture) depositBodyOf(op manifest.Operation) func(context.Context) (st
 // whatever the number of cold starts.
 func (f *fixture) quotePageToken(ctx context.Context) (string, error) {
 	now := time.Now().UTC()
-	token, err := survey.NewToken()
+	token, err := linktoken.New()
 	if err != nil {
 		return "", err
 	}
 	err = f.store.AddQuoteToken(ctx, f.quotes, record.PageToken{
-		Hash: survey.TokenHash(token), LeadID: f.pageQuote.LeadID, QuoteID: f.pageQuote.ID, IssuedAt: now, ExpiresAt: f.pageQuote.ExpiresAt,
+		Hash: linktoken.Hash(token), LeadID: f.pageQuote.LeadID, QuoteID: f.pageQuote.ID, IssuedAt: now, ExpiresAt: f.pageQuote.ExpiresAt,
 	})
 	if err != nil {
 		return "", fmt.Errorf("quote page token: %w", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/domain/videolink"
 )
@@ -76,13 +77,13 @@ func (f *fixture) viewToken(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	token, err := survey.NewToken()
+	token, err := linktoken.New()
 	if err != nil {
 		return "", err
 	}
 	now := time.Now().UTC()
 	g := videolink.Grant{
-		ID: uuid.NewString(), SurveyID: surveyID, TokenHash: survey.TokenHash(token),
+		ID: uuid.NewString(), SurveyID: surveyID, TokenHash: linktoken.Hash(token),
 		CreatedAt: now, ExpiresAt: now.Add(time.Hour).Truncate(time.Second),
 	}
 	set, err := f.store.VideoLinkSet(ctx, f.viewSurvey.tenant, surveyID)

@@ -28,6 +28,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/domain/videolink"
 	"github.com/moveleads/partnerapi/shared/local/localgw"
@@ -242,7 +243,7 @@ func (st *stack) mint(ctx context.Context, surveyID, key string) (string, time.D
 	if i < 0 {
 		return "", 0, fmt.Errorf("mint: no view_url in %s", body)
 	}
-	return body[i : i+len("/v1-video/")+survey.TokenLen], took, nil
+	return body[i : i+len("/v1-video/")+linktoken.Len], took, nil
 }
 
 // links mints n links, videolink.MaxLive-10 per survey, and returns their
@@ -289,7 +290,7 @@ func (st *stack) measureOpens(ctx context.Context, n int) (known, unknown []time
 		if err != nil {
 			return nil, nil, err
 		}
-		token, err := survey.NewToken()
+		token, err := linktoken.New()
 		if err != nil {
 			return nil, nil, err
 		}

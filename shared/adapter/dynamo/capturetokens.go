@@ -15,6 +15,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/spec/table"
 )
@@ -70,7 +71,7 @@ func tokenItems(t auth.Tenant, sv survey.Survey) []any {
 // wrapping ErrChanged; any other failure → upstream_failed. On every error
 // nothing was written.
 func (s *Store) AddSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Survey, lifetime time.Duration, now time.Time) (string, survey.Survey, error) {
-	token, err := survey.NewToken()
+	token, err := linktoken.New()
 	if err != nil {
 		return "", survey.Survey{}, err
 	}
@@ -82,7 +83,7 @@ func (s *Store) AddSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Sur
 }
 
 // PutSurveyToken is AddSurveyToken with the given token
-// (survey.DerivedToken's). A token sv already has writes nothing: a
+// (linktoken.Derive's). A token sv already has writes nothing: a
 // retried call under the same Idempotency-Key computes the same token.
 func (s *Store) PutSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Survey, token string, lifetime time.Duration, now time.Time) (survey.Survey, error) {
 	after := sv
@@ -97,7 +98,7 @@ func (s *Store) PutSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Sur
 	if sv.HasToken(token) {
 		return sv, nil
 	}
-	hash := survey.TokenHash(token)
+	hash := linktoken.Hash(token)
 	i := slices.IndexFunc(after.Tokens, func(st survey.StoredToken) bool { return st.Hash == hash })
 	put, err := s.putNew(newTokenItem(t, after, after.Tokens[i]))
 	if err != nil {
@@ -134,7 +135,7 @@ func (s *Store) PutSurveyToken(ctx context.Context, t auth.Tenant, sv survey.Sur
 }
 
 // SurveyByToken returns the tenant and the survey of the capture token
-// whose hash is tokenHash (see survey.ParseToken), for the capture page,
+// whose hash is tokenHash (see linktoken.Parse), for the capture page,
 // which knows nothing else. It takes two strongly consistent reads: the
 // token's lookup record, then the survey. The lookup record could carry a
 // copy of the survey for the page's first render, but the survey changes

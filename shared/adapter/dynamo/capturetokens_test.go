@@ -12,6 +12,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 )
 
@@ -35,7 +36,7 @@ func TestAddSurveyToken(t *testing.T) {
 			t.Errorf("stored survey = %+v, %v; want %+v", stored.Survey, err, after)
 		}
 		for _, tok := range []string{first, token} {
-			if _, _, err := s.SurveyByToken(ctx, survey.TokenHash(tok), at); err != nil {
+			if _, _, err := s.SurveyByToken(ctx, linktoken.Hash(tok), at); err != nil {
 				t.Errorf("SurveyByToken(%s…) = %v; want nil", tok[:6], err)
 			}
 		}
@@ -47,7 +48,7 @@ func TestAddSurveyToken(t *testing.T) {
 		s := newStore(t)
 		putLeadIn(t, s, surveyTenant, "lead_1", lead.New)
 		sv, _ := startSurvey(t, s, surveyTenant, "lead_1", t0)
-		token, err := survey.DerivedToken([]byte(strings.Repeat("k", survey.MinLinkKey)), "lead_1", "idem")
+		token, err := linktoken.Derive([]byte(strings.Repeat("k", linktoken.MinKey)), "lead_1", "idem")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +65,7 @@ func TestAddSurveyToken(t *testing.T) {
 		if err != nil || !equalSurvey(stored.Survey, after) {
 			t.Errorf("stored survey = %+v, %v; want %+v", stored.Survey, err, after)
 		}
-		if _, _, err := s.SurveyByToken(ctx, survey.TokenHash(token), t0.Add(time.Hour)); err != nil {
+		if _, _, err := s.SurveyByToken(ctx, linktoken.Hash(token), t0.Add(time.Hour)); err != nil {
 			t.Errorf("SurveyByToken of the given token = %v; want nil", err)
 		}
 	})
@@ -85,9 +86,9 @@ func TestAddSurveyToken(t *testing.T) {
 			t.Fatalf("stored %d tokens, %v; want %d", len(stored.Tokens), err, survey.MaxTokens)
 		}
 		at := t0.Add(time.Hour)
-		_, _, err = s.SurveyByToken(ctx, survey.TokenHash(first), at)
+		_, _, err = s.SurveyByToken(ctx, linktoken.Hash(first), at)
 		wantCause(t, err, errcode.NotFound, survey.ErrTokenUnknown)
-		if _, _, err := s.SurveyByToken(ctx, survey.TokenHash(last), at); err != nil {
+		if _, _, err := s.SurveyByToken(ctx, linktoken.Hash(last), at); err != nil {
 			t.Errorf("SurveyByToken(newest) = %v; want nil", err)
 		}
 	})
@@ -181,14 +182,14 @@ func TestSurveyByToken(t *testing.T) {
 	sv, token := startSurvey(t, s, surveyTenant, "lead_1", t0)
 	expiry := sv.Tokens[0].ExpiresAt
 	rec.reset()
-	tn, got, err := s.SurveyByToken(ctx, survey.TokenHash(token), t0)
+	tn, got, err := s.SurveyByToken(ctx, linktoken.Hash(token), t0)
 	if err != nil || tn != surveyTenant || !equalSurvey(got.Survey, sv) {
 		t.Fatalf("SurveyByToken = %+v, %+v, %v; want %+v, %+v", tn, got.Survey, err, surveyTenant, sv)
 	}
 	if ops, _ := rec.taken(); !reflect.DeepEqual(ops, []string{"GetItem", "GetItem"}) {
 		t.Errorf("SurveyByToken calls = %v; want two GetItem (token record, survey)", ops)
 	}
-	other, _ := survey.NewToken()
+	other, _ := linktoken.New()
 	tests := []struct {
 		name     string
 		hash     string
@@ -197,12 +198,12 @@ func TestSurveyByToken(t *testing.T) {
 		cause    error
 		withData bool
 	}{
-		{"unknown token", survey.TokenHash(other), t0, errcode.NotFound, survey.ErrTokenUnknown, false},
+		{"unknown token", linktoken.Hash(other), t0, errcode.NotFound, survey.ErrTokenUnknown, false},
 		{"empty hash", "", t0, errcode.NotFound, survey.ErrTokenUnknown, false},
-		{"just before expiry", survey.TokenHash(token), expiry.Add(-time.Millisecond), "", nil, true},
+		{"just before expiry", linktoken.Hash(token), expiry.Add(-time.Millisecond), "", nil, true},
 		// DynamoDB Local has not deleted it: the store's own check.
-		{"expired, record not yet deleted", survey.TokenHash(token), expiry, errcode.NotFound, survey.ErrTokenExpired, true},
-		{"long expired", survey.TokenHash(token), expiry.Add(30 * 24 * time.Hour), errcode.NotFound, survey.ErrTokenExpired, true},
+		{"expired, record not yet deleted", linktoken.Hash(token), expiry, errcode.NotFound, survey.ErrTokenExpired, true},
+		{"long expired", linktoken.Hash(token), expiry.Add(30 * 24 * time.Hour), errcode.NotFound, survey.ErrTokenExpired, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -228,7 +229,7 @@ func TestSurveyByToken(t *testing.T) {
 		if err := putItem(ctx, s, item); err != nil {
 			t.Fatal(err)
 		}
-		_, _, err := s.SurveyByToken(ctx, survey.TokenHash(token), t0.Add(time.Hour))
+		_, _, err := s.SurveyByToken(ctx, linktoken.Hash(token), t0.Add(time.Hour))
 		wantCause(t, err, errcode.NotFound, survey.ErrTokenExpired)
 		if err := putItem(ctx, s, newTokenItem(surveyTenant, sv, sv.Tokens[0])); err != nil {
 			t.Fatal(err)
@@ -240,7 +241,7 @@ func TestSurveyByToken(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, at := range []time.Time{t0.Add(time.Hour), expiry.Add(time.Hour)} {
-			tn, got, err := s.SurveyByToken(ctx, survey.TokenHash(token), at)
+			tn, got, err := s.SurveyByToken(ctx, linktoken.Hash(token), at)
 			wantCause(t, err, errcode.SurveyClosed, survey.ErrClosed)
 			if tn != surveyTenant || got.Status != survey.Processing {
 				t.Errorf("at %s: returned %+v, status %s; want the tenant and the processing survey", at, tn, got.Status)

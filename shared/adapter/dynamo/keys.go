@@ -69,7 +69,7 @@ func frameKey(t auth.Tenant, surveyID, clipID string, slot int) (pk, sk string) 
 }
 
 // captureTokenKey is a capture token's lookup record, keyed by the token's
-// SHA-256 (survey.TokenHash), never by the token itself.
+// SHA-256 (linktoken.Hash), never by the token itself.
 func captureTokenKey(tokenHash string) (pk, sk string) {
 	return table.CaptureTokenPrefix + tokenHash, "CAPTURE"
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline/idempotency"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
-	"github.com/moveleads/partnerapi/shared/domain/survey"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 	"github.com/moveleads/partnerapi/shared/spec/table"
 )
@@ -132,11 +132,11 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 	pk, _ = apiKeyIDKey("key_0123456789abcdef")
 	others = append(others, key{"key id record", pk})
 	for _, tok := range []string{strings.Repeat("A", 43), "abc"} {
-		pk, _ = captureTokenKey(survey.TokenHash(tok))
+		pk, _ = captureTokenKey(linktoken.Hash(tok))
 		captures = append(captures, key{"capture token record", pk})
-		pk, _ = viewTokenKey(survey.TokenHash(tok))
+		pk, _ = viewTokenKey(linktoken.Hash(tok))
 		views = append(views, key{"video link record", pk})
-		pk, _ = quoteTokenKey(survey.TokenHash(tok))
+		pk, _ = quoteTokenKey(linktoken.Hash(tok))
 		quotePages = append(quotePages, key{"quote page token record", pk})
 	}
 	for _, id := range []string{"evt_1NG8Du2eZvKYlo2CUI79vXWy", "x"} {

@@ -18,6 +18,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/testkit/dynamotest"
 )
@@ -142,7 +143,7 @@ func TestStartSurvey(t *testing.T) {
 		if err != nil || !equalSurvey(got.Survey, sv) {
 			t.Errorf("GetSurvey = %+v, %v; want %+v", got.Survey, err, sv)
 		}
-		tn, _, err := s.SurveyByToken(ctx, survey.TokenHash(token), at)
+		tn, _, err := s.SurveyByToken(ctx, linktoken.Hash(token), at)
 		if err != nil || tn != surveyTenant {
 			t.Errorf("SurveyByToken = %+v, %v; want %+v", tn, err, surveyTenant)
 		}
@@ -155,7 +156,7 @@ func TestStartSurvey(t *testing.T) {
 			wantCode(t, s.StartSurvey(ctx, tn, sv), errcode.NotFound)
 			_, err := s.GetSurvey(ctx, tn, sv.ID)
 			wantCode(t, err, errcode.NotFound)
-			_, _, err = s.SurveyByToken(ctx, survey.TokenHash(token), at)
+			_, _, err = s.SurveyByToken(ctx, linktoken.Hash(token), at)
 			wantCause(t, err, errcode.NotFound, survey.ErrTokenUnknown)
 		}
 		if _, ls := leadView(t, s, surveyTenant, "lead_1"); ls.Status != survey.None {
@@ -176,7 +177,7 @@ func TestStartSurvey(t *testing.T) {
 		if _, err := s.GetSurvey(ctx, surveyTenant, second.ID); errcode.As(err) == nil || errcode.As(err).Code != errcode.NotFound {
 			t.Errorf("second survey stored (GetSurvey error %v); want nothing written", err)
 		}
-		_, _, err = s.SurveyByToken(ctx, survey.TokenHash(token), at)
+		_, _, err = s.SurveyByToken(ctx, linktoken.Hash(token), at)
 		wantCause(t, err, errcode.NotFound, survey.ErrTokenUnknown)
 		if l, ls := leadView(t, s, surveyTenant, "lead_1"); ls.SurveyID != first.ID || !l.UpdatedAt.Equal(at) {
 			t.Errorf("lead survey %s updated_at %s; want %s, %s", ls.SurveyID, l.UpdatedAt, first.ID, at)
@@ -316,7 +317,7 @@ func TestNoTokenInAnyItem(t *testing.T) {
 			t.Errorf("token %q stored in plain text", tok)
 		}
 		// The hash is stored: the scan would have seen a token too.
-		if !strings.Contains(all, survey.TokenHash(tok)) {
+		if !strings.Contains(all, linktoken.Hash(tok)) {
 			t.Errorf("hash of token %q not found in the table; the scan saw too little", tok)
 		}
 	}

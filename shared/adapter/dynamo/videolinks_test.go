@@ -10,7 +10,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
-	"github.com/moveleads/partnerapi/shared/domain/survey"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/videolink"
 )
 
@@ -18,12 +18,12 @@ import (
 // token.
 func newGrant(t testing.TB, surveyID string, at time.Time, ttl time.Duration) (videolink.Grant, string) {
 	t.Helper()
-	token, err := survey.NewToken()
+	token, err := linktoken.New()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return videolink.Grant{
-		ID: "grant_" + randomHex(8), SurveyID: surveyID, Label: "for the carrier", TokenHash: survey.TokenHash(token),
+		ID: "grant_" + randomHex(8), SurveyID: surveyID, Label: "for the carrier", TokenHash: linktoken.Hash(token),
 		CreatedAt: at, ExpiresAt: at.Add(ttl).Truncate(time.Second),
 	}, token
 }
@@ -114,11 +114,11 @@ func TestOpenVideoLink(t *testing.T) {
 	ctx := context.Background()
 	s, sv := clipSurvey(t)
 	g, token := mint(t, s, surveyTenant, sv.ID, t0, 2*time.Hour)
-	v, found, err := s.VideoLinkView(ctx, survey.TokenHash(token))
+	v, found, err := s.VideoLinkView(ctx, linktoken.Hash(token))
 	if err != nil || !found || v.Tenant != surveyTenant || v.SurveyID != sv.ID || v.GrantID != g.ID || !v.ExpiresAt.Equal(g.ExpiresAt) {
 		t.Fatalf("VideoLinkView = %+v, %v, %v; want grant %s of survey %s", v, found, err, g.ID, sv.ID)
 	}
-	if _, found, err := s.VideoLinkView(ctx, survey.TokenHash("unknown")); found || err != nil {
+	if _, found, err := s.VideoLinkView(ctx, linktoken.Hash("unknown")); found || err != nil {
 		t.Errorf("VideoLinkView(unknown) found %v, %v; want false, nil", found, err)
 	}
 
@@ -171,7 +171,7 @@ func TestOpenVideoLink(t *testing.T) {
 		wantCode(t, err, errcode.NotFound)
 	})
 	t.Run("unknown token and survey: nothing written", func(t *testing.T) {
-		decoy := videolink.View{Tenant: auth.Tenant{PartnerID: "-", Mode: "-"}, SurveyID: "-", GrantID: "-", TokenHash: survey.TokenHash("nope"), ExpiresAt: t0.Add(time.Hour)}
+		decoy := videolink.View{Tenant: auth.Tenant{PartnerID: "-", Mode: "-"}, SurveyID: "-", GrantID: "-", TokenHash: linktoken.Hash("nope"), ExpiresAt: t0.Add(time.Hour)}
 		if _, err := openAs(s, decoy, t0, 20); !errors.Is(err, ErrLinkClosed) {
 			t.Errorf("open of a decoy = %v; want ErrLinkClosed", err)
 		}
@@ -208,7 +208,7 @@ func TestOpenVideoLinkSlidingHour(t *testing.T) {
 	s, sv := clipSurvey(t)
 	base := time.Date(2026, 11, 23, 2, 59, 30, 0, time.UTC)
 	_, token := mint(t, s, surveyTenant, sv.ID, base.Add(-time.Hour), 4*time.Hour)
-	v, _, err := s.VideoLinkView(ctx, survey.TokenHash(token))
+	v, _, err := s.VideoLinkView(ctx, linktoken.Hash(token))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestOpenVideoLinkConcurrentOpens(t *testing.T) {
 	const limit, tries = videolink.OpensPerHour, 30
 	s, sv := clipSurvey(t)
 	_, token := mint(t, s, surveyTenant, sv.ID, t0, time.Hour)
-	v, _, err := s.VideoLinkView(ctx, survey.TokenHash(token))
+	v, _, err := s.VideoLinkView(ctx, linktoken.Hash(token))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +315,7 @@ func TestOpenVideoLinkConcurrentOpens(t *testing.T) {
 func TestNoVideoTokenInAnyItem(t *testing.T) {
 	s, sv := clipSurvey(t)
 	_, token := mint(t, s, surveyTenant, sv.ID, t0, time.Hour)
-	v, _, _ := s.VideoLinkView(context.Background(), survey.TokenHash(token))
+	v, _, _ := s.VideoLinkView(context.Background(), linktoken.Hash(token))
 	if _, err := openAs(s, v, t0, 20); err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +323,7 @@ func TestNoVideoTokenInAnyItem(t *testing.T) {
 	if strings.Contains(all, token) {
 		t.Errorf("the token %s… is stored in plain text", token[:6])
 	}
-	if !strings.Contains(all, survey.TokenHash(token)) {
+	if !strings.Contains(all, linktoken.Hash(token)) {
 		t.Error("the token's hash is not stored; the scan saw too little for the check above")
 	}
 }

@@ -369,11 +369,7 @@ func stripeErr(err error) error {
 // already made are kept; any other id answers 403 beta_not_enabled.
 func (s *Service) GetDeposit() pipeline.Endpoint {
 	return pipeline.Endpoint{Operation: manifest.GetDeposit, BetaOff: s.existingDeposit, Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
-		u, err := uuid.Parse(c.PathParam)
-		if err != nil || len(c.PathParam) != 36 {
-			return pipeline.Work{}, errcode.New(errcode.NotFound, "No deposit with that id exists for this API key.")
-		}
-		t, now, id := c.Tenant(), c.Now, u.String()
+		t, now, id := c.Tenant(), c.Now, c.ID
 		return pipeline.Work{Run: func(ctx context.Context, _ string) (any, error) {
 			d, err := s.Status(ctx, t, id, now)
 			if err != nil {

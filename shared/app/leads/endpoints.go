@@ -71,7 +71,7 @@ func (s *Service) GetLead() pipeline.Endpoint {
 	return pipeline.Endpoint{Operation: manifest.GetLead, Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
 		now := c.Now
 		return pipeline.Work{Run: func(ctx context.Context, _ string) (any, error) {
-			l, ls, err := s.Get(ctx, c.Tenant(), c.PathParam)
+			l, ls, err := s.Get(ctx, c.Tenant(), c.ID)
 			if err != nil {
 				return nil, err
 			}

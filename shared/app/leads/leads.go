@@ -11,11 +11,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
-	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
 )
@@ -60,14 +57,10 @@ func (s *Service) Create(ctx context.Context, t auth.Tenant, rc estimate.RateCar
 	return l, nil
 }
 
-// Get returns tenant t's lead id. An id that is not a UUID cannot exist, so
-// it answers not_found like any other unknown id (also another tenant's).
+// Get returns tenant t's lead id, a canonical UUID (the pipeline checked
+// the path's: manifest.ParamUUID); an unknown one is not_found.
 func (s *Service) Get(ctx context.Context, t auth.Tenant, id string) (lead.Lead, record.LeadSurvey, error) {
-	u, err := uuid.Parse(id)
-	if err != nil || len(id) != 36 {
-		return lead.Lead{}, record.LeadSurvey{}, errcode.New(errcode.NotFound, "No lead with that id exists for this API key.")
-	}
-	return s.store.GetLeadDetail(ctx, t, u.String())
+	return s.store.GetLeadDetail(ctx, t, id)
 }
 
 // Page is one page of a listing.

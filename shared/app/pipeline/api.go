@@ -72,6 +72,10 @@ type Call struct {
 	// Subject is what a token route's verifier resolved the token to (the
 	// survey of a capture token); nil on other routes.
 	Subject any
+	// ID is the path's id in canonical form on a route whose path
+	// parameter is a manifest.ParamUUID (checked before Prepare); "" on
+	// other routes.
+	ID string
 	// Now is the request's time, fixed once.
 	Now time.Time
 	p   *Pipeline

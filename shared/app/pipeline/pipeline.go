@@ -139,6 +139,9 @@ func (p *Pipeline) run(ctx context.Context, ep Endpoint, c *Call, res *Result) (
 	if rt.BodyLimit > 0 && len(c.Body) > rt.BodyLimit {
 		return 0, nil, false, TooLarge(rt.BodyLimit)
 	}
+	if err := pathID(c); err != nil {
+		return 0, nil, false, err
+	}
 	work, err := ep.Prepare(ctx, c)
 	if err != nil {
 		return 0, nil, false, err

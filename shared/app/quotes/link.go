@@ -1,5 +1,5 @@
 // This file makes quote page links: the token (a capture-style token from
-// survey.NewToken, so survey.ParseToken reads it), the record that keeps
+// linktoken.New, so linktoken.Parse reads it), the record that keeps
 // only its hash, and the URL. The deposit functions mint them too, for the
 // page Stripe sends the customer back to.
 
@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/app/record"
-	"github.com/moveleads/partnerapi/shared/domain/survey"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 )
 
 // TokenAfterExpiry is how long a quote page link keeps opening after the
@@ -31,9 +31,9 @@ func PageURL(base, token string) string { return strings.TrimRight(base, "/") + 
 // valid until expiresAt: the token (for the URL only) and its record
 // (which holds only its hash).
 func NewPageToken(leadID, quoteID string, now, expiresAt time.Time) (string, record.PageToken, error) {
-	token, err := survey.NewToken()
+	token, err := linktoken.New()
 	if err != nil {
 		return "", record.PageToken{}, fmt.Errorf("quote page token: %w", err)
 	}
-	return token, record.PageToken{Hash: survey.TokenHash(token), LeadID: leadID, QuoteID: quoteID, IssuedAt: now, ExpiresAt: expiresAt}, nil
+	return token, record.PageToken{Hash: linktoken.Hash(token), LeadID: leadID, QuoteID: quoteID, IssuedAt: now, ExpiresAt: expiresAt}, nil
 }

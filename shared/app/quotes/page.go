@@ -10,8 +10,8 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/quote"
-	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
@@ -34,19 +34,19 @@ type pageSession struct {
 	expired         bool
 }
 
-func unknownPage() error {
-	e := errcode.New(errcode.NotFound, "This quote link is not known.")
-	e.Cause = survey.ErrTokenUnknown
-	return e
+// quoteLink is the quote page's words for an unknown and an expired link.
+var quoteLink = linktoken.Link{
+	Unknown: "This quote link is not known.",
+	Expired: "This quote link has expired; ask the mover for a new one.",
 }
 
 // verify is the quote page routes' token check: it resolves the token to
 // its lead and quote and counts the request against the token's limit.
-func (s *Service) verify(ctx context.Context, c *pipeline.Call) (pipeline.Grant, error) {
-	hash, err := survey.ParseToken(c.PathParam)
-	if err != nil {
-		return pipeline.Grant{}, unknownPage()
-	}
+func (s *Service) verify() func(context.Context, *pipeline.Call) (pipeline.Grant, error) {
+	return pipeline.TokenVerify(quoteLink, s.admit)
+}
+
+func (s *Service) admit(ctx context.Context, c *pipeline.Call, hash string) (pipeline.Grant, error) {
 	g, u, err := s.store.AdmitQuoteToken(ctx, hash, c.Now, PageRateLimit)
 	if err != nil {
 		return pipeline.Grant{}, err
@@ -64,8 +64,6 @@ func onlineOff(_ context.Context, c *pipeline.Call, partner auth.Partner) error 
 	return errcode.New(errcode.BetaNotEnabled, "%s", msg).WithDetail("feature", string(c.Route.Beta))
 }
 
-var errExpiredLink = errcode.New(errcode.LinkExpired, "This quote link has expired; ask the mover for a new one.")
-
 // PageEndpoints returns the v1-quote function's endpoints: the page, its
 // accept call and its deposit call (checkout starts deposits).
 func (s *Service) PageEndpoints(checkout Checkout) []pipeline.Endpoint {
@@ -79,7 +77,7 @@ func errorPage(err error) pipeline.Document {
 
 func (s *Service) quotePage() pipeline.Endpoint {
 	return pipeline.Endpoint{
-		Operation: manifest.QuotePage, Verify: s.verify, RenderError: errorPage,
+		Operation: manifest.QuotePage, Verify: s.verify(), RenderError: errorPage,
 		Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
 			ss := session(c)
 			partner, err := c.Partner(ctx)
@@ -165,11 +163,11 @@ func (s *Service) page(ctx context.Context, token string, partner auth.Partner, 
 
 func (s *Service) quoteAccept() pipeline.Endpoint {
 	return pipeline.Endpoint{
-		Operation: manifest.QuoteAccept, Verify: s.verify, BetaOff: onlineOff,
+		Operation: manifest.QuoteAccept, Verify: s.verify(), BetaOff: onlineOff,
 		Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
 			ss := session(c)
 			if ss.expired {
-				return pipeline.Work{}, errExpiredLink
+				return pipeline.Work{}, quoteLink.ExpiredError()
 			}
 			req, err := quote.ParseAccept(c.Body, quote.CheckSignaturePNG)
 			if err != nil {
@@ -190,11 +188,11 @@ type DepositView struct {
 
 func (s *Service) quoteDeposit(checkout Checkout) pipeline.Endpoint {
 	return pipeline.Endpoint{
-		Operation: manifest.QuoteDeposit, Verify: s.verify, BetaOff: onlineOff,
+		Operation: manifest.QuoteDeposit, Verify: s.verify(), BetaOff: onlineOff,
 		Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
 			ss := session(c)
 			if ss.expired {
-				return pipeline.Work{}, errExpiredLink
+				return pipeline.Work{}, quoteLink.ExpiredError()
 			}
 			if b := strings.TrimSpace(string(c.Body)); b != "" && b != "{}" {
 				return pipeline.Work{}, errcode.New(errcode.ValidationFailed, "This call takes no fields; send {} or nothing.")

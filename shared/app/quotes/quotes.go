@@ -82,16 +82,6 @@ const retries = 3
 
 func changed(err error) bool { return errors.Is(err, record.ErrChanged) }
 
-// ParseLeadID reads the path's lead id: a UUID, or 404 as for a lead that
-// does not exist (an id that is not a UUID names none).
-func ParseLeadID(id string) (string, error) {
-	u, err := uuid.Parse(id)
-	if err != nil || len(id) != 36 {
-		return "", errcode.New(errcode.NotFound, "No lead with that id exists for this API key.")
-	}
-	return u.String(), nil
-}
-
 // QuoteView is createQuote's answer.
 type QuoteView struct {
 	QuoteID          string `json:"quote_id"`
@@ -117,10 +107,7 @@ type QuoteView struct {
 // fresh link.
 func (s *Service) CreateQuote() pipeline.Endpoint {
 	return pipeline.Endpoint{Operation: manifest.CreateQuote, Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
-		leadID, err := ParseLeadID(c.PathParam)
-		if err != nil {
-			return pipeline.Work{}, err
-		}
+		leadID := c.ID
 		in, err := quote.ParseCreate(c.Body)
 		if err != nil {
 			return pipeline.Work{}, err
@@ -233,10 +220,7 @@ type AcceptView struct {
 // the customer's browser, when the quote page does (docs/QUOTES.md).
 func (s *Service) AcceptQuote() pipeline.Endpoint {
 	return pipeline.Endpoint{Operation: manifest.AcceptQuote, Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
-		leadID, err := ParseLeadID(c.PathParam)
-		if err != nil {
-			return pipeline.Work{}, err
-		}
+		leadID := c.ID
 		req, err := quote.ParseAccept(c.Body, quote.CheckSignaturePNG)
 		if err != nil {
 			return pipeline.Work{}, err

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/testkit/dynamotest"
 )
@@ -149,7 +150,7 @@ func TestLinksAndTokensRefused(t *testing.T) {
 	want(t, e.Do(t, "POST", "/v1/leads/"+leadID+"/video-survey", readOnly, ""), 403, "insufficient_scope")
 
 	// Unknown tokens: a well-formed one never issued, and a malformed one.
-	for _, tok := range []string{strings.Repeat("A", survey.TokenLen), "short"} {
+	for _, tok := range []string{strings.Repeat("A", linktoken.Len), "short"} {
 		p := e.Do(t, "GET", "/v1-capture/"+tok, "", "")
 		if p.Status != 404 || !strings.HasPrefix(p.Header.Get("Content-Type"), "text/html") || strings.Contains(string(p.Body), `"error"`) {
 			t.Errorf("unknown token page: %d %s; want a 404 HTML page", p.Status, p.Header.Get("Content-Type"))

@@ -19,6 +19,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
@@ -47,29 +48,26 @@ func (ss *Session) usable() error {
 	return nil
 }
 
-func expired() error {
-	e := errcode.New(errcode.LinkExpired, "This link has expired; ask the moving company for a new one.")
-	e.Cause = survey.ErrTokenExpired
-	return e
+// captureLink is the capture page's words for an unknown and an expired
+// link.
+var captureLink = linktoken.Link{
+	Unknown: "This capture link is not known.",
+	Expired: "This link has expired; ask the moving company for a new one.",
 }
 
-func unknownLink() error {
-	e := errcode.New(errcode.NotFound, "This capture link is not known.")
-	e.Cause = survey.ErrTokenUnknown
-	return e
-}
+func expired() error { return captureLink.ExpiredError() }
 
 // verify is the capture routes' token check: it resolves the token to its
 // survey and counts the request against the token's rate limit. An
 // unknown token (malformed, never issued, or dropped from the survey's
 // newest tokens) is not_found; an expired one or a finished survey is left
 // to each endpoint (Session), so the page can say which.
-func (s *Service) verify(ctx context.Context, c *pipeline.Call) (pipeline.Grant, error) {
+func (s *Service) verify() func(context.Context, *pipeline.Call) (pipeline.Grant, error) {
+	return pipeline.TokenVerify(captureLink, s.admit)
+}
+
+func (s *Service) admit(ctx context.Context, c *pipeline.Call, hash string) (pipeline.Grant, error) {
 	now := c.Now
-	hash, err := survey.ParseToken(c.PathParam)
-	if err != nil {
-		return pipeline.Grant{}, unknownLink()
-	}
 	g, u, err := s.store.AdmitCaptureToken(ctx, hash, now, CaptureRateLimit)
 	if err != nil {
 		return pipeline.Grant{}, err
@@ -79,7 +77,7 @@ func (s *Service) verify(ctx context.Context, c *pipeline.Call) (pipeline.Grant,
 	}
 	rec, err := s.store.GetSurvey(ctx, g.Tenant, g.SurveyID)
 	if e := errcode.As(err); e != nil && e.Code == errcode.NotFound {
-		return pipeline.Grant{}, unknownLink()
+		return pipeline.Grant{}, linktoken.ErrUnknown
 	}
 	if err != nil {
 		return pipeline.Grant{}, err
@@ -87,7 +85,7 @@ func (s *Service) verify(ctx context.Context, c *pipeline.Call) (pipeline.Grant,
 	ss := &Session{Tenant: g.Tenant, Record: rec, ExpiresAt: g.ExpiresAt}
 	switch err := rec.Access(hash, now); {
 	case errors.Is(err, survey.ErrTokenUnknown):
-		return pipeline.Grant{}, unknownLink()
+		return pipeline.Grant{}, err
 	case errors.Is(err, survey.ErrTokenExpired):
 		ss.Expired = true
 	}
@@ -109,7 +107,7 @@ func (s *Service) CaptureEndpoints() []pipeline.Endpoint {
 // is unknown (404), expired (410) or the survey already finished (409).
 func (s *Service) capturePage() pipeline.Endpoint {
 	return pipeline.Endpoint{
-		Operation: manifest.CapturePage, Verify: s.verify, RenderError: errorPage,
+		Operation: manifest.CapturePage, Verify: s.verify(), RenderError: errorPage,
 		Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
 			ss := session(c)
 			partner, err := c.Partner(ctx)
@@ -233,7 +231,7 @@ func unknownField(err error) (string, bool) {
 
 func (s *Service) captureClip() pipeline.Endpoint {
 	return pipeline.Endpoint{
-		Operation: manifest.CaptureClip, Verify: s.verify,
+		Operation: manifest.CaptureClip, Verify: s.verify(),
 		Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
 			var req clipRequest
 			if err := strictJSON(c.Body, &req); err != nil {
@@ -320,7 +318,7 @@ type ChecklistView struct {
 
 func (s *Service) captureChecklist() pipeline.Endpoint {
 	return pipeline.Endpoint{
-		Operation: manifest.CaptureChecklist, Verify: s.verify,
+		Operation: manifest.CaptureChecklist, Verify: s.verify(),
 		Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
 			cl, err := inventory.ParseChecklist(c.Body)
 			if err != nil {
@@ -356,7 +354,7 @@ type FinishView struct {
 
 func (s *Service) captureFinish() pipeline.Endpoint {
 	return pipeline.Endpoint{
-		Operation: manifest.CaptureFinish, Verify: s.verify,
+		Operation: manifest.CaptureFinish, Verify: s.verify(),
 		Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
 			if len(bytes.TrimSpace(c.Body)) > 0 {
 				var none struct{}

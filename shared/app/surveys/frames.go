@@ -106,7 +106,7 @@ func parseFrames(body []byte, now time.Time) (string, []survey.Frame, error) {
 
 func (s *Service) captureFrames() pipeline.Endpoint {
 	return pipeline.Endpoint{
-		Operation: manifest.CaptureFrames, Verify: s.verify,
+		Operation: manifest.CaptureFrames, Verify: s.verify(),
 		Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
 			clipID, frames, err := parseFrames(c.Body, c.Now)
 			if err != nil {

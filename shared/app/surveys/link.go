@@ -14,6 +14,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
@@ -34,7 +35,7 @@ type LinkView struct {
 
 // storedLink is what an Idempotency-Key keeps of a LinkView: everything
 // but the capture URL, whose token is never stored in plain text. A
-// replay computes the token again (survey.DerivedToken) and answers the
+// replay computes the token again (linktoken.Derive) and answers the
 // same body.
 type storedLink struct {
 	SurveyID string `json:"survey_id"`
@@ -86,7 +87,7 @@ func parseLinkBody(body []byte) error {
 // token) for the survey: only token hashes are stored, so an earlier URL
 // cannot be shown again. Earlier URLs keep working until they expire (the
 // customer may hold one); a survey keeps its survey.MaxTokens newest.
-// Under an Idempotency-Key the token is survey.DerivedToken of the tenant,
+// Under an Idempotency-Key the token is linktoken.Derive of the tenant,
 // the lead and the key, under the capture link key: the stored response
 // holds no token, and a replay computes it again, so it answers the
 // original body, capture_url included, as the spec's replay rule says.
@@ -95,16 +96,13 @@ func (s *Service) GetSurveyLink() pipeline.Endpoint {
 		if err := parseLinkBody(c.Body); err != nil {
 			return pipeline.Work{}, err
 		}
-		leadID, err := parseLeadID(c.PathParam)
-		if err != nil {
-			return pipeline.Work{}, err
-		}
+		leadID := c.ID
 		partner, err := c.Partner(ctx)
 		if err != nil {
 			return pipeline.Work{}, err
 		}
 		t, now, lifetime := c.Tenant(), c.Now, partner.CaptureLinkTTL()
-		mint := survey.NewToken
+		mint := linktoken.New
 		if c.IdempotencyKey != nil {
 			key, err := s.linkKey(ctx)
 			if err != nil {
@@ -112,7 +110,7 @@ func (s *Service) GetSurveyLink() pipeline.Endpoint {
 			}
 			idem := *c.IdempotencyKey
 			mint = func() (string, error) {
-				return survey.DerivedToken(key, string(manifest.GetSurveyLink), t.PartnerID, string(t.Mode), leadID, idem)
+				return linktoken.Derive(key, string(manifest.GetSurveyLink), t.PartnerID, string(t.Mode), leadID, idem)
 			}
 		}
 		return pipeline.Work{
@@ -140,18 +138,10 @@ func (s *Service) GetSurveyLink() pipeline.Endpoint {
 	}}
 }
 
-func parseLeadID(id string) (string, error) {
-	u, err := uuid.Parse(id)
-	if err != nil || len(id) != 36 {
-		return "", errcode.New(errcode.NotFound, "No lead with that id exists for this API key.")
-	}
-	return u.String(), nil
-}
-
 // Link returns a capture link for tenant t's lead leadID, starting a new
 // survey unless the lead's latest is still open or processing.
 func (s *Service) Link(ctx context.Context, t auth.Tenant, leadID string, lifetime time.Duration, now time.Time) (LinkView, error) {
-	return s.link(ctx, t, leadID, lifetime, now, survey.NewToken)
+	return s.link(ctx, t, leadID, lifetime, now, linktoken.New)
 }
 
 // link is Link with the link's token made by mint.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/domain/auth"
-	"github.com/moveleads/partnerapi/shared/domain/survey"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/testkit/apitest"
 	"github.com/moveleads/partnerapi/shared/testkit/dynamometer"
 )
@@ -26,7 +26,7 @@ func TestUnknownTokenCostsOneRead(t *testing.T) {
 	live := viewPath(t, want(t, e.mint(t, e.key, sv.SurveyID, ""), 200, "")["view_url"].(string))
 	e.open(t, live) // the partner's settings cached, as on a warm instance
 
-	unknown, err := survey.NewToken()
+	unknown, err := linktoken.New()
 	if err != nil {
 		t.Fatal(err)
 	}

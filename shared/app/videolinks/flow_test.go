@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/domain/videolink"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
@@ -94,7 +95,7 @@ func TestMintAndOpen(t *testing.T) {
 	}
 	path := viewPath(t, m["view_url"].(string))
 	token := strings.TrimPrefix(path, "/v1-video/")
-	if _, err := survey.ParseToken(token); err != nil {
+	if _, err := linktoken.Parse(token); err != nil {
 		t.Errorf("view token %q: %v; want 256 bits in base64url", token, err)
 	}
 
@@ -257,7 +258,7 @@ func TestRevokeAndDeadLinks(t *testing.T) {
 		t.Errorf("open of an expired link -> %d; want 410", r.Status)
 	}
 	// Unknown and malformed tokens: 404, a page that says nothing of a survey.
-	unknown, _ := survey.NewToken()
+	unknown, _ := linktoken.New()
 	for _, p := range []string{"/v1-video/" + unknown, "/v1-video/short", "/v1-video/" + strings.Repeat("!", 43)} {
 		r := e.open(t, p)
 		if r.Status != 404 || !strings.Contains(string(r.Body), "find this video link") || strings.Contains(strings.ToLower(string(r.Body)), "survey") {
@@ -400,7 +401,7 @@ func TestNoViewTokenStored(t *testing.T) {
 		if strings.Contains(dump, tok) {
 			t.Errorf("token %s… stored in plain text", tok[:6])
 		}
-		if !strings.Contains(dump, survey.TokenHash(tok)) {
+		if !strings.Contains(dump, linktoken.Hash(tok)) {
 			t.Errorf("hash of token %s… not found: the scan saw too little", tok[:6])
 		}
 	}

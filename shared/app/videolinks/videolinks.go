@@ -15,13 +15,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/domain/videolink"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
@@ -101,16 +100,6 @@ func retry[T any](ctx context.Context, f func() (T, error)) (T, error) {
 	}
 }
 
-// parseSurveyID reads the path's survey id: a UUID, or 404 as for a survey
-// that does not exist (an id that is not a UUID names none).
-func parseSurveyID(id string) (string, error) {
-	u, err := uuid.Parse(id)
-	if err != nil || len(id) != 36 {
-		return "", errcode.New(errcode.NotFound, "No survey with that id exists for this API key.")
-	}
-	return u.String(), nil
-}
-
 // AccessView is createSurveyVideoAccess's answer (the spec's Survey video
 // access response).
 type AccessView struct {
@@ -152,10 +141,7 @@ func (s *Service) CreateSurveyVideoAccess() pipeline.Endpoint {
 		if err != nil {
 			return pipeline.Work{}, err
 		}
-		surveyID, err := parseSurveyID(c.PathParam)
-		if err != nil {
-			return pipeline.Work{}, err
-		}
+		surveyID := c.ID
 		t, now := c.Tenant(), c.Now
 		return pipeline.Work{Run: func(ctx context.Context, id string) (any, error) {
 			return s.Mint(ctx, t, surveyID, id, req, now)
@@ -171,12 +157,12 @@ func (s *Service) Mint(ctx context.Context, t auth.Tenant, surveyID, grantID str
 		return AccessView{}, err
 	}
 	playable := len(Playable(clips))
-	token, err := survey.NewToken()
+	token, err := linktoken.New()
 	if err != nil {
 		return AccessView{}, err
 	}
 	g := videolink.Grant{
-		ID: grantID, SurveyID: surveyID, Label: req.Label, TokenHash: survey.TokenHash(token),
+		ID: grantID, SurveyID: surveyID, Label: req.Label, TokenHash: linktoken.Hash(token),
 		CreatedAt: now, ExpiresAt: now.Add(req.TTL).Truncate(time.Second),
 	}
 	_, err = retry(ctx, func() (struct{}, error) {
@@ -218,10 +204,7 @@ func (s *Service) RevokeSurveyVideoAccess() pipeline.Endpoint {
 		if err := videolink.ParseRevokeBody(c.Body); err != nil {
 			return pipeline.Work{}, err
 		}
-		surveyID, err := parseSurveyID(c.PathParam)
-		if err != nil {
-			return pipeline.Work{}, err
-		}
+		surveyID := c.ID
 		t, now := c.Tenant(), c.Now
 		return pipeline.Work{Run: func(ctx context.Context, _ string) (any, error) {
 			return s.Revoke(ctx, t, surveyID, now)

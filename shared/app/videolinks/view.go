@@ -10,6 +10,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/app/videolinks/viewerpage"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/domain/videolink"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
@@ -32,7 +33,7 @@ func (s *Service) ViewEndpoints() []pipeline.Endpoint { return []pipeline.Endpoi
 // whether the survey exists.
 func (s *Service) videoPage() pipeline.Endpoint {
 	return pipeline.Endpoint{
-		Operation: manifest.VideoPage, Verify: s.verifyView, RenderError: viewErrorPage,
+		Operation: manifest.VideoPage, Verify: s.verifyView(), RenderError: viewErrorPage,
 		Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
 			ss := c.Subject.(*session)
 			partner, err := c.Partner(ctx)
@@ -62,16 +63,12 @@ func (s *Service) render(ctx context.Context, ss *session, company string) (pipe
 	}), nil
 }
 
-// unknownVideoLink is the answer to a token that names no link.
-func unknownVideoLink() error {
-	return errcode.New(errcode.NotFound, "This video link is not known.")
-}
-
-// goneVideoLink is the answer to a link that expired or was revoked: the
-// same for both, as the spec's revocation is not an event the viewer
-// needs to tell apart.
-func goneVideoLink() error {
-	return errcode.New(errcode.LinkExpired, "This video link has expired or was turned off.")
+// videoLink is the viewer page's words for an unknown link and for one
+// that expired or was revoked: the same for both, as the spec's
+// revocation is not an event the viewer needs to tell apart.
+var videoLink = linktoken.Link{
+	Unknown: "This video link is not known.",
+	Expired: "This video link has expired or was turned off.",
 }
 
 // verifyView resolves a view token and counts the open. A known live link
@@ -83,25 +80,25 @@ func goneVideoLink() error {
 // timing) gives a guesser nothing to use, and random guesses must not
 // cost writes. A malformed token (wrong length or alphabet) cannot be one
 // and is refused without a request.
-func (s *Service) verifyView(ctx context.Context, c *pipeline.Call) (pipeline.Grant, error) {
-	hash, err := survey.ParseToken(c.PathParam)
-	if err != nil {
-		return pipeline.Grant{}, unknownVideoLink()
-	}
+func (s *Service) verifyView() func(context.Context, *pipeline.Call) (pipeline.Grant, error) {
+	return pipeline.TokenVerify(videoLink, s.admitView)
+}
+
+func (s *Service) admitView(ctx context.Context, c *pipeline.Call, hash string) (pipeline.Grant, error) {
 	v, found, err := s.store.VideoLinkView(ctx, hash)
 	if err != nil {
 		return pipeline.Grant{}, err
 	}
 	if !found {
-		return pipeline.Grant{}, unknownVideoLink()
+		return pipeline.Grant{}, linktoken.ErrUnknown
 	}
 	if !c.Now.Before(v.ExpiresAt) {
-		return pipeline.Grant{}, goneVideoLink()
+		return pipeline.Grant{}, linktoken.ErrExpired
 	}
 	u, clips, err := s.open(ctx, c, v)
 	switch e := errcode.As(err); {
 	case errors.Is(err, videolink.ErrClosed), e != nil && e.Code == errcode.NotFound:
-		return pipeline.Grant{}, goneVideoLink()
+		return pipeline.Grant{}, linktoken.ErrExpired
 	case err != nil:
 		return pipeline.Grant{}, err
 	case !u.Admitted:

@@ -32,8 +32,8 @@
 //
 // # Capture tokens
 //
-// A capture URL carries a token of 256 bits from crypto/rand (NewToken);
-// only its SHA-256 (TokenHash) is stored, and ParseToken refuses a malformed
+// A capture URL carries a link token of 256 bits (linktoken.New);
+// only its SHA-256 (linktoken.Hash) is stored, and linktoken.Parse refuses a malformed
 // token before any lookup. A link lives DefaultTokenLifetime (7 days), or
 // what the partner's settings say within [MinTokenLifetime,
 // MaxTokenLifetime].

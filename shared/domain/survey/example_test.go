@@ -26,14 +26,3 @@ func ExampleNext() {
 	// finish_requested inventory_ready changed=false
 	// no_playable_clip inventory_ready changed=false
 }
-
-func ExampleParseToken() {
-	token, _ := survey.NewToken()
-	hash, err := survey.ParseToken(token)
-	fmt.Println(len(token), len(hash), err)
-	_, err = survey.ParseToken("../../etc/passwd")
-	fmt.Println(err)
-	// Output:
-	// 43 64 <nil>
-	// survey: malformed capture token
-}

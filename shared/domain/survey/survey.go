@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 )
 
 // Survey is one video survey of a lead. A lead may have had several; the
@@ -30,11 +32,11 @@ type Survey struct {
 // Errors of Access (what a capture link's holder is told, with the status
 // the capture page answers), IssueToken and Settle.
 var (
-	ErrTokenUnknown = errors.New("survey: unknown capture token")              // 404
-	ErrTokenExpired = errors.New("survey: capture token expired")              // 410
-	ErrClosed       = errors.New("survey: survey is finished")                 // 409
-	ErrNotFinished  = errors.New("survey: survey has not been finished")       // Settle before the finish
-	ErrLifetime     = errors.New("survey: capture link lifetime out of range") // see CheckTokenLifetime
+	ErrTokenUnknown = fmt.Errorf("survey: unknown capture token: %w", linktoken.ErrUnknown) // 404
+	ErrTokenExpired = fmt.Errorf("survey: capture token expired: %w", linktoken.ErrExpired) // 410
+	ErrClosed       = errors.New("survey: survey is finished")                              // 409
+	ErrNotFinished  = errors.New("survey: survey has not been finished")                    // Settle before the finish
+	ErrLifetime     = errors.New("survey: capture link lifetime out of range")              // see CheckTokenLifetime
 )
 
 // New starts survey id of lead leadID at now, in state Invited, with one
@@ -43,7 +45,7 @@ var (
 // lifetime is out of range (see CheckTokenLifetime) or when no token can be
 // drawn.
 func New(id, leadID string, lifetime time.Duration, now time.Time) (Survey, string, error) {
-	token, err := NewToken()
+	token, err := linktoken.New()
 	if err != nil {
 		return Survey{}, "", err
 	}
@@ -51,7 +53,7 @@ func New(id, leadID string, lifetime time.Duration, now time.Time) (Survey, stri
 	return s, token, err
 }
 
-// NewWithToken is New with the given capture token (DerivedToken's).
+// NewWithToken is New with the given capture token (linktoken.Derive's).
 func NewWithToken(id, leadID, token string, lifetime time.Duration, now time.Time) (Survey, error) {
 	s := Survey{ID: id, LeadID: leadID, Status: Invited, CreatedAt: now, UpdatedAt: now}
 	if err := s.AddToken(token, lifetime, now); err != nil {
@@ -76,14 +78,14 @@ func NewWithToken(id, leadID, token string, lifetime time.Duration, now time.Tim
 // an error wrapping ErrLifetime when lifetime is out of range, and when the
 // random source fails.
 func (s *Survey) IssueToken(lifetime time.Duration, now time.Time) (string, error) {
-	token, err := NewToken()
+	token, err := linktoken.New()
 	if err != nil {
 		return "", err
 	}
 	return token, s.AddToken(token, lifetime, now)
 }
 
-// AddToken is IssueToken with the given token (DerivedToken's, which a
+// AddToken is IssueToken with the given token (linktoken.Derive's, which a
 // retried call computes again). A token s already has is left as it is,
 // with its own expiry: HasToken tells the caller there is nothing to
 // write.
@@ -98,7 +100,7 @@ func (s *Survey) AddToken(token string, lifetime time.Duration, now time.Time) e
 		return nil
 	}
 	exp := now.Add(lifetime)
-	s.Tokens = addToken(s.Tokens, StoredToken{Hash: TokenHash(token), IssuedAt: now, ExpiresAt: exp})
+	s.Tokens = addToken(s.Tokens, StoredToken{Hash: linktoken.Hash(token), IssuedAt: now, ExpiresAt: exp})
 	if exp.After(s.TokenExpiresAt) {
 		s.TokenExpiresAt = exp
 	}
@@ -107,12 +109,12 @@ func (s *Survey) AddToken(token string, lifetime time.Duration, now time.Time) e
 
 // HasToken reports whether token is one of s's stored tokens.
 func (s *Survey) HasToken(token string) bool {
-	_, ok := findToken(s.Tokens, TokenHash(token))
+	_, ok := findToken(s.Tokens, linktoken.Hash(token))
 	return ok
 }
 
 // Access decides whether the holder of a capture token whose hash is hash
-// (see ParseToken) may record into s at now. It returns nil when they may,
+// (see linktoken.Parse) may record into s at now. It returns nil when they may,
 // ErrTokenUnknown when the hash is not one of s's tokens, ErrClosed when the
 // survey was finished (Processing or final; the page shows what happens
 // next), and ErrTokenExpired when the token has expired. A finished survey

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 )
 
 func newSurvey(t *testing.T) (Survey, string) {
@@ -18,9 +20,9 @@ func newSurvey(t *testing.T) (Survey, string) {
 
 func mustHash(t *testing.T, token string) string {
 	t.Helper()
-	h, err := ParseToken(token)
+	h, err := linktoken.Parse(token)
 	if err != nil {
-		t.Fatalf("ParseToken(%q) error %v", token, err)
+		t.Fatalf("linktoken.Parse(%q) error %v", token, err)
 	}
 	return h
 }
@@ -110,7 +112,7 @@ func TestAccess(t *testing.T) {
 	s, token := newSurvey(t)
 	hash := mustHash(t, token)
 	expiry := s.TokenExpiresAt
-	other, _ := NewToken()
+	other, _ := linktoken.New()
 	tests := []struct {
 		name   string
 		status Status
@@ -120,7 +122,7 @@ func TestAccess(t *testing.T) {
 	}{
 		{"live", Invited, hash, t0, nil},
 		{"recording", Recording, hash, expiry.Add(-time.Nanosecond), nil},
-		{"unknown token", Invited, TokenHash(other), t0, ErrTokenUnknown},
+		{"unknown token", Invited, linktoken.Hash(other), t0, ErrTokenUnknown},
 		{"empty hash", Invited, "", t0, ErrTokenUnknown},
 		{"expired at the instant", Recording, hash, expiry, ErrTokenExpired},
 		{"expired", Invited, hash, expiry.Add(time.Hour), ErrTokenExpired},

@@ -5,7 +5,7 @@
 //
 // A video link is a grant on one survey: a secret token (the same form as
 // a capture token: 256 bits from crypto/rand, base64url; see
-// survey.NewToken), of which only the SHA-256 is stored. A grant is live
+// linktoken.New), of which only the SHA-256 is stored. A grant is live
 // while it is in its survey's live set and has not expired; revoking takes
 // every grant out of the set at once (see Live). The set lives on the
 // survey item, so a mint and a revoke of one survey are ordered by
@@ -181,7 +181,7 @@ type Grant struct {
 	ID        string
 	SurveyID  string
 	Label     string
-	TokenHash string // survey.TokenHash of the link's token; never the token
+	TokenHash string // linktoken.Hash of the link's token; never the token
 	CreatedAt time.Time
 	ExpiresAt time.Time
 	// RevokedAt is when a revoke closed the grant (zero: never). A grant

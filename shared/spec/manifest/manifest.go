@@ -253,7 +253,7 @@ const (
 	SecretStripeWebhook = "stripe-webhook-secrets"
 	// SecretCaptureLink is the HMAC key (32 random bytes) getSurveyLink
 	// derives a call's capture token from under an Idempotency-Key
-	// (survey.DerivedToken), so a replay answers the same link while the
+	// (linktoken.Derive), so a replay answers the same link while the
 	// table keeps only the token's hash.
 	SecretCaptureLink = "capture-link-key"
 )
@@ -309,7 +309,7 @@ var Functions = []Function{
 		Slug: "v1-lead-get", Summary: "Read one lead's status.",
 		HTTP: []Route{{
 			Operation: GetLead, Method: "GET",
-			PilotPath: "/v1-lead-get/{lead_id}", LogicalPath: "/v1/leads/{id}",
+			PilotPath: "/v1-lead-get/{lead_id}", LogicalPath: "/v1/leads/{id}", PathParamType: ParamUUID,
 			Auth: AuthPartnerKey, Scope: LeadsRead,
 			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 		}},
@@ -319,7 +319,7 @@ var Functions = []Function{
 		Slug: "v1-lead-survey", Summary: "Start (or continue) a lead's video survey and return a hosted capture link.",
 		HTTP: []Route{{
 			Operation: GetSurveyLink, Method: "POST",
-			PilotPath: "/v1-lead-survey/{lead_id}", LogicalPath: "/v1/leads/{id}/video-survey",
+			PilotPath: "/v1-lead-survey/{lead_id}", LogicalPath: "/v1/leads/{id}/video-survey", PathParamType: ParamUUID,
 			Auth: AuthPartnerKey, Scope: SurveysWrite, Idempotent: true,
 			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 		}},
@@ -370,13 +370,13 @@ var Functions = []Function{
 		HTTP: []Route{
 			{
 				Operation: CreateSurveyVideoAccess, Method: "POST",
-				PilotPath: "/v1-survey-video-access/{survey_id}", LogicalPath: "/v1/surveys/{id}/video-access",
+				PilotPath: "/v1-survey-video-access/{survey_id}", LogicalPath: "/v1/surveys/{id}/video-access", PathParamType: ParamUUID,
 				Auth: AuthPartnerKey, Scope: SurveysRead,
 				BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 			},
 			{
 				Operation: RevokeSurveyVideoAccess, Method: "DELETE",
-				PilotPath: "/v1-survey-video-access/{survey_id}", LogicalPath: "/v1/surveys/{id}/video-access",
+				PilotPath: "/v1-survey-video-access/{survey_id}", LogicalPath: "/v1/surveys/{id}/video-access", PathParamType: ParamUUID,
 				Auth: AuthPartnerKey, Scope: SurveysRead,
 				BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 			},
@@ -405,7 +405,7 @@ var Functions = []Function{
 		Slug: "v1-lead-quote", Summary: "Make a quote for a lead (beta): its terms, the id the deposit names it by, and the hosted quote page the customer accepts it on.",
 		HTTP: []Route{{
 			Operation: CreateQuote, Method: "POST",
-			PilotPath: "/v1-lead-quote/{lead_id}", LogicalPath: "/v1/leads/{id}/quote",
+			PilotPath: "/v1-lead-quote/{lead_id}", LogicalPath: "/v1/leads/{id}/quote", PathParamType: ParamUUID,
 			Auth: AuthPartnerKey, Scope: DepositsWrite, Beta: Deposits, Idempotent: true,
 			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 		}},
@@ -420,7 +420,7 @@ var Functions = []Function{
 		Slug: "v1-accept", Summary: "Record a lead's quote acceptance (beta): non-binding with an email address, binding with an electronic signature and its evidence. Never books.",
 		HTTP: []Route{{
 			Operation: AcceptQuote, Method: "POST",
-			PilotPath: "/v1-accept/{lead_id}", LogicalPath: "/v1/leads/{id}/accept",
+			PilotPath: "/v1-accept/{lead_id}", LogicalPath: "/v1/leads/{id}/accept", PathParamType: ParamUUID,
 			Auth: AuthPartnerKey, Scope: DepositsWrite, Beta: Deposits, Idempotent: true,
 			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 		}},
@@ -449,7 +449,7 @@ var Functions = []Function{
 		Slug: "v1-deposit-status", Summary: "Read a deposit's status (beta), reconciled against Stripe at most once a minute while it is pending.",
 		HTTP: []Route{{
 			Operation: GetDeposit, Method: "GET",
-			PilotPath: "/v1-deposit-status/{deposit_id}", LogicalPath: "/v1/deposits/{id}",
+			PilotPath: "/v1-deposit-status/{deposit_id}", LogicalPath: "/v1/deposits/{id}", PathParamType: ParamUUID,
 			Auth: AuthPartnerKey, Scope: DepositsRead, Beta: Deposits, Idempotent: true,
 			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 		}},

@@ -186,6 +186,19 @@ const (
 	AnyMethod   = "ANY"
 )
 
+// ParamType is the form of a route's path parameter.
+type ParamType string
+
+// The checked path parameter types ("" leaves the value to the endpoint:
+// a token route's Verify, the webhook's mode).
+const (
+	// ParamUUID: a resource id, a UUID in its 36-character form. Any
+	// other value names no resource: 404 "No <resource> with that id
+	// exists for this API key.", the resource named by the pilot path's
+	// parameter ({lead_id}: lead).
+	ParamUUID ParamType = "uuid"
+)
+
 // Route is one operation served by one function at two paths.
 //
 // Paths use API Gateway's template syntax ({name} for a path parameter) and
@@ -196,6 +209,9 @@ type Route struct {
 	Method      string
 	PilotPath   string // e.g. /v1-lead-get/{lead_id}
 	LogicalPath string // e.g. /v1/leads/{id}; empty for routes with one path
+	// PathParamType is what the path parameter must be; the pipeline
+	// refuses any other value before the endpoint runs.
+	PathParamType ParamType
 
 	Auth  AuthKind
 	Scope Scope // for AuthPartnerKey
