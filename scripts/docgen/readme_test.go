@@ -314,3 +314,21 @@ func TestBenchDurationsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutNamesEveryScript: the layout in docs/DEVELOPING.md names every
+// folder and shell script under scripts/.
+func TestLayoutNamesEveryScript(t *testing.T) {
+	doc := readDoc(t, "docs/DEVELOPING.md")
+	entries, err := os.ReadDir(filepath.Join(root, "scripts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		switch {
+		case e.IsDir() && !strings.Contains(doc, "scripts/"+e.Name()+" "):
+			t.Errorf("the layout does not name scripts/%s", e.Name())
+		case strings.HasSuffix(e.Name(), ".sh") && !strings.Contains(doc, e.Name()):
+			t.Errorf("the layout does not name scripts/%s", e.Name())
+		}
+	}
+}
