@@ -1,17 +1,21 @@
-// Command docgen writes the README's generated tables — routes, functions,
-// error codes, the single-table access patterns and the webhook event
-// types — from their single sources of truth (shared/spec/manifest,
-// shared/domain/errcode, shared/adapter/dynamo, shared/domain/webhook), docs/API.md from the
-// OpenAPI document, and the generated blocks of docs/WEBHOOKS.md (event
-// types, examples as sent, retry schedule). `make docs` runs it; tests
-// fail when any of them is stale. With -check it only reports staleness.
+// Command docgen writes the generated tables of the docs — routes and error
+// codes (docs/GUIDE.md), functions (docs/ARCHITECTURE.md), the single-table
+// access patterns (docs/TABLE.md) and the agent tools (docs/AGENT-TOOLS.md) —
+// from their single sources of truth (shared/spec/manifest,
+// shared/domain/errcode, shared/adapter/dynamo, shared/edge/agenttools),
+// docs/API.md from the OpenAPI document, and the generated blocks of
+// docs/WEBHOOKS.md (event types, examples as sent, retry schedule). `make
+// docs` runs it; tests fail when any of them is stale. With -check it only
+// reports staleness.
 package main
 
 import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -23,8 +27,8 @@ import (
 )
 
 func main() {
-	check := flag.Bool("check", false, "exit 1 when README.md is stale instead of rewriting it")
-	path := flag.String("readme", "README.md", "file to update")
+	check := flag.Bool("check", false, "exit 1 when a generated doc is stale instead of rewriting it")
+	path := flag.String("readme", "README.md", "the README; the docs it names are found beside it")
 	flag.Parse()
 	if err := run(*path, *check); err != nil {
 		fmt.Fprintln(os.Stderr, "docgen:", err)
@@ -32,18 +36,45 @@ func main() {
 	}
 }
 
-func run(path string, check bool) error {
-	if err := writeAPIRef(path, check); err != nil {
+func run(readme string, check bool) error {
+	if err := writeAPIRef(readme, check); err != nil {
 		return err
 	}
-	if err := writeWebhooksDoc(path, check); err != nil {
+	if err := writeWebhooksDoc(readme, check); err != nil {
 		return err
 	}
+	files, err := Files()
+	if err != nil {
+		return err
+	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err := writeBlocks(readme, name, files[name], check); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Files maps each doc (relative to the README) to its generated blocks and
+// their content. Each block lives in exactly one file.
+func Files() (map[string]map[string]string, error) {
+	return map[string]map[string]string{
+		"docs/GUIDE.md":        {"routes": routes(), "errors": errorCodes()},
+		"docs/ARCHITECTURE.md": {"functions": functions()},
+		"docs/TABLE.md":        {"table": patterns()},
+		"docs/AGENT-TOOLS.md":  {"agenttools": agentTools()},
+	}, nil
+}
+
+// writeBlocks renders the blocks of the doc name beside readme, or with
+// check only reports that it is stale.
+func writeBlocks(readme, name string, blocks map[string]string, check bool) error {
+	path := filepath.Join(filepath.Dir(readme), filepath.FromSlash(name))
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	out, err := Render(string(b))
+	out, err := renderBlocks(string(b), blocks, name)
 	if err != nil {
 		return err
 	}
@@ -54,25 +85,6 @@ func run(path string, check bool) error {
 		return errors.New(path + " is stale: run `make docs`")
 	}
 	return os.WriteFile(path, []byte(out), 0o644)
-}
-
-// Blocks maps each generated block of the README to its content.
-func Blocks() (map[string]string, error) {
-	hooks, err := webhookReadme()
-	if err != nil {
-		return nil, err
-	}
-	return map[string]string{"routes": routes(), "functions": functions(), "errors": errorCodes(), "table": patterns(), "webhooks": hooks, "agenttools": agentTools()}, nil
-}
-
-// Render replaces every <!-- BEGIN name --> ... <!-- END name --> block of
-// the README doc with its generated content. A missing block is an error.
-func Render(doc string) (string, error) {
-	blocks, err := Blocks()
-	if err != nil {
-		return "", err
-	}
-	return renderBlocks(doc, blocks, "README")
 }
 
 // renderBlocks replaces each block of doc (the file named file) with its

@@ -222,22 +222,3 @@ func humanDays(d time.Duration) string {
 	}
 	return fmt.Sprintf("%d days %s", days, rest)
 }
-
-// webhookReadme is the README's generated part of its Webhooks section:
-// the event types, and the survey.completed example as sent.
-func webhookReadme() (string, error) {
-	ds, err := webhookexample.Deliveries()
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	for _, k := range webhook.Catalogue {
-		fmt.Fprintf(&b, "- `%s`: %s\n", k.Type, k.When)
-	}
-	for _, d := range ds {
-		if d.Event.Type == webhook.SurveyCompleted {
-			b.WriteString("\nA `survey.completed` delivery as the endpoint receives it (the body comes on one line, in this key order):\n\n" + deliveryBlock(d))
-		}
-	}
-	return b.String(), nil
-}

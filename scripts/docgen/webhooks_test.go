@@ -112,23 +112,6 @@ func TestDurations(t *testing.T) {
 	}
 }
 
-func TestWebhookReadme(t *testing.T) {
-	got, err := webhookReadme()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range webhook.Catalogue {
-		if !strings.Contains(got, "- `"+string(k.Type)+"`: "+k.When+"\n") {
-			t.Errorf("README block lacks %s", k.Type)
-		}
-	}
-	for _, want := range []string{"webhook-id: msg_", "webhook-timestamp: ", "webhook-signature: v1,", `"type": "survey.completed"`} {
-		if !strings.Contains(got, want) {
-			t.Errorf("README block lacks %q", want)
-		}
-	}
-}
-
 func TestRenderBlocksNamesTheFile(t *testing.T) {
 	_, err := renderBlocks("no blocks", map[string]string{"events": "x"}, webhooksDocFile)
 	if err == nil || !strings.Contains(err.Error(), webhooksDocFile) || !strings.Contains(err.Error(), `"events"`) {
