@@ -124,89 +124,34 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	}
 	defer unlock()
 
-	port := getenv("PORT")
-	if port == "" {
-		port = "3000"
-	}
-	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", port))
+	ln, err := listenPort(getenv)
 	if err != nil {
-		return fmt.Errorf("port %s is taken by another program (set PORT=another to use another port): %w", port, err)
+		return err
 	}
 	defer ln.Close()
 	// The API's origin: capture links start with it, and MinIO's CORS
 	// lets the capture page upload from it.
 	base := "http://" + ln.Addr().String()
 
-	// The four servers start side by side (each installs itself first if
-	// missing): make dev waits for the slowest, not for their sum.
 	fmt.Fprintln(out, "Starting Amazon DynamoDB Local, MinIO (the local S3), the inventory's detector (a CenterNet COCO model under Node) and stripe-mock (the local Stripe API), installing what is missing...")
 	// MinIO checks only that the webhook's port accepts connections (ln
 	// already listens) and posts each event once, with this token.
 	hook := s3local.Webhook{ID: clipsWebhook, Endpoint: base + s3EventsPath, AuthToken: randomHex(32)}
-	var (
-		db                *dynamolocal.Server
-		s3srv             *s3local.Server
-		det               *detectlocal.Server
-		stripeSrv         *stripelocal.Server
-		dbErr, s3Err      error
-		detErr, stripeErr error
-		wg                sync.WaitGroup
-	)
-	wg.Go(func() { db, dbErr = dynamolocal.Start(ctx) })
-	wg.Go(func() { s3srv, s3Err = s3local.Start(ctx, s3local.WithWebhooks(hook), s3local.WithCORSOrigins(base)) })
-	wg.Go(func() { det, detErr = detectlocal.Start(ctx) })
-	wg.Go(func() { stripeSrv, stripeErr = stripelocal.Start(ctx) })
-	wg.Wait()
-	if db != nil {
-		defer db.Stop()
-	}
-	if s3srv != nil {
-		defer s3srv.Stop()
-	}
-	if det != nil {
-		defer det.Stop()
-	}
-	if stripeSrv != nil {
-		defer stripeSrv.Stop()
-	}
-	if err := errors.Join(dbErr, s3Err, stripeErr); err != nil {
-		return err
-	}
-	if db.Warning != "" {
-		fmt.Fprintln(out, "WARNING:", db.Warning)
-	}
-	err = s3local.CreateBucket(ctx, s3srv.Client(), s3local.Bucket{
-		Name: clipBucket, Notify: []s3local.Notification{{Target: hook, Prefix: manifest.ClipPrefix}},
-	})
+	srv, err := startServers(ctx, hook, base)
+	defer srv.stop()
 	if err != nil {
 		return err
 	}
-	var detector inventory.Detector
-	detectorURL := ""
-	if detErr != nil {
-		// The survey works without it: frames are recorded as not
-		// analysed and inventories come from the checklist.
-		fmt.Fprintln(out, "WARNING: the detector did not start; survey inventories will come from checklists alone:", detErr)
-	} else {
-		detector, detectorURL = det.Client(), det.Endpoint
+	if srv.db.Warning != "" {
+		fmt.Fprintln(out, "WARNING:", srv.db.Warning)
 	}
-
-	env := stackEnv(db.Endpoint, s3srv, base)
-	for k, v := range stripeEnv(stripeSrv) {
-		env[k] = v
-	}
-	for k, v := range env {
-		os.Setenv(k, v)
-	}
-
-	key, partnerID, err := seed(ctx)
-	if err != nil {
+	if err := createClipBucket(ctx, srv.s3, hook); err != nil {
 		return err
 	}
-	// The sample clip-processor event names this object (events/sample):
-	// it is stored before the notifications' receiver serves, so its own
-	// event is dropped and the sample event decides it when invoked.
-	if err := sample.PutClipObject(ctx, s3srv.Client(), clipBucket); err != nil {
+	detector, detectorURL := srv.detector(out)
+	env := setStackEnv(srv, base)
+	key, partnerID, err := seedAll(ctx, srv.s3)
+	if err != nil {
 		return err
 	}
 	queues := localQueues(nil)
@@ -235,32 +180,177 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 		return stop0(stopServing, served, err)
 	}
 
-	// stop ends serving after a failure at start-up and returns err.
-	stop := func(err error) error { return stop0(stopServing, served, err) }
-
 	demo, err := demoSurvey(ctx, base, key)
 	if err != nil {
-		return stop(err)
+		return stop0(stopServing, served, err)
 	}
-
-	dev := devfile.File{
+	remove, err := writeStateFiles(stateDir, devfile.File{
 		BaseURL: base, APIKey: key, PartnerID: partnerID, Env: env, PID: os.Getpid(),
 		S3Events:    &devfile.S3Events{URL: hook.Endpoint, Authorization: "Bearer " + hook.AuthToken},
 		DetectorURL: detectorURL,
+	})
+	defer remove()
+	if err != nil {
+		return stop0(stopServing, served, err)
+	}
+
+	printBanner(out, banner{base: base, partnerID: partnerID, key: key, s3Endpoint: srv.s3.Endpoint, detectorURL: detectorURL, demo: demo})
+
+	select {
+	case err = <-served:
+	case err = <-triggered:
+		err = fmt.Errorf("a stream or schedule function stopped: %w", err)
+		stopServing()
+		<-served
+	}
+	fmt.Fprintln(out, "Stopping the API, DynamoDB Local, MinIO and the detector.")
+	return err
+}
+
+// listenPort listens on loopback at $PORT (default 3000).
+func listenPort(getenv func(string) string) (net.Listener, error) {
+	port := getenv("PORT")
+	if port == "" {
+		port = "3000"
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", port))
+	if err != nil {
+		return nil, fmt.Errorf("port %s is taken by another program (set PORT=another to use another port): %w", port, err)
+	}
+	return ln, nil
+}
+
+// servers are the local stand-ins the stack runs on; a nil one did not
+// start.
+type servers struct {
+	db     *dynamolocal.Server
+	s3     *s3local.Server
+	det    *detectlocal.Server
+	stripe *stripelocal.Server
+	// detErr is why the detector did not start: the stack runs without it.
+	detErr error
+}
+
+// startServers starts the four servers side by side (each installs itself
+// first if missing): make dev waits for the slowest, not for their sum.
+// MinIO posts the clip bucket's events to hook and lets base upload. It
+// returns the ones that started, to stop, with the error of DynamoDB
+// Local, MinIO or stripe-mock failing.
+func startServers(ctx context.Context, hook s3local.Webhook, base string) (*servers, error) {
+	var (
+		s                    servers
+		dbErr, s3Err, strErr error
+		wg                   sync.WaitGroup
+	)
+	wg.Go(func() { s.db, dbErr = dynamolocal.Start(ctx) })
+	wg.Go(func() { s.s3, s3Err = s3local.Start(ctx, s3local.WithWebhooks(hook), s3local.WithCORSOrigins(base)) })
+	wg.Go(func() { s.det, s.detErr = detectlocal.Start(ctx) })
+	wg.Go(func() { s.stripe, strErr = stripelocal.Start(ctx) })
+	wg.Wait()
+	return &s, errors.Join(dbErr, s3Err, strErr)
+}
+
+// stop stops the servers that started, in the reverse order of their start.
+func (s *servers) stop() {
+	if s.stripe != nil {
+		s.stripe.Stop()
+	}
+	if s.det != nil {
+		s.det.Stop()
+	}
+	if s.s3 != nil {
+		s.s3.Stop()
+	}
+	if s.db != nil {
+		s.db.Stop()
+	}
+}
+
+// detector returns the detector's client and endpoint, or, when it did not
+// start, nothing and a warning on out.
+func (s *servers) detector(out io.Writer) (inventory.Detector, string) {
+	if s.detErr != nil {
+		// The survey works without it: frames are recorded as not
+		// analysed and inventories come from the checklist.
+		fmt.Fprintln(out, "WARNING: the detector did not start; survey inventories will come from checklists alone:", s.detErr)
+		return nil, ""
+	}
+	return s.det.Client(), s.det.Endpoint
+}
+
+// createClipBucket creates the clip bucket, whose objects created under
+// clips/ MinIO posts to hook.
+func createClipBucket(ctx context.Context, s3srv *s3local.Server, hook s3local.Webhook) error {
+	return s3local.CreateBucket(ctx, s3srv.Client(), s3local.Bucket{
+		Name: clipBucket, Notify: []s3local.Notification{{Target: hook, Prefix: manifest.ClipPrefix}},
+	})
+}
+
+// setStackEnv sets the stack's variables (stackEnv, stripeEnv) in this
+// process, whose handlers read them, and returns them for dev.json.
+func setStackEnv(srv *servers, base string) map[string]string {
+	env := stackEnv(srv.db.Endpoint, srv.s3, base)
+	for k, v := range stripeEnv(srv.stripe) {
+		env[k] = v
+	}
+	for k, v := range env {
+		os.Setenv(k, v)
+	}
+	return env
+}
+
+// seedAll seeds the demo partner (its key and id returned) and the
+// fixtures of the sample events.
+func seedAll(ctx context.Context, s3srv *s3local.Server) (key, partnerID string, err error) {
+	key, partnerID, err = seed(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	// The sample clip-processor event names this object (events/sample):
+	// it is stored before the notifications' receiver serves, so its own
+	// event is dropped and the sample event decides it when invoked.
+	if err := sample.PutClipObject(ctx, s3srv.Client(), clipBucket); err != nil {
+		return "", "", err
+	}
+	return key, partnerID, nil
+}
+
+// writeStateFiles writes dev.json and the SAM env files into stateDir.
+// remove deletes those written, even when err says one failed.
+func writeStateFiles(stateDir string, dev devfile.File) (remove func(), err error) {
+	var written []string
+	remove = func() {
+		for i := len(written) - 1; i >= 0; i-- {
+			os.Remove(written[i])
+		}
 	}
 	devPath := filepath.Join(stateDir, "dev.json")
 	if err := devfile.Write(devPath, dev); err != nil {
-		return stop(err)
+		return remove, err
 	}
-	defer os.Remove(devPath)
+	written = append(written, devPath)
 	for name, host := range samEnvFiles {
 		path := filepath.Join(stateDir, name)
-		if err := writeSAMEnv(path, env, host); err != nil {
-			return stop(err)
+		if err := writeSAMEnv(path, dev.Env, host); err != nil {
+			return remove, err
 		}
-		defer os.Remove(path)
+		written = append(written, path)
 	}
+	return remove, nil
+}
 
+// banner is what make dev prints once the stack serves.
+type banner struct {
+	base, partnerID, key string
+	s3Endpoint           string
+	detectorURL          string
+	demo                 demoLead
+}
+
+// printBanner prints how to reach the stack, its fixtures and the demo
+// survey.
+func printBanner(out io.Writer, b banner) {
+	base, key := b.base, b.key
 	fmt.Fprintf(out, `
 Partner API running at %s   (Ctrl-C stops it, DynamoDB Local, MinIO and the detector)
   partner:  %s
@@ -287,20 +377,10 @@ Forwardable video link of a fixture survey with a playable clip (the carrier's s
   Mint your own once your survey has a playable clip (its survey_id is in getLead's survey):
   curl -s -X POST %s/v1/surveys/SURVEY_ID/video-access -H "Authorization: Bearer %s" -d '{"ttl_hours":24}'
 
-`, base, partnerID, key, base, s3srv.Endpoint, clipBucket, manifest.ClipPrefix, detectorLine(detectorURL), retrierEvery(),
+`, base, b.partnerID, key, base, b.s3Endpoint, clipBucket, manifest.ClipPrefix, detectorLine(b.detectorURL), retrierEvery(),
 		sample.PartnerID, sample.APIKey, sample.LeadID, base, key,
-		demo.LeadID, demo.CaptureURL, base, demo.LeadID, key,
+		b.demo.LeadID, b.demo.CaptureURL, base, b.demo.LeadID, key,
 		base, sample.ViewToken, base, key)
-
-	select {
-	case err = <-served:
-	case err = <-triggered:
-		err = fmt.Errorf("a stream or schedule function stopped: %w", err)
-		stopServing()
-		<-served
-	}
-	fmt.Fprintln(out, "Stopping the API, DynamoDB Local, MinIO and the detector.")
-	return err
 }
 
 // detectorLine says where survey frames are analysed.

@@ -184,9 +184,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 		}
 		return exitOK
 	}
+	return httpAnswer(*slug, out, stdout, stderr)
+}
+
+// httpAnswer prints an HTTP function's response event, indented, and
+// returns the exit status: 1 when it is no response event or a 5xx.
+func httpAnswer(slug string, out []byte, stdout, stderr io.Writer) int {
 	var resp events.APIGatewayV2HTTPResponse
 	if err := json.Unmarshal(out, &resp); err != nil {
-		fmt.Fprintf(stderr, "invoke: function %s returned no response event: %v\n", *slug, err)
+		fmt.Fprintf(stderr, "invoke: function %s returned no response event: %v\n", slug, err)
 		return exitFailure
 	}
 	if _, err := stdout.Write(indent(out)); err != nil {
@@ -194,7 +200,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 		return exitFailure
 	}
 	if resp.StatusCode >= 500 {
-		fmt.Fprintf(stderr, "invoke: function %s answered %d\n", *slug, resp.StatusCode)
+		fmt.Fprintf(stderr, "invoke: function %s answered %d\n", slug, resp.StatusCode)
 		return exitFailure
 	}
 	return exitOK

@@ -119,7 +119,17 @@ func Run(ctx context.Context, o Options) ([]report.Row, error) {
 		return nil, err
 	}
 
-	// A page at 10 leads and at 10,000 leads for the partner: the same cost.
+	pages, err := b.pageRows(ctx, o, small, smallKey)
+	if err != nil {
+		return nil, err
+	}
+	return append(rows, pages...), nil
+}
+
+// pageRows measures a listLeads page for the partner small (seeded to 10
+// leads) and for a new partner with o.BigTenant leads: the same cost.
+func (b *bench) pageRows(ctx context.Context, o Options, small auth.Tenant, smallKey string) ([]report.Row, error) {
+	var rows []report.Row
 	const smallTenant = 10
 	if err := b.seed(ctx, small, smallTenant-3); err != nil { // the three created above
 		return nil, err

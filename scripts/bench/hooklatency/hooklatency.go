@@ -159,11 +159,7 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 	var meter dynamometer.Meter
 	metered := dynamo.New(newClient(&meter), name)
 
-	key := make([]byte, 32)
-	for i := range key {
-		key[i] = byte(i * 7)
-	}
-	sealer, err := webhook.NewSealer(key)
+	key, sealer, err := benchSealer()
 	if err != nil {
 		return Result{}, err
 	}
@@ -199,21 +195,11 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 		return Result{}, err
 	}
 
-	rcv, err := newReceiver()
+	rcv, ep, err := subscribe(ctx, store, sealer, tn, now)
 	if err != nil {
 		return Result{}, err
 	}
 	defer rcv.close()
-	ep, secret, err := webhook.NewEndpoint(tn, rcv.url, []webhook.Type{webhook.SurveyCompleted}, sealer, now)
-	if err != nil {
-		return Result{}, err
-	}
-	if err := store.PutEndpoint(ctx, ep); err != nil {
-		return Result{}, err
-	}
-	if rcv.wh, err = standardwebhooks.NewWebhook(secret); err != nil {
-		return Result{}, err
-	}
 
 	pollCtx, stopPoll := context.WithCancel(ctx)
 	polled := make(chan error, 1)
@@ -232,9 +218,52 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 		defer stopHanging()
 	}
 
+	res, err := deliverEvents(ctx, store, &meter, rcv, tn, ep.ID, o.Events)
+	if err != nil {
+		return Result{}, err
+	}
+	fmt.Fprintf(o.Log, "hooklatency: %d events, %d deliveries\n", res.Events, res.Deliveries)
+	return res, nil
+}
+
+// benchSealer returns a fixed secrets key and its sealer.
+func benchSealer() ([]byte, *webhook.Sealer, error) {
+	key := make([]byte, 32)
+	for i := range key {
+		key[i] = byte(i * 7)
+	}
+	sealer, err := webhook.NewSealer(key)
+	return key, sealer, err
+}
+
+// subscribe starts a receiver and stores it as tn's endpoint of
+// survey.completed.
+func subscribe(ctx context.Context, store *dynamo.Store, sealer *webhook.Sealer, tn auth.Tenant, now time.Time) (*receiver, webhook.Endpoint, error) {
+	rcv, err := newReceiver()
+	if err != nil {
+		return nil, webhook.Endpoint{}, err
+	}
+	ep, secret, err := webhook.NewEndpoint(tn, rcv.url, []webhook.Type{webhook.SurveyCompleted}, sealer, now)
+	if err == nil {
+		err = store.PutEndpoint(ctx, ep)
+	}
+	if err == nil {
+		rcv.wh, err = standardwebhooks.NewWebhook(secret)
+	}
+	if err != nil {
+		rcv.close()
+		return nil, webhook.Endpoint{}, err
+	}
+	return rcv, ep, nil
+}
+
+// deliverEvents moves n surveys (after a few warm-up ones) to
+// inventory_ready, each one after the last one's delivery reached rcv,
+// and returns the latencies and what meter and rcv saw of them.
+func deliverEvents(ctx context.Context, store *dynamo.Store, meter *dynamometer.Meter, rcv *receiver, tn auth.Tenant, endpointID string, n int) (Result, error) {
 	var res Result
 	const warm = 5
-	for i := range o.Events + warm {
+	for i := range n + warm {
 		leadID, surveyID, err := processingSurvey(ctx, store, tn)
 		if err != nil {
 			return Result{}, err
@@ -254,7 +283,7 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 			return Result{}, err
 		}
 		changed := time.Now()
-		got, err := rcv.await(ctx, webhook.MessageID(evs[0].ID, ep.ID))
+		got, err := rcv.await(ctx, webhook.MessageID(evs[0].ID, endpointID))
 		if err != nil {
 			return Result{}, fmt.Errorf("event %d: %w", i, err)
 		}
@@ -263,12 +292,11 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 		}
 	}
 	time.Sleep(200 * time.Millisecond) // a late duplicate would show
-	res.Events = o.Events
+	res.Events = n
 	res.Deliveries = rcv.count()
 	sample := meter.Take()
 	res.Trips, res.Read, res.Write = len(sample.Trips), sample.Read, sample.Write
 	res.TripNames = sample.Trips
-	fmt.Fprintf(o.Log, "hooklatency: %d events, %d deliveries\n", res.Events, res.Deliveries)
 	return res, nil
 }
 

@@ -3,7 +3,6 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -147,16 +146,8 @@ func (s *Store) GetClip(ctx context.Context, t auth.Tenant, surveyID, clipID str
 // not exist, or another tenant's, has no clips: the answer is empty, not
 // not_found. A failed query is upstream_failed.
 func (s *Store) ListClips(ctx context.Context, t auth.Tenant, surveyID string) ([]survey.Clip, error) {
-	in, err := s.partitionQuery(t, surveyID, clipSKPrefix)
-	if err != nil {
-		return nil, err
-	}
-	clips, err := queryAll(ctx, s, in, "clips", clipItem.clip)
-	if err != nil {
-		return nil, err
-	}
-	slices.SortStableFunc(clips, func(a, b survey.Clip) int { return a.AnnouncedAt.Compare(b.AnnouncedAt) })
-	return clips, nil
+	return queryPartition(ctx, s, t, surveyID, clipSKPrefix, "clips", clipItem.clip,
+		func(a, b survey.Clip) int { return a.AnnouncedAt.Compare(b.AnnouncedAt) })
 }
 
 // AdvanceClip moves a clip of tenant t along ct in one UpdateItem,

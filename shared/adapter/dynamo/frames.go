@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -239,20 +238,11 @@ func (s *Store) GetFrame(ctx context.Context, t auth.Tenant, surveyID, clipID st
 // another tenant's, has no frames: the answer is empty, not not_found. A
 // failed query is upstream_failed.
 func (s *Store) ListFrames(ctx context.Context, t auth.Tenant, surveyID string) ([]record.Frame, error) {
-	in, err := s.partitionQuery(t, surveyID, frameSKPrefix)
-	if err != nil {
-		return nil, err
-	}
-	frames, err := queryAll(ctx, s, in, "frames", frameItem.record)
-	if err != nil {
-		return nil, err
-	}
 	// The sort key already orders them so; sorting says it without relying
 	// on how clip ids compare with '#'.
-	slices.SortFunc(frames, func(a, b record.Frame) int {
+	return queryPartition(ctx, s, t, surveyID, frameSKPrefix, "frames", frameItem.record, func(a, b record.Frame) int {
 		return cmp.Or(cmp.Compare(a.ClipID, b.ClipID), cmp.Compare(a.Slot, b.Slot))
 	})
-	return frames, nil
 }
 
 // AdvanceFrame moves a frame of tenant t along ft in one UpdateItem,

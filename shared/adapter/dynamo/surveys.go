@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -347,19 +348,28 @@ func surveyCondFailed(id string, old map[string]types.AttributeValue, accepts fu
 	return changed("survey")
 }
 
-// partitionQuery reads the items of tenant t's survey's partition whose
+// queryPartition returns the items of tenant t's survey's partition whose
 // sort key begins with prefix (CLIP#, FRAME#, VGRANT#, VOPEN#), strongly
-// consistent.
-func (s *Store) partitionQuery(t auth.Tenant, surveyID, prefix string) (*dynamodb.QueryInput, error) {
+// consistent and read to the last page, each converted by conv (what
+// names them in errors), sorted stably by order unless it is nil. A
+// failed query is upstream_failed; the answer is never nil.
+func queryPartition[I, T any](ctx context.Context, s *Store, t auth.Tenant, surveyID, prefix, what string, conv func(I) (T, error), order func(a, b T) int) ([]T, error) {
 	pk, _ := surveyKey(t, surveyID)
 	kc := expression.Key(table.PK).Equal(expression.Value(pk)).And(expression.Key(table.SK).BeginsWith(prefix))
 	expr, err := expression.NewBuilder().WithKeyCondition(kc).Build()
 	if err != nil {
 		return nil, fmt.Errorf("build %s query: %w", prefix, err)
 	}
-	return &dynamodb.QueryInput{
+	out, err := queryAll(ctx, s, &dynamodb.QueryInput{
 		TableName: &s.table, ConsistentRead: aws.Bool(true),
 		KeyConditionExpression: expr.KeyCondition(), ExpressionAttributeNames: expr.Names(),
 		ExpressionAttributeValues: expr.Values(), ReturnConsumedCapacity: capacity,
-	}, nil
+	}, what, conv)
+	if err != nil {
+		return nil, err
+	}
+	if order != nil {
+		slices.SortStableFunc(out, order)
+	}
+	return out, nil
 }

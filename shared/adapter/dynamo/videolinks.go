@@ -3,7 +3,6 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -481,26 +480,14 @@ func openUpdate(next []time.Time, from int64, now time.Time, limit int) (express
 // VideoGrants lists tenant t's survey's grants, oldest first (grant ids
 // are random, so the order is by created_at).
 func (s *Store) VideoGrants(ctx context.Context, t auth.Tenant, surveyID string) ([]videolink.Grant, error) {
-	in, err := s.partitionQuery(t, surveyID, grantSKPrefix)
-	if err != nil {
-		return nil, err
-	}
-	gs, err := queryAll(ctx, s, in, "video grants", grantItem.grant)
-	if err != nil {
-		return nil, err
-	}
-	slices.SortStableFunc(gs, func(a, b videolink.Grant) int { return a.CreatedAt.Compare(b.CreatedAt) })
-	return gs, nil
+	return queryPartition(ctx, s, t, surveyID, grantSKPrefix, "video grants", grantItem.grant,
+		func(a, b videolink.Grant) int { return a.CreatedAt.Compare(b.CreatedAt) })
 }
 
 // VideoOpens lists the open log of tenant t's survey, oldest first.
 func (s *Store) VideoOpens(ctx context.Context, t auth.Tenant, surveyID string) ([]videolink.Opening, error) {
-	in, err := s.partitionQuery(t, surveyID, openSKPrefix)
-	if err != nil {
-		return nil, err
-	}
-	return queryAll(ctx, s, in, "video opens", func(it openItem) (videolink.Opening, error) {
+	return queryPartition(ctx, s, t, surveyID, openSKPrefix, "video opens", func(it openItem) (videolink.Opening, error) {
 		at, err := parseTime(it.PK, "at", it.At)
 		return videolink.Opening{GrantID: it.GrantID, At: at, UserAgent: it.UserAgent, Client: it.Client}, err
-	})
+	}, nil)
 }

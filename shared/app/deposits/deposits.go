@@ -236,24 +236,11 @@ func (s *Service) Start(ctx context.Context, t auth.Tenant, partner auth.Partner
 }
 
 func (s *Service) start(ctx context.Context, t auth.Tenant, partner auth.Partner, tg Target, id string, now time.Time) (CreateView, error) {
-	ql, err := s.d.Store.GetQuoteLead(ctx, t, tg.LeadID)
+	ql, err := s.acceptedQuote(ctx, t, tg, now)
 	if err != nil {
 		return CreateView{}, err
 	}
 	q := ql.Quote
-	if q == nil || (tg.ShareLinkID != "" && q.ShareLinkID != tg.ShareLinkID) || (tg.QuoteID != "" && q.QuoteID != tg.QuoteID) {
-		return CreateView{}, errcode.New(errcode.NotFound, "No current quote with that quote_share_link_id exists on this lead.")
-	}
-	switch ql.Status {
-	case lead.Lost, lead.Booked, lead.Completed:
-		return CreateView{}, errcode.New(errcode.LeadClosed, "The lead is %s; it takes no deposit.", ql.Status).
-			WithDetail("lead_status", string(ql.Status))
-	}
-	if q.Stage != quote.StageAccepted && q.Stage != quote.StageSigned {
-		return CreateView{}, errcode.New(errcode.QuoteNotAccepted,
-			"The quote is %s; the customer accepts it (acceptQuote or the quote page) before a deposit.", q.Summary(now).Stage).
-			WithDetail("stage", string(q.Summary(now).Stage))
-	}
 	qr, err := s.d.Store.GetQuote(ctx, t, tg.LeadID, q.QuoteID)
 	if err != nil {
 		return CreateView{}, err
@@ -269,43 +256,98 @@ func (s *Service) start(ctx context.Context, t auth.Tenant, partner auth.Partner
 	prev := ""
 	if ql.Deposit != nil {
 		prev = ql.Deposit.DepositID
-		d, err := s.d.Store.GetDeposit(ctx, t, prev)
-		if err != nil {
-			return CreateView{}, err
-		}
-		if d.ID == id {
-			return createView(d), nil // an earlier attempt of this Idempotency-Key
-		}
-		if d.Status == deposit.CheckoutOpen && !d.Payable(now) {
-			// Its checkout has expired but Stripe's event has not come
-			// yet: ask Stripe now, so the new deposit starts from the truth.
-			if d, err = s.reconcile(ctx, t, d, now, true); err != nil {
-				return CreateView{}, err
-			}
-		}
-		switch {
-		case d.Status == deposit.CheckoutOpen && d.Payable(now) && d.AmountCents == amount:
-			return createView(d), nil
-		case d.Status == deposit.CheckoutOpen || d.Status == deposit.Pending:
-			return CreateView{}, errcode.New(errcode.DepositInProgress,
-				"The lead's deposit %s is %s; a new one is made only once it has failed.", d.ID, d.Status.PublicStatus()).
-				WithDetail("deposit_id", d.ID).WithDetail("status", string(d.Status.PublicStatus()))
-		case d.Status != deposit.Failed:
-			return CreateView{}, errcode.New(errcode.LeadClosed, "The lead's deposit is already %s.", d.Status.PublicStatus()).
-				WithDetail("lead_status", string(ql.Status))
+		if view, ok, err := s.reuseDeposit(ctx, t, ql, id, amount, now); ok || err != nil {
+			return view, err
 		}
 	}
-	client, err := s.d.Stripe(ctx, t.Mode)
+	d, tok, err := s.openCheckout(ctx, t, partner, tg, q, qr, id, amount, now)
 	if err != nil {
 		return CreateView{}, err
+	}
+	err = s.d.Store.PutDeposit(ctx, t, record.NewDeposit{
+		Deposit: d, QuoteID: q.QuoteID, Token: tok, PrevDepositID: prev,
+		LeadFrom: ql.Status, LeadTo: lead.DepositPending, At: now,
+	})
+	if err != nil {
+		return CreateView{}, err
+	}
+	return createView(d), nil
+}
+
+// acceptedQuote loads tg's lead with its current quote, refusing a target
+// that names another quote (NotFound), a closed lead and a quote not yet
+// accepted.
+func (s *Service) acceptedQuote(ctx context.Context, t auth.Tenant, tg Target, now time.Time) (record.Lead, error) {
+	ql, err := s.d.Store.GetQuoteLead(ctx, t, tg.LeadID)
+	if err != nil {
+		return record.Lead{}, err
+	}
+	q := ql.Quote
+	if q == nil || (tg.ShareLinkID != "" && q.ShareLinkID != tg.ShareLinkID) || (tg.QuoteID != "" && q.QuoteID != tg.QuoteID) {
+		return record.Lead{}, errcode.New(errcode.NotFound, "No current quote with that quote_share_link_id exists on this lead.")
+	}
+	switch ql.Status {
+	case lead.Lost, lead.Booked, lead.Completed:
+		return record.Lead{}, errcode.New(errcode.LeadClosed, "The lead is %s; it takes no deposit.", ql.Status).
+			WithDetail("lead_status", string(ql.Status))
+	}
+	if q.Stage != quote.StageAccepted && q.Stage != quote.StageSigned {
+		return record.Lead{}, errcode.New(errcode.QuoteNotAccepted,
+			"The quote is %s; the customer accepts it (acceptQuote or the quote page) before a deposit.", q.Summary(now).Stage).
+			WithDetail("stage", string(q.Summary(now).Stage))
+	}
+	return ql, nil
+}
+
+// reuseDeposit decides on the lead's previous deposit: ok with its view
+// when it answers this Start (an earlier attempt of the same
+// Idempotency-Key, or an open checkout for the same amount), an error
+// when it blocks a new one (in progress, or paid), neither when it failed
+// and a new deposit may replace it.
+func (s *Service) reuseDeposit(ctx context.Context, t auth.Tenant, ql record.Lead, id string, amount int64, now time.Time) (view CreateView, ok bool, err error) {
+	d, err := s.d.Store.GetDeposit(ctx, t, ql.Deposit.DepositID)
+	if err != nil {
+		return CreateView{}, false, err
+	}
+	if d.ID == id {
+		return createView(d), true, nil // an earlier attempt of this Idempotency-Key
+	}
+	if d.Status == deposit.CheckoutOpen && !d.Payable(now) {
+		// Its checkout has expired but Stripe's event has not come
+		// yet: ask Stripe now, so the new deposit starts from the truth.
+		if d, err = s.reconcile(ctx, t, d, now, true); err != nil {
+			return CreateView{}, false, err
+		}
+	}
+	switch {
+	case d.Status == deposit.CheckoutOpen && d.Payable(now) && d.AmountCents == amount:
+		return createView(d), true, nil
+	case d.Status == deposit.CheckoutOpen || d.Status == deposit.Pending:
+		return CreateView{}, false, errcode.New(errcode.DepositInProgress,
+			"The lead's deposit %s is %s; a new one is made only once it has failed.", d.ID, d.Status.PublicStatus()).
+			WithDetail("deposit_id", d.ID).WithDetail("status", string(d.Status.PublicStatus()))
+	case d.Status != deposit.Failed:
+		return CreateView{}, false, errcode.New(errcode.LeadClosed, "The lead's deposit is already %s.", d.Status.PublicStatus()).
+			WithDetail("lead_status", string(ql.Status))
+	}
+	return CreateView{}, false, nil
+}
+
+// openCheckout creates deposit id's Stripe Checkout Session, whose return
+// link is a new quote page token, and returns the deposit to store with
+// that token's record.
+func (s *Service) openCheckout(ctx context.Context, t auth.Tenant, partner auth.Partner, tg Target, q *record.QuoteRef, qr record.Quote, id string, amount int64, now time.Time) (deposit.Deposit, record.PageToken, error) {
+	client, err := s.d.Stripe(ctx, t.Mode)
+	if err != nil {
+		return deposit.Deposit{}, record.PageToken{}, err
 	}
 	expires, err := deposit.CheckoutExpiresAt(now, partner.Deposits.CheckoutTTL)
 	if err != nil {
-		return CreateView{}, fmt.Errorf("partner %s: checkout lifetime: %w", partner.ID, err)
+		return deposit.Deposit{}, record.PageToken{}, fmt.Errorf("partner %s: checkout lifetime: %w", partner.ID, err)
 	}
 	token, tok, err := quotes.NewPageToken(tg.LeadID, q.QuoteID, now, now.Add(ReturnTokenLifetime))
 	if err != nil {
-		return CreateView{}, err
+		return deposit.Deposit{}, record.PageToken{}, err
 	}
 	page := quotes.PageURL(s.d.BaseURL, token)
 	co, err := client.CreateCheckout(ctx, deposit.CheckoutRequest{
@@ -321,9 +363,9 @@ func (s *Service) start(ctx context.Context, t auth.Tenant, partner auth.Partner
 		IdempotencyKey: "deposit-" + id + "-" + tok.Hash[:16],
 	})
 	if err != nil {
-		return CreateView{}, stripeErr(err)
+		return deposit.Deposit{}, record.PageToken{}, stripeErr(err)
 	}
-	d := deposit.Deposit{
+	return deposit.Deposit{
 		ID: id, PartnerID: t.PartnerID, LeadID: tg.LeadID, QuoteShareLinkID: q.ShareLinkID,
 		ConnectedAccount: partner.Deposits.StripeAccount, Status: deposit.CheckoutOpen,
 		AmountCents: amount, Currency: qr.Currency, SessionID: co.ID, CheckoutURL: co.URL,
@@ -331,15 +373,7 @@ func (s *Service) start(ctx context.Context, t auth.Tenant, partner auth.Partner
 		// reconciliation), whose write also indexes it for disputes;
 		// Stripe creates it only when the customer pays.
 		CheckoutExpiresAt: expires.UTC(), CreatedAt: now.UTC().Truncate(time.Microsecond),
-	}
-	err = s.d.Store.PutDeposit(ctx, t, record.NewDeposit{
-		Deposit: d, QuoteID: q.QuoteID, Token: tok, PrevDepositID: prev,
-		LeadFrom: ql.Status, LeadTo: lead.DepositPending, At: now,
-	})
-	if err != nil {
-		return CreateView{}, err
-	}
-	return createView(d), nil
+	}, tok, nil
 }
 
 func createView(d deposit.Deposit) CreateView {
