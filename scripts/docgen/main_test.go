@@ -171,7 +171,7 @@ func TestFunctionsTable(t *testing.T) {
 			"| `functions/v1-accept` | HTTP: acceptQuote | " + manifest.FunctionOf(manifest.AcceptQuote).Summary +
 				" | UpdateItem `APIKEY#*` (authenticate and count); GetItem; PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#LEAD#*`, `PARTNER#*#MODE#*#IDEM#*` | PutObject `signatures/*` | — |"},
 		{"bucket read and write", "`functions/v1-capture`",
-			"| `functions/v1-capture` | HTTP: capturePage, captureClip, captureChecklist, captureFrames, captureFinish | " + manifest.FunctionOf(manifest.CapturePage).Summary +
+			"| `functions/v1-capture` | HTTP: capturePage, captureClip, captureClips, captureChecklist, captureFrames, captureFinish | " + manifest.FunctionOf(manifest.CapturePage).Summary +
 				" | GetItem; Query (table: one partition); PutItem, UpdateItem, ConditionCheckItem `CAPTURE#*`, `PARTNER#*#MODE#*#SURVEY#*`, `PARTNER#*#MODE#*#LEAD#*`; events table: PutItem, UpdateItem, ConditionCheckItem `PARTNER#*#MODE#*#EVENT#*` | GetObject `clips/*`; PutObject `clips/*` | — |"},
 	}
 	for _, tt := range tests {

@@ -75,14 +75,16 @@ var ErrClipExists = record.ErrClipExists
 
 // PutClip stores c (from survey.NewClip) as a new clip of tenant t's survey
 // surveyID, in one TransactWriteItems: the clip (never overwriting) and the
-// survey's clip count, incremented under the condition that the survey is
-// open (invited or recording) and holds fewer than survey.MaxClips clips,
-// so concurrent uploads never push it past the limit. It does not move the
+// survey's clip count and upload count, incremented under the condition
+// that the survey is open (invited or recording), holds fewer than
+// survey.MaxClips clips that count and has taken fewer than
+// survey.MaxClipUploads uploads, so concurrent uploads never push it past
+// the limits. It does not move the
 // survey to recording: that is AdvanceSurvey's.
 //
 // Errors: unknown survey (or another tenant's) → not_found; a full survey →
 // validation_failed with details.fields.clips and details.max_clips, as
-// survey.NewClip reports it; a finished survey → conflict wrapping
+// survey.NewClip reports it (survey.UploadsUsedUp past MaxClipUploads); a finished survey → conflict wrapping
 // survey.ErrClosed; a clip id the survey already has → conflict wrapping
 // ErrClipExists; a concurrent transaction → conflict wrapping ErrChanged;
 // any other failure → upstream_failed. On every error nothing was written.
@@ -91,10 +93,12 @@ func (s *Store) PutClip(ctx context.Context, t auth.Tenant, surveyID string, c s
 	if err != nil {
 		return fmt.Errorf("put clip %s: %w", c.ID, err)
 	}
-	count := expression.Name("clip_count")
+	count, uploads := expression.Name("clip_count"), expression.Name("clip_uploads")
 	expr, err := expression.NewBuilder().
-		WithUpdate(expression.Set(count, count.Plus(expression.Value(1)))).
-		WithCondition(surveyOpen().And(count.LessThan(expression.Value(survey.MaxClips)))).Build()
+		WithUpdate(expression.Set(count, count.Plus(expression.Value(1))).
+			Set(uploads, expression.Plus(expression.IfNotExists(uploads, expression.Value(0)), expression.Value(1)))).
+		WithCondition(surveyOpen().And(count.LessThan(expression.Value(survey.MaxClips))).
+			And(expression.Or(expression.AttributeNotExists(uploads), uploads.LessThan(expression.Value(survey.MaxClipUploads))))).Build()
 	if err != nil {
 		return fmt.Errorf("build clip count update: %w", err)
 	}
@@ -107,7 +111,10 @@ func (s *Store) PutClip(ctx context.Context, t auth.Tenant, surveyID string, c s
 	}
 	tx := cancelled(err)
 	if failed, old := tx.failedAt(1); failed {
-		var cur surveyItem
+		var cur struct {
+			surveyItem
+			ClipUploads int `dynamodbav:"clip_uploads"`
+		}
 		if len(old) > 0 {
 			if err := attributevalue.UnmarshalMap(old, &cur); err != nil {
 				return fmt.Errorf("unmarshal survey %s: %w", surveyID, err)
@@ -116,6 +123,9 @@ func (s *Store) PutClip(ctx context.Context, t auth.Tenant, surveyID string, c s
 		if len(old) > 0 && survey.Status(cur.Status).Open() && cur.ClipCount >= survey.MaxClips {
 			_, full := survey.NewClip(c.ID, c.Room, c.AnnouncedSize, c.ContentType, cur.ClipCount, c.AnnouncedAt)
 			return full
+		}
+		if len(old) > 0 && survey.Status(cur.Status).Open() && cur.ClipUploads >= survey.MaxClipUploads {
+			return survey.UploadsUsedUp(cur.ClipUploads)
 		}
 		return surveyCondFailed(surveyID, old, survey.Status.Open)
 	}
@@ -154,7 +164,9 @@ func (s *Store) ListClips(ctx context.Context, t auth.Tenant, surveyID string) (
 // conditioned on the clip's status still being ct.From: S3 delivers
 // object-created events at least once, so a duplicate or late event finds
 // the clip moved and changes nothing. A clip's transition is not the
-// survey's: the survey and the lead are untouched.
+// survey's: the survey's state and the lead are untouched, but a rejected
+// clip gives its place back (the survey's clip count drops by one, in the
+// same transaction), so it does not count against survey.MaxClips.
 //
 // Errors: a transition survey.AdvanceClip would not make → an error
 // wrapping ErrBadTransition, before any write; unknown clip (or another
@@ -186,6 +198,11 @@ func (s *Store) AdvanceClip(ctx context.Context, t auth.Tenant, ct record.ClipTr
 		return fmt.Errorf("build clip transition: %w", err)
 	}
 	pk, sk := clipKey(t, ct.SurveyID, ct.ClipID)
+	if ct.To == survey.ClipRejected {
+		if done, err := s.rejectClip(ctx, t, ct, pk, sk, expr); done || err != nil {
+			return err
+		}
+	}
 	failed, old, err := s.updateIf(ctx, pk, sk, expr)
 	switch {
 	case failed && len(old) == 0:
@@ -196,4 +213,35 @@ func (s *Store) AdvanceClip(ctx context.Context, t auth.Tenant, ct record.ClipTr
 		return upstream("advance clip", err)
 	}
 	return nil
+}
+
+// rejectClip applies clip update expr and gives the clip's place back in
+// one transaction. done is false, with nothing written, when the survey's
+// count is already 0 (nothing to give back): the caller updates the clip
+// alone.
+func (s *Store) rejectClip(ctx context.Context, t auth.Tenant, ct record.ClipTransition, pk, sk string, expr expression.Expression) (done bool, err error) {
+	count := expression.Name("clip_count")
+	give, err := expression.NewBuilder().WithUpdate(expression.Set(count, count.Minus(expression.Value(1)))).
+		WithCondition(count.GreaterThan(expression.Value(0))).Build()
+	if err != nil {
+		return false, fmt.Errorf("build clip count release: %w", err)
+	}
+	spk, ssk := surveyKey(t, ct.SurveyID)
+	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		TransactItems: []types.TransactWriteItem{s.update(pk, sk, expr), s.update(spk, ssk, give)}, ReturnConsumedCapacity: capacity,
+	})
+	if err == nil {
+		return true, nil
+	}
+	tx := cancelled(err)
+	if failed, old := tx.failedAt(0); failed {
+		if len(old) == 0 {
+			return true, notFound("clip")
+		}
+		return true, changed("clip")
+	}
+	if failed, _ := tx.failedAt(1); failed {
+		return false, nil
+	}
+	return true, tx.otherwise("clip", "advance clip")
 }

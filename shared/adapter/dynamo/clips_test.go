@@ -56,6 +56,47 @@ func TestPutClip(t *testing.T) {
 			t.Errorf("clip count %d, %v; want %d", rec.ClipCount, err, survey.MaxClips)
 		}
 	})
+	t.Run("a rejected clip gives its place back", func(t *testing.T) {
+		s, sv := clipSurvey(t)
+		for i := range survey.MaxClips {
+			if err := s.PutClip(ctx, surveyTenant, sv.ID, newClip(t, fmt.Sprintf("clip_%02d", i), t0)); err != nil {
+				t.Fatalf("PutClip %d: %v", i+1, err)
+			}
+		}
+		err := s.AdvanceClip(ctx, surveyTenant, record.ClipTransition{SurveyID: sv.ID, ClipID: "clip_03",
+			From: survey.ClipAnnounced, To: survey.ClipRejected, At: t0.Add(time.Minute), RejectReason: "never uploaded"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec, _ := s.GetSurvey(ctx, surveyTenant, sv.ID); rec.ClipCount != survey.MaxClips-1 {
+			t.Errorf("clip count %d after a rejection; want %d", rec.ClipCount, survey.MaxClips-1)
+		}
+		if err := s.PutClip(ctx, surveyTenant, sv.ID, newClip(t, "clip_again", t0)); err != nil {
+			t.Fatalf("PutClip after a rejection = %v; want the freed place", err)
+		}
+		wantCode(t, s.PutClip(ctx, surveyTenant, sv.ID, newClip(t, "clip_over", t0)), errcode.ValidationFailed)
+	})
+	t.Run("at most MaxClipUploads, rejected ones included", func(t *testing.T) {
+		s, sv := clipSurvey(t)
+		for i := range survey.MaxClipUploads {
+			id := fmt.Sprintf("clip_%02d", i)
+			if err := s.PutClip(ctx, surveyTenant, sv.ID, newClip(t, id, t0)); err != nil {
+				t.Fatalf("PutClip %d: %v", i+1, err)
+			}
+			err := s.AdvanceClip(ctx, surveyTenant, record.ClipTransition{SurveyID: sv.ID, ClipID: id,
+				From: survey.ClipAnnounced, To: survey.ClipRejected, At: t0, RejectReason: "never uploaded"})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		e := wantCode(t, s.PutClip(ctx, surveyTenant, sv.ID, newClip(t, "clip_over", t0)), errcode.ValidationFailed)
+		if e.Details["max_clip_uploads"] != survey.MaxClipUploads {
+			t.Errorf("details = %v; want max_clip_uploads %d", e.Details, survey.MaxClipUploads)
+		}
+		if rec, _ := s.GetSurvey(ctx, surveyTenant, sv.ID); rec.ClipCount != 0 {
+			t.Errorf("clip count %d; want 0 (every clip rejected)", rec.ClipCount)
+		}
+	})
 	t.Run("concurrent uploads never pass the limit", func(t *testing.T) {
 		s, sv := clipSurvey(t)
 		const tries = survey.MaxClips + 5

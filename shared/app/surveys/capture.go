@@ -98,9 +98,9 @@ func (s *Service) admit(ctx context.Context, c *pipeline.Call, hash string) (pip
 func session(c *pipeline.Call) *Session { return c.Subject.(*Session) }
 
 // CaptureEndpoints returns the v1-capture function's endpoints: the page
-// and its four JSON calls.
+// and its five JSON calls.
 func (s *Service) CaptureEndpoints() []pipeline.Endpoint {
-	return []pipeline.Endpoint{s.capturePage(), s.captureClip(), s.captureFrames(), s.captureChecklist(), s.captureFinish()}
+	return []pipeline.Endpoint{s.capturePage(), s.captureClip(), s.captureClips(), s.captureFrames(), s.captureChecklist(), s.captureFinish()}
 }
 
 // capturePage answers the capture page, or a friendly page saying the link
@@ -144,8 +144,10 @@ func (s *Service) page(token, company string, ss *Session, clips []survey.Clip) 
 		p.Items = append(p.Items, capturepage.Item{Key: e.Key, Name: e.Name})
 	}
 	for _, c := range clips {
-		p.Clips = append(p.Clips, capturepage.Clip{ID: c.ID, Room: c.Room, Status: string(c.Status)})
+		v, reason := c.Verdict()
+		p.Clips = append(p.Clips, capturepage.Clip{ID: c.ID, Room: c.Room, Verdict: string(v), Reason: reason, At: c.AnnouncedAt})
 	}
+	p.ClipsUsed = ss.Record.ClipCount
 	for _, r := range ss.Record.Checklist.Rooms {
 		counts := map[string]int{}
 		for _, it := range r.Items {
@@ -308,6 +310,55 @@ func (s *Service) RequestUpload(ctx context.Context, ss *Session, c survey.Clip,
 		Upload:    UploadView{Method: up.Method, URL: up.URL, Headers: up.Headers},
 		ExpiresAt: up.ExpiresAt.UTC(), ClipsUsed: used, ClipsMax: survey.MaxClips,
 	}, nil
+}
+
+// ClipsView is the answer to the page's poll of its clips: each clip's
+// verdict, and how many of the survey's places they take.
+type ClipsView struct {
+	Clips     []ClipStatusView `json:"clips"`
+	ClipsUsed int              `json:"clips_used"`
+	ClipsMax  int              `json:"clips_max"`
+}
+
+// ClipStatusView is one clip as the customer is told about it: its
+// verdict (survey.Verdict) and, when it could not be used, why in plain
+// words (survey.CustomerReason).
+type ClipStatusView struct {
+	ClipID      string    `json:"clip_id"`
+	Room        string    `json:"room"`
+	Verdict     string    `json:"verdict"`
+	Reason      string    `json:"reason,omitempty"`
+	AnnouncedAt time.Time `json:"announced_at"`
+}
+
+// captureClips answers GET /v1-capture/{token}/clips: the survey's clips,
+// oldest first, with their verdicts. A finished survey or an expired
+// link answers as the other calls do (survey_closed, link_expired).
+func (s *Service) captureClips() pipeline.Endpoint {
+	return pipeline.Endpoint{
+		Operation: manifest.CaptureClips, Verify: s.verify(),
+		Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
+			ss := session(c)
+			return pipeline.Work{Run: func(ctx context.Context, _ string) (any, error) {
+				if err := ss.usable(); err != nil {
+					return nil, err
+				}
+				clips, err := s.store.ListClips(ctx, ss.Tenant, ss.Record.ID)
+				if err != nil {
+					return nil, err
+				}
+				v := ClipsView{Clips: make([]ClipStatusView, 0, len(clips)), ClipsMax: survey.MaxClips}
+				for _, cl := range clips {
+					verdict, reason := cl.Verdict()
+					v.Clips = append(v.Clips, ClipStatusView{ClipID: cl.ID, Room: cl.Room, Verdict: string(verdict), Reason: reason, AnnouncedAt: cl.AnnouncedAt.UTC()})
+					if verdict != survey.VerdictUnusable {
+						v.ClipsUsed++
+					}
+				}
+				return v, nil
+			}}, nil
+		},
+	}
 }
 
 // ChecklistView is the answer to a saved checklist.

@@ -288,7 +288,7 @@ func recordFor(t *testing.T, ctx context.Context, secs int) {
 	if err := browser.Click(ctx, browser.RoleButton, "Stop recording"); err != nil {
 		t.Fatal(err)
 	}
-	if err := browser.WaitText(ctx, "Clip saved and sending."); err != nil {
+	if err := browser.WaitText(ctx, "Clip saved."); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -14,10 +14,14 @@ import (
 // Limits of a survey's clips.
 const (
 	// MaxClips is how many clips a survey holds. A clip counts from the
-	// moment its upload is requested, whatever becomes of it, so that a
-	// customer (or a script holding the link) cannot fill storage by
-	// uploading rejected files; retrying a failed upload reuses the clip.
+	// moment its upload is requested until the processor rejects it: a
+	// rejected clip gives its place back, so the customer can film the
+	// room again. Retrying a failed upload reuses the clip.
 	MaxClips = 20
+	// MaxClipUploads is how many uploads a survey takes in all, rejected
+	// ones included, so that a customer (or a script holding the link)
+	// cannot fill storage by uploading rejected files.
+	MaxClipUploads = 2 * MaxClips
 	// MaxClipBytes is the largest clip accepted: 500 MiB. The presigned
 	// upload enforces it, and the processor checks it again.
 	MaxClipBytes = 500 << 20
@@ -167,4 +171,13 @@ func NewClip(id, room string, size int64, contentType string, existing int, now 
 		return Clip{}, err
 	}
 	return Clip{ID: id, Room: r, Status: ClipAnnounced, AnnouncedSize: size, ContentType: mt, AnnouncedAt: now, UpdatedAt: now}, nil
+}
+
+// UploadsUsedUp is the validation_failed error of a survey that has taken
+// MaxClipUploads uploads (used of them), with the field "clips" and
+// details.max_clip_uploads.
+func UploadsUsedUp(used int) error {
+	return errcode.New(errcode.ValidationFailed, "A survey takes at most %d uploads, rejected ones included; this one has taken %d.", MaxClipUploads, used).
+		WithDetail("fields", map[string]any{"clips": fmt.Sprintf("a survey takes at most %d uploads", MaxClipUploads)}).
+		WithDetail("max_clip_uploads", MaxClipUploads)
 }

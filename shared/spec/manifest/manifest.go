@@ -329,7 +329,7 @@ var Functions = []Function{
 		Secrets: []string{SecretCaptureLink},
 	},
 	{
-		Slug: "v1-capture", Summary: "The hosted capture page a customer opens on a phone, and its own JSON calls (request a clip upload, request its frames' uploads, save the checklist, finish).",
+		Slug: "v1-capture", Summary: "The hosted capture page a customer opens on a phone, and its own JSON calls (request a clip upload, poll the clips' verdicts, request its frames' uploads, save the checklist, finish).",
 		HTTP: []Route{
 			{
 				Operation: CapturePage, Method: "GET", PilotPath: "/v1-capture/{token}",
@@ -338,6 +338,12 @@ var Functions = []Function{
 			{
 				Operation: CaptureClip, Method: "POST", PilotPath: "/v1-capture/{token}/clips",
 				Auth: AuthCaptureToken, BodyLimit: 4 << 10, Response: JSON, RateLimit: PerToken,
+			},
+			{
+				// The page polls its clips' verdicts every few seconds
+				// while one is being checked.
+				Operation: CaptureClips, Method: "GET", PilotPath: "/v1-capture/{token}/clips",
+				Auth: AuthCaptureToken, BodyLimit: 1 << 10, Response: JSON, RateLimit: PerToken,
 			},
 			{
 				Operation: CaptureChecklist, Method: "PUT", PilotPath: "/v1-capture/{token}/checklist",

@@ -78,6 +78,7 @@ const (
 	// docs/CAPTURE.md for how they are versioned).
 	CapturePage      Operation = "capturePage"
 	CaptureClip      Operation = "captureClip"
+	CaptureClips     Operation = "captureClips"
 	CaptureChecklist Operation = "captureChecklist"
 	CaptureFrames    Operation = "captureFrames"
 	CaptureFinish    Operation = "captureFinish"

@@ -18,4 +18,4 @@ var (
 // loadAssets are the page's inline stylesheet and script with their CSP
 // hashes, made once on first use (TestAssetsCannotBreakOutOfTheirElements
 // checks neither ends its element early).
-var loadAssets = sync.OnceValue(func() *htmlpage.Assets { return htmlpage.NewAssets(pageCSS, pageJS) })
+var loadAssets = sync.OnceValue(func() *htmlpage.Assets { return htmlpage.NewAssets(pageCSS, htmlpage.LocalTimeJS+pageJS) })

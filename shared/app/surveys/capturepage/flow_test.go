@@ -31,16 +31,18 @@ type fakeSurvey struct {
 	page Page
 
 	mu             sync.Mutex
-	failNextUpload bool           // answer the next PUT 403, as an expired URL would
-	dropNextUpload bool           // store the next PUT, then close the connection unanswered
-	uploadsExisted int            // PUTs answered 412: the clip was already stored
-	expired        bool           // answer the JSON calls 410 link_expired
-	announced      []clipRequest  // POST /clips bodies, in order
-	clipIDs        map[string]int // distinct clip ids, for clips_used
-	uploads        map[string]int // clip id → bytes received with a 2xx
-	checklists     []string       // PUT /checklist bodies
-	finishes       []string       // POST /finish bodies
-	events         []string       // "upload <clip>", "frame <clip> <slot>", "checklist", "finish", in order
+	failNextUpload bool              // answer the next PUT 403, as an expired URL would
+	dropNextUpload bool              // store the next PUT, then close the connection unanswered
+	uploadsExisted int               // PUTs answered 412: the clip was already stored
+	expired        bool              // answer the JSON calls 410 link_expired
+	announced      []clipRequest     // POST /clips bodies, in order
+	clipIDs        map[string]int    // distinct clip ids, for clips_used
+	uploads        map[string]int    // clip id → bytes received with a 2xx
+	checklists     []string          // PUT /checklist bodies
+	finishes       []string          // POST /finish bodies
+	events         []string          // "upload <clip>", "frame <clip> <slot>", "checklist", "finish", in order
+	verdicts       map[string]string // clip id → verdict of an uploaded clip ("checked" when not set; "unusable" gives its place back)
+	polls          int               // GET /clips calls
 
 	frameDelay       time.Duration           // how long each frame PUT takes; set before the first request
 	framesUsed       int                     // frames the survey holds, as the server counts them
@@ -151,6 +153,8 @@ func (f *fakeSurvey) serve(w http.ResponseWriter, r *http.Request) {
 			f.events = append(f.events, "upload "+id)
 			w.WriteHeader(200)
 		}
+	case r.Method == "GET" && r.URL.Path == "/v1-capture/tok/clips":
+		f.clipVerdicts(w)
 	case r.Method == "POST" && r.URL.Path == "/v1-capture/tok/frames":
 		f.announceFrames(w, body)
 	case r.Method == "PUT" && strings.HasPrefix(r.URL.Path, "/frame/"):
@@ -166,6 +170,41 @@ func (f *fakeSurvey) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		apiError(w, 404, "not_found", "No such route.")
 	}
+}
+
+// clipVerdicts answers the page's poll as the real server does: an
+// uploaded clip is checked unless f.verdicts says otherwise, and an
+// unusable one does not count.
+func (f *fakeSurvey) clipVerdicts(w http.ResponseWriter) {
+	f.polls++
+	clips, used := []map[string]any{}, 0
+	for _, c := range f.page.Clips {
+		clips = append(clips, map[string]any{"clip_id": c.ID, "room": c.Room, "verdict": c.Verdict, "reason": c.Reason, "announced_at": c.At})
+		if c.Verdict != "unusable" {
+			used++
+		}
+	}
+	seen := map[string]bool{}
+	for _, c := range f.announced {
+		if seen[c.ClipID] {
+			continue
+		}
+		seen[c.ClipID] = true
+		v, reason := "sending", ""
+		if _, ok := f.uploads[c.ClipID]; ok {
+			v = "checked"
+			if f.verdicts[c.ClipID] != "" {
+				v = f.verdicts[c.ClipID]
+			}
+		}
+		if v == "unusable" {
+			reason = "This is not a video we can play."
+		} else {
+			used++
+		}
+		clips = append(clips, map[string]any{"clip_id": c.ClipID, "room": c.Room, "verdict": v, "reason": reason, "announced_at": time.Now().UTC()})
+	}
+	writeJSON(w, 200, map[string]any{"clips": clips, "clips_used": used, "clips_max": f.page.ClipsMax})
 }
 
 func (f *fakeSurvey) write(w http.ResponseWriter, d Document) {
@@ -409,7 +448,8 @@ func TestFilePickerWhenTheBrowserCannotRecord(t *testing.T) {
 	p := flowPage()
 	p.MaxClipBytes = 4000
 	p.ClipsMax = 2
-	p.Clips = []Clip{{ID: "9b2f0000-0000-4000-8000-000000000001", Room: "Kitchen", Status: "playable"}}
+	p.Clips = []Clip{{ID: "9b2f0000-0000-4000-8000-000000000001", Room: "Kitchen", Verdict: "checked", At: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}}
+	p.ClipsUsed = 1
 	p.Checklist = map[string]map[string]int{"Kitchen": {"stove": 1}, "Shed": {"box_large": 4}}
 	f := newFakeSurvey(t, p)
 	ctx := startPhone(t, f, "/v1-capture/tok", `delete window.MediaRecorder;`)

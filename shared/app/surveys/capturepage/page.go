@@ -8,6 +8,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/moveleads/partnerapi/shared/app/htmlpage"
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 )
 
@@ -24,9 +25,11 @@ type Item struct {
 // Clip is a clip the survey already holds, shown when the customer opens
 // the link again.
 type Clip struct {
-	ID     string
-	Room   string
-	Status string // a survey.ClipStatus: announced, uploading, processing, playable or rejected
+	ID      string
+	Room    string
+	Verdict string    // a survey.Verdict: sending, received, checked or unusable
+	Reason  string    // why an unusable clip could not be used, in plain words
+	At      time.Time // when its upload was requested
 }
 
 // Page is what the capture page shows for one survey.
@@ -39,6 +42,7 @@ type Page struct {
 	Clips          []Clip                    // clips already announced, oldest first
 	Checklist      map[string]map[string]int // room → item key → count, as saved
 	ClipsMax       int                       // clips a survey may hold (survey.MaxClips)
+	ClipsUsed      int                       // places the survey's clips take (rejected ones give theirs back)
 	MaxClipBytes   int64                     // largest clip accepted (survey.MaxClipBytes)
 	MaxClipSeconds int                       // longest clip, in seconds (survey.MaxClipDuration)
 	ExpiresAt      time.Time                 // when the link stops working
@@ -62,6 +66,7 @@ type pageData struct {
 	Clips          []clipData                `json:"clips"`
 	Checklist      map[string]map[string]int `json:"checklist"`
 	ClipsMax       int                       `json:"clips_max"`
+	ClipsUsed      int                       `json:"clips_used"`
 	MaxClipBytes   int64                     `json:"max_clip_bytes"`
 	MaxClipSeconds int                       `json:"max_clip_seconds"`
 	ExpiresAt      string                    `json:"expires_at"`
@@ -74,9 +79,11 @@ type pageData struct {
 }
 
 type clipData struct {
-	ID     string `json:"id"`
-	Room   string `json:"room"`
-	Status string `json:"status"`
+	ID      string `json:"id"`
+	Room    string `json:"room"`
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason,omitempty"`
+	At      string `json:"at"`
 }
 
 // Render returns the capture page for p: status 200 with the headers of
@@ -95,7 +102,7 @@ func Render(p Page) Document {
 func viewOf(p Page) pageView {
 	clips := make([]clipData, 0, len(p.Clips))
 	for _, c := range p.Clips {
-		clips = append(clips, clipData(c))
+		clips = append(clips, clipData{ID: c.ID, Room: c.Room, Verdict: c.Verdict, Reason: c.Reason, At: c.At.UTC().Format(time.RFC3339)})
 	}
 	checklist := p.Checklist
 	if checklist == nil {
@@ -116,6 +123,7 @@ func viewOf(p Page) pageView {
 			Clips:          clips,
 			Checklist:      checklist,
 			ClipsMax:       p.ClipsMax,
+			ClipsUsed:      p.ClipsUsed,
 			MaxClipBytes:   p.MaxClipBytes,
 			MaxClipSeconds: p.MaxClipSeconds,
 			ExpiresAt:      p.ExpiresAt.UTC().Format(time.RFC3339),
@@ -130,9 +138,9 @@ func viewOf(p Page) pageView {
 		MaxMinutes:  minutes,
 		MaxMinutes2: fmt.Sprintf("%02d", minutes),
 		ExpiresISO:  p.ExpiresAt.UTC().Format(time.RFC3339),
-		ExpiresText: p.ExpiresAt.UTC().Format("Monday 2 January 2006, 15:04 UTC"),
+		ExpiresText: htmlpage.FormatTime(p.ExpiresAt),
 		MaxSize:     formatBytes(p.MaxClipBytes),
-		ClipsUsed:   len(p.Clips),
+		ClipsUsed:   p.ClipsUsed,
 		Rooms:       rooms,
 		Groups:      groupItems(p.Items),
 	}

@@ -27,7 +27,7 @@ func samplePage() Page {
 		UploadOrigin:   "https://bucket.s3.us-east-1.amazonaws.com",
 		Rooms:          survey.Rooms,
 		Items:          items,
-		Clips:          []Clip{{ID: "9b2f0000-0000-4000-8000-000000000001", Room: "Living room", Status: "playable"}},
+		Clips:          []Clip{{ID: "9b2f0000-0000-4000-8000-000000000001", Room: "Living room", Verdict: "checked", At: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}},
 		Checklist:      map[string]map[string]int{"Living room": {"sofa_3_seat": 1}},
 		ClipsMax:       survey.MaxClips,
 		MaxClipBytes:   survey.MaxClipBytes,
@@ -88,7 +88,7 @@ func TestRenderIsValidHTMLWithTheDataBlock(t *testing.T) {
 	if len(got.Rooms) != len(survey.Rooms) || got.Rooms[0] != "Living room" {
 		t.Errorf("rooms = %v; want survey.Rooms", got.Rooms)
 	}
-	if len(got.Clips) != 1 || got.Clips[0].Status != "playable" || got.Checklist["Living room"]["sofa_3_seat"] != 1 {
+	if len(got.Clips) != 1 || got.Clips[0].Verdict != "checked" || got.Clips[0].At != "2026-11-30T09:00:00Z" || got.Checklist["Living room"]["sofa_3_seat"] != 1 {
 		t.Errorf("clips %v, checklist %v", got.Clips, got.Checklist)
 	}
 	// Every id the script looks up exists in the markup.
@@ -184,7 +184,7 @@ func TestHostileCompanyNameIsEscaped(t *testing.T) {
 	p.Company = hostile
 	p.Rooms = append([]string{hostile}, p.Rooms...)
 	p.Checklist = map[string]map[string]int{hostile: {"sofa_3_seat": 2}}
-	p.Clips = []Clip{{ID: "x", Room: hostile, Status: "playable"}}
+	p.Clips = []Clip{{ID: "x", Room: hostile, Verdict: "unusable", Reason: hostile}}
 	docs := map[string]Document{"page": Render(p), "410": ErrorPage(410, hostile), "409": ErrorPage(409, hostile)}
 	for name, doc := range docs {
 		t.Run(name, func(t *testing.T) {

@@ -184,7 +184,7 @@ func FuzzPageMatchesHTMLTemplate(f *testing.F) {
 			UploadOrigin:   api,
 			Rooms:          []string{room, "Kitchen"},
 			Items:          []Item{{Key: key, Name: name}, {Key: "sofa_3_seat", Name: name}},
-			Clips:          []Clip{{ID: key, Room: room, Status: name}},
+			Clips:          []Clip{{ID: key, Room: room, Verdict: name, Reason: name}},
 			Checklist:      map[string]map[string]int{room: {key: 1}},
 			ClipsMax:       20,
 			MaxClipBytes:   500 << 20,

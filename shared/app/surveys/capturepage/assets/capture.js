@@ -15,7 +15,7 @@
   var FORBIDDEN_HEADERS = { "content-length": 1, "host": 1, "connection": 1, "accept-encoding": 1 };
 
   var S = {
-    clipsUsed: data.clips.length, // as the server counts them
+    clipsUsed: data.clips_used,   // as the server counts them (a rejected clip gives its place back)
     clips: [],                    // this visit's clips
     earlier: data.clips.slice(),  // clips from an earlier visit
     active: 0,                    // uploads running
@@ -27,7 +27,8 @@
     finishing: false, over: false,
     waiters: [],
     framesUsed: data.frames_used || 0, // as the server counts them
-    sending: []                        // frame uploads, a promise a clip
+    sending: [],                       // frame uploads, a promise a clip
+    polls: 0, pollTimer: 0             // verdict polls made, the next one
   };
 
   var canRecord = !!(navigator.mediaDevices && navigator.mediaDevices.getUserMedia && window.MediaRecorder);
@@ -51,11 +52,13 @@
     for (var attempt = 1; ; attempt++) {
       var res, json = null;
       try {
-        res = await fetch(data.api_base + path, {
-          method: method, cache: "no-store", credentials: "same-origin", keepalive: true,
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify(body || {})
-        });
+        res = await fetch(data.api_base + path, method === "GET"
+          ? { method: method, cache: "no-store", credentials: "same-origin" }
+          : {
+            method: method, cache: "no-store", credentials: "same-origin", keepalive: true,
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify(body || {})
+          });
         json = await res.json().catch(function () { return null; });
       } catch (e) {
         if (attempt < (quiet ? 2 : 5)) { await sleep(wait); wait *= 2; continue; }
@@ -110,6 +113,8 @@
   }
 
   function roomChanged() {
+    // "Clip saved" is about the room just filmed: another room starts afresh.
+    if ($("camera-message").classList.contains("is-ok")) cameraMessage("");
     otherField.hidden = !isOther();
     roomError("");
     showRoomName();
@@ -267,7 +272,7 @@
     } else {
       var clip = addClip(blob, type, rec.room);
       clip.frames = rec.frames; clip.framing = rec.snap;
-      cameraMessage(rec.note + "Clip saved and sending. Film more of the " + rec.room + ", or count its large items below.", "ok");
+      cameraMessage(rec.note + "Clip saved. “Your clips” shows when it is sent and checked. Film more of the " + rec.room + ", or count its large items below.", "ok");
     }
     $("start").focus();
     S.waiters.splice(0).forEach(function (w) { w(); });
@@ -317,7 +322,7 @@
     }
     var clip = addClip(file, type, room);
     clip.frames = []; clip.framing = fileFrames(clip, v);
-    cameraMessage("Video added and sending.", "ok");
+    cameraMessage("Video added. “Your clips” shows when it is sent and checked.", "ok");
   }
 
   // ---- the upload queue ----------------------------------------------------
@@ -336,21 +341,28 @@
   }
 
   function addClip(blob, type, room) {
-    var clip = { id: uuid(), room: room, n: clipNumber(room), blob: blob, size: blob.size, type: type, state: "queued", progress: 0, error: "", announced: false };
+    var clip = { id: uuid(), room: room, n: clipNumber(room), blob: blob, size: blob.size, type: type, state: "queued", progress: 0, error: "", announced: false, verdict: "sending", reason: "", at: new Date() };
     S.clips.push(clip);
-    clip.el = clipElement(room + ", clip " + clip.n, megabytes(clip.size), "Upload of " + room + " clip " + clip.n);
+    clip.el = clipElement(room + ", clip " + clip.n, megabytes(clip.size), "Upload of " + room + " clip " + clip.n, clip.at);
     clip.el.retry.addEventListener("click", function () { retry(clip); });
     renderClip(clip);
     pump();
     return clip;
   }
 
-  function clipElement(title, size, progressLabel) {
+  // clipElement is a row of "Your clips": the room and clip, when it was
+  // filmed (in the customer's time zone), its size and its state.
+  function clipElement(title, size, progressLabel, at) {
     var li = document.createElement("li"); li.className = "clip";
     var head = document.createElement("div"); head.className = "clip-head";
     var t = document.createElement("span"); t.textContent = title;
     var s = document.createElement("span"); s.className = "clip-size"; s.textContent = size;
     head.append(t, s); li.append(head);
+    if (at && !isNaN(at)) {
+      var when = document.createElement("time"); when.className = "clip-time";
+      when.dateTime = at.toISOString(); when.textContent = localTime(at);
+      li.append(when);
+    }
     var el = { li: li, bar: null, state: document.createElement("p"), retry: document.createElement("button") };
     if (progressLabel) {
       el.bar = document.createElement("progress"); el.bar.max = 100; el.bar.value = 0;
@@ -365,18 +377,30 @@
     return el;
   }
 
+  // verdictText is what a sent clip's row says: the server's verdict,
+  // and for a clip that could not be used, why and what to do.
+  function verdictText(c) {
+    return {
+      sending: "Sent. Checking it…",
+      received: "Received. Checking it…",
+      checked: "Checked: we can use this clip.",
+      unusable: "Could not be used. " + (c.reason || "") + " Please film the " + c.room + " again."
+    }[c.verdict] || "Sent";
+  }
+
   function renderClip(clip) {
     var el = clip.el, text = {
       queued: "Waiting to send…",
       announcing: "Starting to send…",
       uploading: "Sending… " + Math.floor(clip.progress) + "%",
-      done: "Sent",
+      done: verdictText(clip),
       failed: "Not sent. " + clip.error
     }[clip.state];
     el.state.textContent = text;
     el.bar.value = clip.state === "done" ? 100 : clip.state === "failed" ? 0 : clip.progress;
     el.retry.hidden = clip.state !== "failed";
-    el.li.className = "clip" + (clip.state === "done" ? " is-done" : clip.state === "failed" ? " is-failed" : "");
+    var bad = clip.state === "failed" || (clip.state === "done" && clip.verdict === "unusable");
+    el.li.className = "clip" + (bad ? " is-failed" : clip.state === "done" && clip.verdict === "checked" ? " is-done" : "");
     $("clips-used").textContent = String(Math.min(clipsCounted(), data.clips_max));
     finishProgress();
   }
@@ -404,6 +428,7 @@
       await put(clip, r.upload || {});
       clip.state = "done"; clip.blob = null;
       S.sending.push(sendFrames(clip));
+      pollSoon();
     } catch (e) {
       clip.state = "failed";
       clip.error = e && e.message ? e.message : "The upload did not finish.";
@@ -448,11 +473,67 @@
 
   function showEarlierClips() {
     S.earlier.forEach(function (c) {
-      var el = clipElement(c.room + " (sent earlier)", "", "");
-      el.state.textContent = c.status === "announced" ? "Did not arrive. If you can, film this room again."
-        : c.status === "rejected" ? "Could not be used. Please film this room again." : "Received";
-      el.li.className = "clip" + (c.status === "announced" || c.status === "rejected" ? " is-failed" : " is-done");
+      c.n = S.earlier.filter(function (e) { return e.room === c.room && S.earlier.indexOf(e) <= S.earlier.indexOf(c); }).length;
+      c.el = clipElement(c.room + ", clip " + c.n + " (sent earlier)", "", "", new Date(c.at));
+      renderEarlier(c);
     });
+    pollSoon();
+  }
+
+  function renderEarlier(c) {
+    c.el.state.textContent = verdictText(c);
+    c.el.li.className = "clip" + (c.verdict === "unusable" ? " is-failed" : c.verdict === "checked" ? " is-done" : "");
+  }
+
+  // welcomeBack says at the top what an earlier visit already sent.
+  function welcomeBack() {
+    var n = S.earlier.length, counted = checklistBody().rooms.reduce(function (a, r) { return a + r.items.length; }, 0);
+    if (!n && !counted) return;
+    var bad = S.earlier.filter(function (c) { return c.verdict === "unusable"; });
+    var text = "Welcome back. You already sent " + (n === 1 ? "1 clip" : n + " clips");
+    if (counted) text += " and counted " + (counted === 1 ? "1 kind of item" : counted + " kinds of items");
+    text += ". ";
+    if (bad.length) {
+      text += (bad.length === 1 ? "1 clip" : bad.length + " clips") + " could not be used: please film the " +
+        bad.map(function (c) { return c.room; }).filter(function (r, i, a) { return a.indexOf(r) === i; }).join(", ") + " again. ";
+    }
+    $("welcome").textContent = text + "Carry on where you left off; your clips are listed under “Your clips”.";
+    $("welcome").hidden = false;
+  }
+
+  // ---- verdicts ------------------------------------------------------------
+  // The processor checks each clip after it arrives; the page asks for the
+  // verdicts every few seconds while a sent clip has none yet.
+
+  function undecided() {
+    return S.clips.filter(function (c) { return c.state === "done" && (c.verdict === "sending" || c.verdict === "received"); })
+      .concat(S.earlier.filter(function (c) { return c.verdict === "sending" || c.verdict === "received"; }));
+  }
+
+  function pollSoon() {
+    if (S.pollTimer || S.over || !undecided().length || S.polls >= 300) return;
+    S.pollTimer = setTimeout(poll, S.polls < 5 ? 1500 : 3000);
+  }
+
+  async function poll() {
+    S.polls++;
+    try {
+      var r = await api("GET", "/clips", null, true), byID = {};
+      (r.clips || []).forEach(function (c) { byID[c.clip_id] = c; });
+      S.clips.concat(S.earlier).forEach(function (c) {
+        var v = byID[c.id];
+        if (!v || (v.verdict === "sending" && c.verdict !== "sending")) return;
+        c.verdict = v.verdict; c.reason = v.reason || "";
+        if (c.state) { if (c.state === "done") renderClip(c); } else renderEarlier(c);
+      });
+      if (typeof r.clips_used === "number") S.clipsUsed = r.clips_used;
+      $("clips-used").textContent = String(Math.min(clipsCounted(), data.clips_max));
+    } catch (e) {
+      // A poll that fails is tried again; the clips' rows keep their state.
+    } finally {
+      S.pollTimer = 0;
+      pollSoon();
+    }
   }
 
   // ---- frames --------------------------------------------------------------
@@ -549,6 +630,7 @@
   var inputs = Array.prototype.slice.call(document.querySelectorAll("#checklist input.count"));
 
   function loadChecklist(room) {
+    if (S.room !== room) S.showAll = false;
     S.room = room;
     var counts = S.checklist[room] || {};
     inputs.forEach(function (i) {
@@ -565,6 +647,20 @@
     var anyOpen = document.querySelector("#checklist details[open]");
     if (!anyOpen && document.querySelector("#checklist details")) document.querySelector("#checklist details").open = true;
     groupCounts();
+    showGroups();
+  }
+
+  // showGroups shows the groups likely in the room (and any with counts)
+  // first; the rest wait behind "Show all items", so the step fits a phone.
+  function showGroups() {
+    var all = Array.prototype.slice.call(document.querySelectorAll("#checklist details"));
+    var likely = all.filter(function (d) { return (data.group_rooms[d.dataset.group] || []).indexOf(S.room) >= 0 || groupTotal(d) > 0; });
+    var hide = !S.showAll && likely.length > 0 && likely.length < all.length;
+    all.forEach(function (d) { d.hidden = hide && likely.indexOf(d) < 0; });
+    var more = $("more-items"), rest = all.length - likely.length;
+    more.hidden = !hide;
+    more.setAttribute("aria-expanded", String(!hide));
+    more.textContent = "Show all items (" + rest + " more " + (rest === 1 ? "group" : "groups") + ")";
   }
 
   function groupTotal(d) {
@@ -654,8 +750,11 @@
     if (S.finishing || S.over) return;
     $("finish-choices").hidden = true;
     if (S.rec) { stopRecording(); await until(function () { return !S.rec; }); }
-    if (!force && !S.clips.length && !S.earlier.length) {
-      finishStatus("You have not sent any video yet. " + data.company + " needs a video of your home to estimate your move.", "error");
+    if (!force && !hopeful().length) {
+      var sent = S.clips.length + S.earlier.length;
+      finishStatus((sent ? "None of your videos could be used, so " + data.company + " can’t send an estimate from them. Please film a room again. "
+        : "You have not sent any video yet. " + data.company + " needs a video of your home to estimate your move. ") +
+        "If you finish now, " + data.company + " will contact you about your estimate instead.", "error");
       $("retry-failed").hidden = true;
       $("finish-anyway").textContent = "Finish without video";
       $("finish-choices").hidden = false;
@@ -705,16 +804,28 @@
     $(section).focus();
   }
 
-  function showDone() { end("done"); }
+  // hopeful are the clips that may still count: not refused by the
+  // processor (one not sent yet may be retried).
+  function hopeful() {
+    return S.clips.concat(S.earlier).filter(function (c) { return c.verdict !== "unusable"; });
+  }
+
+  // showDone says what happens next: an estimate once a video is checked,
+  // or, with no video that can be used, a call from the mover.
+  function showDone() {
+    var coming = S.clips.concat(S.earlier).some(function (c) { return c.verdict !== "unusable" && (!c.state || c.state === "done"); });
+    if (!coming) {
+      $("done-lead").textContent = "Thanks! We did not get a video we can use, so " + data.company + " will contact you about your estimate.";
+    } else {
+      $("done-next").textContent = "What happens next: we check your videos, then " + data.company + " sends your estimate. There is nothing more to do. You can close this page.";
+    }
+    end("done");
+  }
   function linkDead() { end("dead"); }
 
   // ---- wiring ----------------------------------------------------------------
 
   function init() {
-    var exp = new Date(data.expires_at);
-    if (!isNaN(exp)) {
-      $("expires").textContent = exp.toLocaleString(undefined, { weekday: "long", day: "numeric", month: "long", hour: "numeric", minute: "2-digit" });
-    }
     Object.keys(data.checklist || {}).forEach(function (room) {
       var name = canonicalRoom(room);
       if (data.rooms.indexOf(name) < 0) addRoomOption(name);
@@ -729,6 +840,7 @@
       cameraUnavailable(null);
     }
     showEarlierClips();
+    welcomeBack();
     $("clips-used").textContent = String(Math.min(S.clipsUsed, data.clips_max));
 
     roomSelect.addEventListener("change", roomChanged);
@@ -739,6 +851,11 @@
       if (!next) return;
       roomSelect.value = next; roomChanged();
       $("room-title").scrollIntoView({ behavior: "smooth", block: "start" });
+    });
+    $("more-items").addEventListener("click", function () {
+      S.showAll = true; showGroups();
+      var first = document.querySelector("#checklist details:not([open])");
+      if (first) first.querySelector("summary").focus();
     });
     $("start").addEventListener("click", startRecording);
     $("stop").addEventListener("click", stopRecording);
