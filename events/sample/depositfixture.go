@@ -149,7 +149,7 @@ func putFixtureLead(ctx context.Context, store *dynamo.Store, t auth.Tenant, id 
 func seedQuote(ctx context.Context, store *dynamo.Store, t auth.Tenant, leadID, quoteID, shareLinkID, token string, iss quote.Issuer, now time.Time) (quote.Quote, error) {
 	q := quote.Build(quoteID, leadID, shareLinkID, quote.CreateInput{
 		EstimateType: quote.NonBinding, PriceCents: 245000, DepositCents: fixtureDepositCents, ExpiresInDays: 30,
-	}, iss, now)
+	}, quote.Move{}, iss, now)
 	if token == "" {
 		var err error
 		if token, err = linktoken.New(); err != nil {

@@ -44,7 +44,7 @@ func newQuotedLead(t *testing.T, s *dynamo.Store, mode auth.Mode, et quote.Estim
 	l := newLead(t, s, tn, made)
 	q := quote.Build(uuid.NewString(), l.ID, uuid.NewString(),
 		quote.CreateInput{EstimateType: et, PriceCents: 245000, DepositCents: 25000, ExpiresInDays: 14},
-		quote.Issuer{CompanyName: "Acme Movers", Currency: "usd"}, made)
+		quote.Move{}, quote.Issuer{CompanyName: "Acme Movers", Currency: "usd"}, made)
 	err := s.PutQuote(ctx, tn, record.NewQuote{
 		LeadID: l.ID, Quote: q, Token: pageToken(l.ID, q.ID, made, q.ExpiresAt),
 		LeadFrom: lead.New, LeadTo: lead.Quoted, At: made,

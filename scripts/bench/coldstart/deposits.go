@@ -98,7 +98,7 @@ func (f *fixture) newLead(ctx context.Context, t auth.Tenant, now time.Time) (st
 func (f *fixture) quoteLead(ctx context.Context, t auth.Tenant, leadID string, now time.Time) (quote.Quote, error) {
 	q := quote.Build(uuid.NewString(), leadID, uuid.NewString(), quote.CreateInput{
 		EstimateType: quote.NonBinding, PriceCents: 245000, DepositCents: 25000, ExpiresInDays: 30,
-	}, quote.Issuer{CompanyName: "Cold Start Movers", Currency: "usd"}, now)
+	}, quote.Move{}, quote.Issuer{CompanyName: "Cold Start Movers", Currency: "usd"}, now)
 	token, err := linktoken.New()
 	if err != nil {
 		return quote.Quote{}, err

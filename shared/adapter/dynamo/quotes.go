@@ -150,20 +150,21 @@ func (s *Store) GetQuoteLead(ctx context.Context, t auth.Tenant, leadID string) 
 // and evidence are absent until it is accepted). Its expiry is not in
 // expires_at, the table's TTL attribute: a quote outlives its expiry.
 type quoteItem struct {
-	PK           string `dynamodbav:"pk"`
-	SK           string `dynamodbav:"sk"`
-	Type         string `dynamodbav:"type"`
-	QuoteID      string `dynamodbav:"quote_id"`
-	LeadID       string `dynamodbav:"lead_id"`
-	ShareLinkID  string `dynamodbav:"share_link_id"`
-	EstimateType string `dynamodbav:"estimate_type"`
-	PriceCents   int64  `dynamodbav:"price_cents"`
-	DepositCents int64  `dynamodbav:"deposit_cents"`
-	Currency     string `dynamodbav:"currency"`
-	CompanyName  string `dynamodbav:"company_name"`
-	ExpiresAt    string `dynamodbav:"quote_expires_at"`
-	CreatedAt    string `dynamodbav:"created_at"`
-	Stage        string `dynamodbav:"stage"`
+	PK           string    `dynamodbav:"pk"`
+	SK           string    `dynamodbav:"sk"`
+	Type         string    `dynamodbav:"type"`
+	QuoteID      string    `dynamodbav:"quote_id"`
+	LeadID       string    `dynamodbav:"lead_id"`
+	ShareLinkID  string    `dynamodbav:"share_link_id"`
+	EstimateType string    `dynamodbav:"estimate_type"`
+	PriceCents   int64     `dynamodbav:"price_cents"`
+	DepositCents int64     `dynamodbav:"deposit_cents"`
+	Currency     string    `dynamodbav:"currency"`
+	CompanyName  string    `dynamodbav:"company_name"`
+	Move         *moveItem `dynamodbav:"move,omitempty"` // absent on quotes made before quotes carried their move
+	ExpiresAt    string    `dynamodbav:"quote_expires_at"`
+	CreatedAt    string    `dynamodbav:"created_at"`
+	Stage        string    `dynamodbav:"stage"`
 
 	AcceptanceMode string        `dynamodbav:"acceptance_mode,omitempty"`
 	AcceptedAt     string        `dynamodbav:"accepted_at,omitempty"`
@@ -171,6 +172,48 @@ type quoteItem struct {
 	AcceptedEmail  string        `dynamodbav:"accepted_email,omitempty"`
 	EvidenceHash   string        `dynamodbav:"evidence_hash,omitempty"`
 	Evidence       *evidenceItem `dynamodbav:"evidence,omitempty"`
+}
+
+// moveItem is a quote's move (quote.Move), every field kept, so that
+// its ShownHash can be computed again from what is stored.
+type moveItem struct {
+	FromAddress    string     `dynamodbav:"from_address"`
+	ToAddress      string     `dynamodbav:"to_address"`
+	MoveDate       string     `dynamodbav:"move_date"`
+	Inventory      []lineItem `dynamodbav:"inventory"`
+	SpecialItems   []string   `dynamodbav:"special_items"`
+	Services       []string   `dynamodbav:"services"`
+	FullValueCents *int64     `dynamodbav:"full_value_protection_cents"` // NULL when not stated
+}
+
+type lineItem struct {
+	Room  string `dynamodbav:"room"`
+	Name  string `dynamodbav:"name"`
+	Count int    `dynamodbav:"count"`
+}
+
+func newMoveItem(m *quote.Move) *moveItem {
+	if m == nil {
+		return nil
+	}
+	it := &moveItem{FromAddress: m.FromAddress, ToAddress: m.ToAddress, MoveDate: m.MoveDate,
+		SpecialItems: m.SpecialItems, Services: m.Services, FullValueCents: m.FullValueCents}
+	for _, l := range m.Inventory {
+		it.Inventory = append(it.Inventory, lineItem(l))
+	}
+	return it
+}
+
+func (it *moveItem) move() *quote.Move {
+	if it == nil {
+		return nil
+	}
+	m := &quote.Move{FromAddress: it.FromAddress, ToAddress: it.ToAddress, MoveDate: it.MoveDate,
+		SpecialItems: it.SpecialItems, Services: it.Services, FullValueCents: it.FullValueCents}
+	for _, l := range it.Inventory {
+		m.Inventory = append(m.Inventory, quote.Line(l))
+	}
+	return m
 }
 
 // evidenceItem is a signature's evidence (quote.Evidence), every field
@@ -195,7 +238,7 @@ func newQuoteItem(t auth.Tenant, q quote.Quote) quoteItem {
 	return quoteItem{
 		PK: pk, SK: sk, Type: "quote", QuoteID: q.ID, LeadID: q.LeadID, ShareLinkID: q.ShareLinkID,
 		EstimateType: string(q.EstimateType), PriceCents: q.PriceCents, DepositCents: q.DepositCents,
-		Currency: q.Currency, CompanyName: q.CompanyName, ExpiresAt: lead.FormatTime(q.ExpiresAt),
+		Currency: q.Currency, CompanyName: q.CompanyName, Move: newMoveItem(q.Move), ExpiresAt: lead.FormatTime(q.ExpiresAt),
 		CreatedAt: lead.FormatTime(q.CreatedAt), Stage: string(q.Stage),
 	}
 }
@@ -222,7 +265,7 @@ func (it quoteItem) record() (record.Quote, error) {
 	}
 	rec := record.Quote{Quote: quote.Quote{
 		ID: it.QuoteID, LeadID: it.LeadID, ShareLinkID: it.ShareLinkID, EstimateType: quote.EstimateType(it.EstimateType),
-		PriceCents: it.PriceCents, DepositCents: it.DepositCents, Currency: it.Currency, CompanyName: it.CompanyName,
+		PriceCents: it.PriceCents, DepositCents: it.DepositCents, Currency: it.Currency, CompanyName: it.CompanyName, Move: it.Move.move(),
 		ExpiresAt: parse("quote_expires_at", it.ExpiresAt), CreatedAt: parse("created_at", it.CreatedAt), Stage: quote.Stage(it.Stage),
 	}}
 	if it.AcceptanceMode != "" {

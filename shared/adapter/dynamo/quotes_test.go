@@ -3,7 +3,9 @@ package dynamo
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -21,10 +23,21 @@ import (
 
 var quoteTenant = auth.Tenant{PartnerID: "ptn_quote", Mode: auth.Test}
 
-// buildQuote returns an open quote id of leadID of type typ made at at.
+// buildQuote returns an open quote id of leadID of type typ made at at,
+// for a surveyed move (testMove).
 func buildQuote(id, leadID string, typ quote.EstimateType, at time.Time) quote.Quote {
 	in := quote.CreateInput{EstimateType: typ, PriceCents: 245_000, DepositCents: 25_000, ExpiresInDays: 30}
-	return quote.Build(id, leadID, "share-"+id, in, quote.Issuer{CompanyName: "Ada Movers LLC", Currency: "usd"}, at)
+	return quote.Build(id, leadID, "share-"+id, in, testMove(), quote.Issuer{CompanyName: "Ada Movers LLC", Currency: "usd"}, at)
+}
+
+// testMove is a move with every field of quote.Move set.
+func testMove() quote.Move {
+	fv := int64(45_000)
+	return quote.Move{
+		FromAddress: "1 Main St, New York, NY 10001", ToAddress: "9 Oak Ave, Boston, MA 02108", MoveDate: "2027-01-15",
+		Inventory:    []quote.Line{{Room: "Living room", Name: "Sofa, 3 seats", Count: 1}, {Room: "Bedroom", Name: "Bed, queen", Count: 2}},
+		SpecialItems: []string{"piano"}, Services: []string{"Packing"}, FullValueCents: &fv,
+	}
 }
 
 // pageToken returns a fresh page token record for leadID's quoteID,
@@ -121,6 +134,26 @@ func TestQuoteRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(ls.Quote, wantRef) || ls.Deposit != nil {
 		t.Errorf("GetLeadWithSurvey quote %+v, deposit %+v; want %+v, nil", ls.Quote, ls.Deposit, wantRef)
 	}
+
+	t.Run("moves, sparse and absent", func(t *testing.T) {
+		// An empty move (no survey, nothing stated) and a quote made
+		// before quotes carried their move read back as written, so
+		// their ShownHash is computed again as signed.
+		for i, m := range []*quote.Move{{}, nil} {
+			id := fmt.Sprintf("q_move_%d", i)
+			leadID := "lead_move_" + strconv.Itoa(i)
+			putLeadIn(t, s, quoteTenant, leadID, lead.Surveying)
+			q := buildQuote(id, leadID, quote.Binding, t0.Add(time.Minute))
+			q.Move = m
+			if err := s.PutQuote(ctx, quoteTenant, newQuoteWrite(q, "", false, lead.Surveying)); err != nil {
+				t.Fatalf("PutQuote: %v", err)
+			}
+			got, err := s.GetQuote(ctx, quoteTenant, leadID, id)
+			if err != nil || !reflect.DeepEqual(got.Quote, q) || got.ShownHash() != q.ShownHash() {
+				t.Errorf("GetQuote = %+v (move %+v), %v; want %+v (move %+v)", got.Quote, got.Move, err, q, q.Move)
+			}
+		}
+	})
 
 	t.Run("another tenant", func(t *testing.T) {
 		for _, tn := range []auth.Tenant{{PartnerID: quoteTenant.PartnerID, Mode: auth.Live}, {PartnerID: "ptn_other", Mode: auth.Test}} {

@@ -138,9 +138,22 @@ func (s *Service) page(ctx context.Context, token string, partner auth.Partner, 
 		// The page's accept and deposit calls need the beta (one feature).
 		OnlineOff: !partner.BetaEnabled(manifest.ByOperation(manifest.QuoteAccept).Beta),
 	}
+	if m := qr.Move; m != nil {
+		p.Move = &quotepage.Move{FromAddress: m.FromAddress, ToAddress: m.ToAddress, MoveDate: m.MoveDate,
+			SpecialItems: m.SpecialItems, Services: m.Services, FullValueCents: m.FullValueCents}
+		for _, l := range m.Inventory {
+			p.Move.Inventory = append(p.Move.Inventory, quotepage.InventoryLine(l))
+		}
+	}
 	if qr.Acceptance != nil {
 		at := qr.Acceptance.At
 		p.AcceptedAt = &at
+		// The signed copy; its signature image stays in the bucket (the
+		// page shows the evidence that names it by its SHA-256).
+		if e := qr.Acceptance.Evidence; e != nil && qr.Acceptance.Mode == quote.ModeSigned {
+			p.Copy = &quotepage.SignedCopy{SignerName: e.SignerName, SignerEmail: e.SignerEmail, SignedAt: e.At,
+				EvidenceHash: qr.Acceptance.EvidenceHash, Liability: string(e.LiabilityElection)}
+		}
 	}
 	if qr.EstimateType.IsBinding() {
 		p.Disclosure = quote.DisclosureFor(qr.CompanyName)

@@ -34,6 +34,7 @@ import (
 // errors carry errcodes; see each method's documentation there.
 type Store interface {
 	GetQuoteLead(ctx context.Context, t auth.Tenant, leadID string) (record.Lead, error)
+	GetLeadDetail(ctx context.Context, t auth.Tenant, leadID string) (lead.Lead, record.LeadSurvey, error)
 	GetQuote(ctx context.Context, t auth.Tenant, leadID, quoteID string) (record.Quote, error)
 	PutQuote(ctx context.Context, t auth.Tenant, q record.NewQuote) error
 	AddQuoteToken(ctx context.Context, t auth.Tenant, tok record.PageToken) error
@@ -140,13 +141,15 @@ func (s *Service) CreateQuote() pipeline.Endpoint {
 	}}
 }
 
-// Create makes quote id for tenant t's lead leadID from in.
+// Create makes quote id for tenant t's lead leadID from in, for the move
+// the lead and its survey's inventory describe now (quote.MoveOf).
 func (s *Service) Create(ctx context.Context, t auth.Tenant, leadID, id string, in quote.CreateInput, iss quote.Issuer, now time.Time) (QuoteView, error) {
 	for attempt := 1; ; attempt++ {
-		ql, err := s.store.GetQuoteLead(ctx, t, leadID)
+		l, ls, err := s.store.GetLeadDetail(ctx, t, leadID)
 		if err != nil {
 			return QuoteView{}, err
 		}
+		ql := record.Lead{Lead: l, Quote: ls.Quote, Deposit: ls.Deposit}
 		if ql.Quote != nil && ql.Quote.QuoteID == id {
 			// An earlier attempt under the same Idempotency-Key wrote it
 			// and its answer was lost: answer it, with a fresh link.
@@ -160,7 +163,7 @@ func (s *Service) Create(ctx context.Context, t auth.Tenant, leadID, id string, 
 		if err != nil {
 			return QuoteView{}, err
 		}
-		q := quote.Build(id, leadID, uuid.NewString(), in, iss, now)
+		q := quote.Build(id, leadID, uuid.NewString(), in, quote.MoveOf(l.Details, ls.Inventory, in), iss, now)
 		token, tok, err := NewPageToken(leadID, id, now, q.ExpiresAt.Add(TokenAfterExpiry))
 		if err != nil {
 			return QuoteView{}, err

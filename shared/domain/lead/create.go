@@ -174,6 +174,14 @@ func lossyUTF8(raw json.RawMessage, s string) bool {
 }
 
 func specialItems(raw json.RawMessage) ([]string, string) {
+	return TextList(raw, maxSpecialItems, maxSpecialItemLen)
+}
+
+// TextList decodes an optional array of one-line strings (TextValue's
+// rules for each, at most maxLen characters), of at most maxItems
+// elements; blank elements are dropped and nil is returned when none is
+// left. It returns a reason naming the failing element otherwise.
+func TextList(raw json.RawMessage, maxItems, maxLen int) ([]string, string) {
 	if raw == nil || string(raw) == "null" {
 		return nil, ""
 	}
@@ -181,15 +189,15 @@ func specialItems(raw json.RawMessage) ([]string, string) {
 	if err := json.Unmarshal(raw, &items); err != nil {
 		return nil, "must be an array of strings"
 	}
-	if len(items) > maxSpecialItems {
-		return nil, fmt.Sprintf("must hold at most %d items (got %d)", maxSpecialItems, len(items))
+	if len(items) > maxItems {
+		return nil, fmt.Sprintf("must hold at most %d items (got %d)", maxItems, len(items))
 	}
 	out := make([]string, 0, len(items))
 	for i, it := range items {
 		if string(it) == "null" {
 			return nil, fmt.Sprintf("item %d must be a string", i)
 		}
-		s, reason := TextValue(it, maxSpecialItemLen, false)
+		s, reason := TextValue(it, maxLen, false)
 		if reason != "" {
 			return nil, fmt.Sprintf("item %d %s", i, reason)
 		}

@@ -27,6 +27,10 @@ const (
 	MinExpiryDays     = 1
 	DefaultExpiryDays = 30
 	MaxExpiryDays     = 90
+	// MaxServices and MaxServiceLen bound services: a line each on the
+	// quote page.
+	MaxServices   = 30
+	MaxServiceLen = 200
 )
 
 // CreateInput is a validated quote create request.
@@ -35,17 +39,27 @@ type CreateInput struct {
 	PriceCents    int64
 	DepositCents  int64 // 0: no deposit required
 	ExpiresInDays int
+	Services      []string // included in the price, as the page lists them; nil for none
+	// FullValueCents is full value protection's cost on top of the price:
+	// 0 when included, nil when not stated.
+	FullValueCents *int64
 }
 
 // createFields lists every property of the create body.
-var createFields = []string{"estimate_type", "price_cents", "deposit_cents", "expires_in_days"}
+var createFields = []string{"estimate_type", "price_cents", "deposit_cents", "expires_in_days", "services", "full_value_protection_cents"}
 
 // ParseCreate validates a quote create body:
 //
 //	{"estimate_type": "binding",   // required: non_binding | binding | binding_not_to_exceed
 //	 "price_cents": 245000,        // required: integer, MinPriceCents..MaxPriceCents
 //	 "deposit_cents": 25000,       // optional: 0, absent or null for none; else MinDepositCents..MaxDepositCents and ≤ price_cents
-//	 "expires_in_days": 14}        // optional: MinExpiryDays..MaxExpiryDays, default DefaultExpiryDays
+//	 "expires_in_days": 14,        // optional: MinExpiryDays..MaxExpiryDays, default DefaultExpiryDays
+//	 "services": ["Packing"],      // optional: at most MaxServices one-line strings of at most MaxServiceLen characters
+//	 "full_value_protection_cents": 45000} // optional: 0..MaxPriceCents; 0 when included in the price
+//
+// The quote page lists the services as included in the price, and shows
+// full value protection's cost beside its option (released value is
+// free); without full_value_protection_cents it tells the customer to ask.
 //
 // The expiry is a number of days from when the quote is made rather than a
 // date-time, so a client's clock and time zone cannot put it in the past,
@@ -106,6 +120,18 @@ func ParseCreate(body []byte) (CreateInput, error) {
 		in.ExpiresInDays = DefaultExpiryDays
 	default:
 		in.ExpiresInDays = int(days)
+	}
+
+	if services, reason := lead.TextList(raw["services"], MaxServices, MaxServiceLen); reason != "" {
+		fields.Add("services", reason)
+	} else {
+		in.Services = services
+	}
+
+	if fv, present, reason := integer(raw["full_value_protection_cents"], 0, MaxPriceCents); reason != "" {
+		fields.Add("full_value_protection_cents", reason)
+	} else if present {
+		in.FullValueCents = &fv
 	}
 
 	if err := fields.Err(); err != nil {

@@ -1,6 +1,7 @@
 package quote
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -16,29 +17,33 @@ func TestParseCreateAccepts(t *testing.T) {
 		want CreateInput
 	}{
 		{"minimal non-binding", `{"estimate_type":"non_binding","price_cents":1}`,
-			CreateInput{NonBinding, 1, 0, DefaultExpiryDays}},
+			CreateInput{EstimateType: NonBinding, PriceCents: 1, DepositCents: 0, ExpiresInDays: DefaultExpiryDays}},
 		{"binding with deposit and expiry", `{"estimate_type":"binding","price_cents":245000,"deposit_cents":25000,"expires_in_days":14}`,
-			CreateInput{Binding, 245000, 25000, 14}},
+			CreateInput{EstimateType: Binding, PriceCents: 245000, DepositCents: 25000, ExpiresInDays: 14}},
 		{"binding not to exceed", `{"estimate_type":"binding_not_to_exceed","price_cents":100000000}`,
-			CreateInput{BindingNotToExceed, MaxPriceCents, 0, DefaultExpiryDays}},
+			CreateInput{EstimateType: BindingNotToExceed, PriceCents: MaxPriceCents, DepositCents: 0, ExpiresInDays: DefaultExpiryDays}},
 		{"deposit 0 is none", `{"estimate_type":"binding","price_cents":5000,"deposit_cents":0}`,
-			CreateInput{Binding, 5000, 0, DefaultExpiryDays}},
+			CreateInput{EstimateType: Binding, PriceCents: 5000, DepositCents: 0, ExpiresInDays: DefaultExpiryDays}},
 		{"null deposit and expiry are absent", `{"estimate_type":"binding","price_cents":5000,"deposit_cents":null,"expires_in_days":null}`,
-			CreateInput{Binding, 5000, 0, DefaultExpiryDays}},
+			CreateInput{EstimateType: Binding, PriceCents: 5000, DepositCents: 0, ExpiresInDays: DefaultExpiryDays}},
 		{"least deposit", `{"estimate_type":"binding","price_cents":5000,"deposit_cents":100}`,
-			CreateInput{Binding, 5000, 100, DefaultExpiryDays}},
+			CreateInput{EstimateType: Binding, PriceCents: 5000, DepositCents: 100, ExpiresInDays: DefaultExpiryDays}},
 		{"greatest deposit", `{"estimate_type":"binding","price_cents":900000,"deposit_cents":500000}`,
-			CreateInput{Binding, 900000, 500000, DefaultExpiryDays}},
+			CreateInput{EstimateType: Binding, PriceCents: 900000, DepositCents: 500000, ExpiresInDays: DefaultExpiryDays}},
 		{"deposit equal to price", `{"estimate_type":"binding","price_cents":5000,"deposit_cents":5000}`,
-			CreateInput{Binding, 5000, 5000, DefaultExpiryDays}},
+			CreateInput{EstimateType: Binding, PriceCents: 5000, DepositCents: 5000, ExpiresInDays: DefaultExpiryDays}},
 		{"expiry bounds, least", `{"estimate_type":"binding","price_cents":5000,"expires_in_days":1}`,
-			CreateInput{Binding, 5000, 0, 1}},
+			CreateInput{EstimateType: Binding, PriceCents: 5000, DepositCents: 0, ExpiresInDays: 1}},
 		{"expiry bounds, greatest", `{"estimate_type":"binding","price_cents":5000,"expires_in_days":90}`,
-			CreateInput{Binding, 5000, 0, 90}},
+			CreateInput{EstimateType: Binding, PriceCents: 5000, DepositCents: 0, ExpiresInDays: 90}},
 		{"estimate type trimmed", `{"estimate_type":" binding ","price_cents":5000}`,
-			CreateInput{Binding, 5000, 0, DefaultExpiryDays}},
+			CreateInput{EstimateType: Binding, PriceCents: 5000, DepositCents: 0, ExpiresInDays: DefaultExpiryDays}},
+		{"services and full value protection", `{"estimate_type":"binding","price_cents":5000,"services":[" Packing ","","Storage, 30 days"],"full_value_protection_cents":45000}`,
+			CreateInput{EstimateType: Binding, PriceCents: 5000, ExpiresInDays: DefaultExpiryDays, Services: []string{"Packing", "Storage, 30 days"}, FullValueCents: ptr(int64(45000))}},
+		{"full value protection included", `{"estimate_type":"binding","price_cents":5000,"full_value_protection_cents":0,"services":null}`,
+			CreateInput{EstimateType: Binding, PriceCents: 5000, ExpiresInDays: DefaultExpiryDays, FullValueCents: ptr(int64(0))}},
 		{"white space around values", "{ \"estimate_type\" : \"binding\" ,\n \"price_cents\" : 5000 }",
-			CreateInput{Binding, 5000, 0, DefaultExpiryDays}},
+			CreateInput{EstimateType: Binding, PriceCents: 5000, DepositCents: 0, ExpiresInDays: DefaultExpiryDays}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,12 +51,14 @@ func TestParseCreateAccepts(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseCreate(%s) error %v; want %+v", tt.body, err, tt.want)
 			}
-			if got != tt.want {
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("ParseCreate(%s) = %+v; want %+v", tt.body, got, tt.want)
 			}
 		})
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func TestParseCreateRefuses(t *testing.T) {
 	tests := []struct {
@@ -81,13 +88,21 @@ func TestParseCreateRefuses(t *testing.T) {
 		{"expiry as a date", `{"estimate_type":"binding","price_cents":5000,"expires_in_days":"2025-07-01"}`, map[string]string{"expires_in_days": "must be an integer"}},
 		{"unknown properties", `{"estimate_type":"binding","price_cents":5000,"currency":"usd","expires_at":"2025-07-01T00:00:00Z"}`,
 			map[string]string{"currency": "unknown property", "expires_at": "unknown property"}},
+		{"services not a list", `{"estimate_type":"binding","price_cents":5000,"services":"packing"}`,
+			map[string]string{"services": "array of strings"}},
+		{"service not one line", `{"estimate_type":"binding","price_cents":5000,"services":["a\nb"]}`,
+			map[string]string{"services": "item 0"}},
+		{"full value negative", `{"estimate_type":"binding","price_cents":5000,"full_value_protection_cents":-1}`,
+			map[string]string{"full_value_protection_cents": "must be from 0"}},
+		{"full value a fraction", `{"estimate_type":"binding","price_cents":5000,"full_value_protection_cents":1.5}`,
+			map[string]string{"full_value_protection_cents": "whole number"}},
 		{"every field at once", `{"estimate_type":"x","price_cents":0,"deposit_cents":1,"expires_in_days":100,"extra":1}`,
 			map[string]string{"estimate_type": "must be", "price_cents": "must be", "deposit_cents": "must be", "expires_in_days": "must be", "extra": "unknown property"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in, err := ParseCreate([]byte(tt.body))
-			if in != (CreateInput{}) {
+			if !reflect.DeepEqual(in, CreateInput{}) {
 				t.Errorf("ParseCreate(%s) input = %+v with an error; want the zero CreateInput", tt.body, in)
 			}
 			got := fieldNames(t, err)
@@ -122,15 +137,16 @@ func TestParseCreateInvalidJSON(t *testing.T) {
 func TestBuild(t *testing.T) {
 	in := CreateInput{EstimateType: Binding, PriceCents: 245_000, DepositCents: 25_000, ExpiresInDays: 14}
 	local := now.In(time.FixedZone("EDT", -4*3600))
-	q := Build("q-1", "lead-1", "link-1", in, Issuer{CompanyName: "Ada Movers LLC", Currency: "usd"}, local)
+	move := testMove()
+	q := Build("q-1", "lead-1", "link-1", in, move, Issuer{CompanyName: "Ada Movers LLC", Currency: "usd"}, local)
 	want := Quote{
 		ID: "q-1", LeadID: "lead-1", ShareLinkID: "link-1", EstimateType: Binding,
 		PriceCents: 245_000, DepositCents: 25_000, Currency: "usd", CompanyName: "Ada Movers LLC",
 		CreatedAt: time.Date(2025, 6, 2, 15, 4, 5, 123456000, time.UTC),
 		ExpiresAt: time.Date(2025, 6, 16, 15, 4, 5, 123456000, time.UTC),
-		Stage:     StageOpen,
+		Stage:     StageOpen, Move: &move,
 	}
-	if q != want {
+	if !reflect.DeepEqual(q, want) {
 		t.Errorf("Build = %+v; want %+v", q, want)
 	}
 	if !q.DepositRequired() {
@@ -233,7 +249,7 @@ func FuzzParseCreate(f *testing.F) {
 		if in.ExpiresInDays < MinExpiryDays || in.ExpiresInDays > MaxExpiryDays {
 			t.Errorf("ParseCreate(%q): expires_in_days %d out of bounds", body, in.ExpiresInDays)
 		}
-		q := Build("q", "l", "s", in, Issuer{CompanyName: "c", Currency: "usd"}, now)
+		q := Build("q", "l", "s", in, Move{}, Issuer{CompanyName: "c", Currency: "usd"}, now)
 		if !q.ExpiresAt.After(now) || q.ExpiresAt.After(now.Add(MaxExpiryDays*24*time.Hour)) {
 			t.Errorf("ParseCreate(%q): expiry %v not within (now, now+%d days]", body, q.ExpiresAt, MaxExpiryDays)
 		}

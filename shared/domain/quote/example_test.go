@@ -15,7 +15,7 @@ func ExampleDecide() {
 	if err != nil {
 		panic(err)
 	}
-	q := quote.Build("q-1", "lead-1", "6f1c2a8e-2b44-4d4e-9a57-3c1f5b2d7e90", in, quote.Issuer{CompanyName: "Ada Movers LLC", Currency: "usd"}, now)
+	q := quote.Build("q-1", "lead-1", "6f1c2a8e-2b44-4d4e-9a57-3c1f5b2d7e90", in, quote.Move{}, quote.Issuer{CompanyName: "Ada Movers LLC", Currency: "usd"}, now)
 	status, _ := quote.LeadStatusAfterQuote(lead.Surveying)
 	fmt.Println("quote", q.Stage, "expires", q.ExpiresAt.Format(time.DateOnly), "lead", status)
 

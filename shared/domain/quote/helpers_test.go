@@ -53,10 +53,27 @@ func validSignature(t testing.TB) []byte {
 
 func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 
-// testQuote returns an open quote of type typ made at now, open 30 days.
+// testQuote returns an open quote of type typ made at now, open 30 days,
+// for testMove.
 func testQuote(typ EstimateType) Quote {
 	in := CreateInput{EstimateType: typ, PriceCents: 245_000, DepositCents: 25_000, ExpiresInDays: 30}
-	return Build("q-1", "lead-1", "6f1c2a8e-2b44-4d4e-9a57-3c1f5b2d7e90", in, Issuer{CompanyName: "Ada Movers LLC", Currency: "usd"}, now)
+	return Build("q-1", "lead-1", "6f1c2a8e-2b44-4d4e-9a57-3c1f5b2d7e90", in, testMove(), Issuer{CompanyName: "Ada Movers LLC", Currency: "usd"}, now)
+}
+
+// testMove is a surveyed move with special items, services and a price
+// for full value protection.
+func testMove() Move {
+	fv := int64(45_000)
+	return Move{
+		FromAddress: "1 Main St, New York, NY 10001", ToAddress: "9 Oak Ave, Boston, MA 02108", MoveDate: "2025-07-15",
+		Inventory: []Line{
+			{Room: "Living room", Name: "Sofa, 3 seats", Count: 1},
+			{Room: "Living room", Name: "Armchair", Count: 2},
+			{Room: "Bedroom", Name: "Bed, queen", Count: 1},
+		},
+		SpecialItems: []string{"piano"}, Services: []string{"Packing", "Disassembly and reassembly of beds"},
+		FullValueCents: &fv,
+	}
 }
 
 // codeOf returns err's *errcode.Error, failing t when there is none.

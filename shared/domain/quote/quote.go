@@ -73,9 +73,12 @@ type Quote struct {
 	DepositCents int64
 	Currency     string // lowercase ISO 4217, the partner's (its rate card's) currency
 	CompanyName  string // the mover as the quote page names it, fixed when the quote is made
-	ExpiresAt    time.Time
-	CreatedAt    time.Time
-	Stage        Stage
+	// Move is the move the price is for; nil for a quote made before
+	// quotes carried it (its ShownHash is then the v1 encoding's).
+	Move      *Move
+	ExpiresAt time.Time
+	CreatedAt time.Time
+	Stage     Stage
 }
 
 // Issuer is what the partner contributes to a quote it makes: the company
@@ -86,12 +89,13 @@ type Issuer struct {
 }
 
 // Build returns the quote id of lead leadID with share link shareLinkID,
-// made at now from the validated input in, in stage StageOpen. The issuer's
+// made at now from the validated input in, for the move (MoveOf),
+// in stage StageOpen. The issuer's
 // name and currency are copied in, so a later change of the partner's
 // settings does not change what an open quote shows (or its ShownHash).
 // Times are kept in UTC to the microsecond, the precision they are stored
 // in, so a quote read back is equal to the one built.
-func Build(id, leadID, shareLinkID string, in CreateInput, iss Issuer, now time.Time) Quote {
+func Build(id, leadID, shareLinkID string, in CreateInput, move Move, iss Issuer, now time.Time) Quote {
 	now = storedTime(now)
 	return Quote{
 		ID:           id,
@@ -102,6 +106,7 @@ func Build(id, leadID, shareLinkID string, in CreateInput, iss Issuer, now time.
 		DepositCents: in.DepositCents,
 		Currency:     iss.Currency,
 		CompanyName:  iss.CompanyName,
+		Move:         &move,
 		ExpiresAt:    now.Add(time.Duration(in.ExpiresInDays) * 24 * time.Hour),
 		CreatedAt:    now,
 		Stage:        StageOpen,

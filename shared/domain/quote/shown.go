@@ -3,8 +3,13 @@ package quote
 import "strconv"
 
 // ShownTag starts the canonical encoding of a quote as shown (Shown); it
-// names the encoding's version.
-const ShownTag = "moveleads.quote.shown.v1"
+// names the encoding's version. ShownTagV1 is that of quotes made before
+// they carried their Move (Quote.Move nil), kept so their signatures still
+// verify.
+const (
+	ShownTag   = "moveleads.quote.shown.v2"
+	ShownTagV1 = "moveleads.quote.shown.v1"
+)
 
 // Shown returns the canonical encoding (see canonical) of exactly the terms
 // the quote page shows the customer for q, in this order:
@@ -20,7 +25,16 @@ const ShownTag = "moveleads.quote.shown.v1"
 // where each _sha256 is the lowercase hex SHA-256 of the text as written in
 // this package (the disclosure with its "{company}" placeholder; the
 // options in their own canonical encoding), so that an edit of either text
-// changes the hash even if its version was not bumped. The quote's ids,
+// changes the hash even if its version was not bumped. Then, for a quote
+// with a Move (tag ShownTag; one without is written as before, tagged
+// ShownTagV1), the move (Move.writeShown):
+//
+//	from_address, to_address, move_date, inventory_lines (count, then
+//	room, item, count per line), special_items (count, then each),
+//	services (count, then each), full_value_protection_cents ("" when not
+//	stated), released_value_cents
+//
+// The quote's ids,
 // CreatedAt and Stage are not shown terms and are left out: two quotes
 // with the same terms have the same ShownHash, and acceptance does not
 // change it.
@@ -39,7 +53,11 @@ func (q Quote) ShownHash() string {
 }
 
 func (q Quote) writeShown(c *canonical) {
-	c.start(ShownTag)
+	if q.Move == nil {
+		c.start(ShownTagV1)
+	} else {
+		c.start(ShownTag)
+	}
 	c.field("estimate_type", string(q.EstimateType))
 	c.field("price_cents", strconv.FormatInt(q.PriceCents, 10))
 	c.field("deposit_cents", strconv.FormatInt(q.DepositCents, 10))
@@ -51,5 +69,8 @@ func (q Quote) writeShown(c *canonical) {
 		c.field("esign_disclosure_sha256", disclosureSHA256())
 		c.field("liability_options_version", LiabilityOptionsVersion)
 		c.field("liability_options_sha256", liabilityOptionsSHA256())
+	}
+	if q.Move != nil {
+		q.Move.writeShown(c)
 	}
 }

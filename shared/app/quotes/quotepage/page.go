@@ -61,6 +61,11 @@ type Page struct {
 	Disclosure string
 	Liability  []LiabilityOption
 
+	// Move is what the price is for; nil for a quote made before quotes
+	// carried their move. Copy is the signed copy of a signed quote.
+	Move *Move
+	Copy *SignedCopy
+
 	// DepositStatus is the deposit's status: DepositNone, DepositPending,
 	// DepositPaid, DepositFailed, DepositRefunded or DepositDisputed.
 	// CheckoutURL is set only while the deposit's checkout is payable; the
@@ -84,6 +89,7 @@ type LiabilityOption struct {
 	Election    string // "full_value_protection" or "released_value", sent as liability_election
 	Title       string // e.g. "Full value protection"
 	Explanation string // what it means, in plain words
+	Cost        string // set by the page from Move: what it costs
 }
 
 // pageData is the quote-data JSON block the script reads.
@@ -137,6 +143,11 @@ func pageViewOf(p Page, layout string, dv depositView) pageView {
 	}
 	done := doneTexts(p, binding, company)
 	closed := closedTexts(p, company)
+	liability := make([]LiabilityOption, len(p.Liability))
+	for i, o := range p.Liability {
+		o.Cost = liabilityCost(o.Election, p.Move, p.Currency, company)
+		liability[i] = o
+	}
 	payLabel := "Pay deposit"
 	if p.DepositCents > 0 {
 		payLabel = "Pay deposit of " + deposit
@@ -148,11 +159,12 @@ func pageViewOf(p Page, layout string, dv depositView) pageView {
 		Company: company, CompanyStart: upperFirst(company),
 		LegalName: strings.TrimSpace(p.CarrierLegalName), USDOT: strings.TrimSpace(p.USDOTNumber),
 		PriceLabel: priceLabel(p.EstimateType), Price: formatMoney(p.PriceCents, p.Currency),
-		EstimateWords: estimateWords(p.EstimateType),
+		EstimateWords: estimateWords(p.EstimateType, p.Move != nil),
 		DepositLabel:  depositLabel(p.DepositStatus), DepositText: depositText,
 		Expiry: expiryOf(p),
 		Next:   next, HideNext: next == "",
-		Disclosure: paragraphs(p.Disclosure), Liability: p.Liability,
+		Disclosure: paragraphs(p.Disclosure), Liability: liability,
+		Move: moveViewOf(p.Move), Copy: copyViewOf(p.Copy, p.Liability), HideCopyLink: p.Stage != StageOpen || !binding,
 		HideDone:  layout != layoutDone,
 		DoneTitle: done.title, DoneText: done.text, DoneWhen: done.when,
 		PayLabel: payLabel, HasDeposit: p.DepositCents > 0, Deposit: deposit,
@@ -186,6 +198,9 @@ type pageView struct {
 	HideNext                              bool
 	Disclosure                            []paragraph
 	Liability                             []LiabilityOption
+	Move                                  *moveView
+	Copy                                  *copyView
+	HideCopyLink                          bool
 	HideDone                              bool
 	DoneTitle, DoneText                   string
 	DoneWhen                              *whenView
@@ -284,12 +299,17 @@ func brand(company string) string {
 }
 
 // estimateWords says what kind of estimate the quote is, in plain words
-// (49 CFR 375.401–405); "" for a type the page does not know.
-func estimateWords(estimateType string) string {
+// (49 CFR 375.401–405); "" for a type the page does not know. listed says
+// the page lists the move's items and services, which a binding price
+// then refers to.
+func estimateWords(estimateType string, listed bool) string {
 	switch estimateType {
 	case NonBinding:
 		return "Non-binding estimate — your final price may differ"
 	case Binding:
+		if listed {
+			return "Binding estimate — the price will not change unless you add items or services to those listed under “Your move”"
+		}
 		return "Binding estimate — the price will not change unless you add items or services"
 	case BindingNotToExceed:
 		return "Not-to-exceed estimate — you pay this or less"

@@ -28,12 +28,12 @@ What you need. A phone, tablet or computer with an up-to-date web browser, an em
 
 // liability are the options of quote.LiabilityOptions.
 var liability = []LiabilityOption{
-	{"full_value_protection", "Full value protection",
-		"If anything is lost or damaged, the mover must repair it, replace it with a similar item, or pay you what it costs to repair or replace it today, up to the total value you declare for the shipment. " +
+	{Election: "full_value_protection", Title: "Full value protection",
+		Explanation: "If anything is lost or damaged, the mover must repair it, replace it with a similar item, or pay you what it costs to repair or replace it today, up to the total value you declare for the shipment. " +
 			"The law makes this the standard protection for moves between states, and the mover may charge for it. " +
 			"Items worth more than $100 per pound (jewelry, art, antiques) are covered in full only if you list them in writing before the move."},
-	{"released_value", "Released value",
-		"Included at no extra cost, but the protection is minimal: the mover pays no more than 60 cents per pound per article. " +
+	{Election: "released_value", Title: "Released value",
+		Explanation: "Included at no extra cost, but the protection is minimal: the mover pays no more than 60 cents per pound per article. " +
 			"For example, if a 10-pound laptop worth $1,000 is lost or destroyed, the mover pays $6.00 (10 pounds × $0.60). " +
 			"You must choose this option in writing, by selecting it here."},
 }
@@ -61,6 +61,31 @@ func bindingPage() Page {
 		DepositStatus:    DepositNone,
 		AcceptPath:       "/v1-quote/tok/accept",
 		DepositPath:      "/v1-quote/tok/deposit",
+		Move:             testMove(),
+	}
+}
+
+// testMove is a surveyed move of ten items in two rooms, with a piano,
+// two services and full value protection at $450.00.
+func testMove() *Move {
+	fv := int64(45000)
+	return &Move{
+		FromAddress: "1 Main St, New York, NY 10001", ToAddress: "9 Oak Ave, Boston, MA 02108", MoveDate: "2027-01-15",
+		Inventory: []InventoryLine{
+			{"Living room", "Sofa, 3 seats", 1}, {"Living room", "Armchair", 2}, {"Living room", "TV, large", 1},
+			{"Living room", "Bookcase", 2}, {"Bedroom", "Bed, queen", 1}, {"Bedroom", "Dresser", 1}, {"Bedroom", "Nightstand", 2},
+		},
+		SpecialItems: []string{"Piano (upright)"}, Services: []string{"Packing of fragile items", "Disassembly and reassembly of beds"},
+		FullValueCents: &fv,
+	}
+}
+
+// signedCopy is the copy of signedPage's signature.
+func signedCopy() *SignedCopy {
+	return &SignedCopy{
+		SignerName: "Ada Lovelace", SignerEmail: "ada@example.com", SignedAt: acceptedAt,
+		EvidenceHash: "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0", Liability: "full_value_protection",
+		SignaturePNG: tinyPNG,
 	}
 }
 
@@ -79,6 +104,7 @@ func signedPage() Page {
 	p := bindingPage()
 	p.Stage = StageSigned
 	p.AcceptedAt = &acceptedAt
+	p.Copy = signedCopy()
 	return p
 }
 
@@ -220,8 +246,9 @@ func TestRenderOpenBindingQuote(t *testing.T) {
 		if got := byID[r.Attrs["aria-labelledby"]].Text; got != liability[i].Title {
 			t.Errorf("radio %d is named %q; want %q", i, got, liability[i].Title)
 		}
-		if got := byID[r.Attrs["aria-describedby"]].Text; got != liability[i].Explanation {
-			t.Errorf("radio %d is described by %q", i, got)
+		cost := []string{"Cost: $450.00 on top of the price.", "Cost: included in the price, at no extra cost."}[i]
+		if got, want := byID[r.Attrs["aria-describedby"]].Text, liability[i].Explanation+" "+cost; got != want {
+			t.Errorf("radio %d is described by %q; want %q", i, got, want)
 		}
 	}
 	if c := byID["esign-consent"]; c.Tag != "input" || c.Attrs["type"] != "checkbox" {
@@ -275,8 +302,10 @@ func checkScriptIDs(t *testing.T, byID map[string]htmltest.Element) {
 			need = byID["signature"].Tag != ""
 		case id == "accepter-email":
 			need = byID["accept-form"].Tag != "" && byID["signature"].Tag == ""
-		case id == "expiry-row":
+		case id == "expiry-row" || id == "print-copy":
 			need = false // looked up only where it is
+		case id == "copy-link":
+			need = byID["done"].Tag != ""
 		case id == "accept" || id == "submit" || id == "reload" || id == "next-step" || strings.HasPrefix(id, "form-") || strings.HasPrefix(id, "error-") || id == "accept-form":
 			need = byID["accept-form"].Tag != ""
 		case strings.HasPrefix(id, "done") || strings.HasPrefix(id, "deposit-") || strings.HasPrefix(id, "pay"):
@@ -641,3 +670,6 @@ func TestAccessibleNames(t *testing.T) {
 		})
 	}
 }
+
+// tinyPNG is a 60 × 20 signature: one stroke across.
+var tinyPNG = []byte{137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 60, 0, 0, 0, 20, 8, 6, 0, 0, 0, 209, 3, 94, 41, 0, 0, 0, 43, 73, 68, 65, 84, 120, 156, 237, 208, 65, 13, 0, 48, 8, 0, 49, 12, 160, 96, 50, 240, 175, 13, 84, 44, 60, 104, 147, 51, 112, 17, 0, 0, 124, 146, 175, 250, 82, 219, 191, 1, 128, 67, 6, 37, 143, 81, 25, 70, 91, 69, 18, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130}

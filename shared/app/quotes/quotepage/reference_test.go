@@ -25,7 +25,9 @@ import (
 func referenceTemplates(t testing.TB) (page, errorPage *template.Template) {
 	t.Helper()
 	dir := "testdata/reference/"
-	page, err := template.ParseFiles(dir+"page.html", dir+"done.html", dir+"closed.html", dir+"sign.html", dir+"accept.html")
+	// pngURL is the signed copy's signature as a data: URL, marked safe as templ.SafeURL does.
+	funcs := template.FuncMap{"pngURL": func(b []byte) template.URL { return template.URL(pngURL(b)) }}
+	page, err := template.New("page.html").Funcs(funcs).ParseFiles(dir+"page.html", dir+"done.html", dir+"closed.html", dir+"sign.html", dir+"accept.html")
 	if err != nil {
 		t.Fatal(err)
 	}

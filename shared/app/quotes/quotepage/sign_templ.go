@@ -157,12 +157,25 @@ func signSection(v pageView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "</span></span></label>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, " <strong class=\"choice-cost\">")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var11 string
+			templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(o.Cost)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `app/quotes/quotepage/sign.templ`, Line: 29, Col: 119}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "</strong></span></span></label>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "</fieldset><div class=\"field\" data-field=\"esign_consent_checked\" data-label=\"Agreement to sign electronically\" data-focus=\"esign-consent\"><p class=\"label\" id=\"disclosure-title\">Please read before you sign</p><p class=\"hint\" id=\"disclosure-hint\">Scroll the box to read all of it.</p><div class=\"disclosure\" role=\"region\" aria-labelledby=\"disclosure-title\" aria-describedby=\"disclosure-hint\" tabindex=\"0\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</fieldset><div class=\"field\" data-field=\"esign_consent_checked\" data-label=\"Agreement to sign electronically\" data-focus=\"esign-consent\"><p class=\"label\" id=\"disclosure-title\">Please read before you sign</p><p class=\"hint\" id=\"disclosure-hint\">Scroll the box to read all of it.</p><div class=\"disclosure\" role=\"region\" aria-labelledby=\"disclosure-title\" aria-describedby=\"disclosure-hint\" tabindex=\"0\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -170,20 +183,20 @@ func signSection(v pageView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "</div><p class=\"field-error\" id=\"esign-consent-error\" hidden></p><label class=\"check\" for=\"esign-consent\"><input class=\"check-input\" id=\"esign-consent\" type=\"checkbox\" aria-describedby=\"esign-consent-error\"> <span>I agree to sign electronically</span></label></div><div class=\"field\" data-field=\"signature_image_b64\" data-label=\"Signature\" data-focus=\"pad\"><p class=\"label\" id=\"signature-label\">Your signature</p><p class=\"hint\" id=\"signature-hint\">Draw your signature in the box with your finger, a stylus or the mouse.</p><p class=\"field-error\" id=\"signature-error\" hidden></p><div class=\"pad\" id=\"pad\" tabindex=\"-1\"><canvas id=\"signature\" class=\"pad-canvas\" role=\"img\" aria-labelledby=\"signature-label\" aria-describedby=\"signature-hint signature-error\">Your browser cannot show the signature box. Please use another browser, or contact ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "</div><p class=\"field-error\" id=\"esign-consent-error\" hidden></p><label class=\"check\" for=\"esign-consent\"><input class=\"check-input\" id=\"esign-consent\" type=\"checkbox\" aria-describedby=\"esign-consent-error\"> <span>I agree to sign electronically</span></label></div><div class=\"field\" data-field=\"signature_image_b64\" data-label=\"Signature\" data-focus=\"pad\"><p class=\"label\" id=\"signature-label\">Your signature</p><p class=\"hint\" id=\"signature-hint\">Draw your signature in the box with your finger, a stylus or the mouse.</p><p class=\"field-error\" id=\"signature-error\" hidden></p><div class=\"pad\" id=\"pad\" tabindex=\"-1\"><canvas id=\"signature\" class=\"pad-canvas\" role=\"img\" aria-labelledby=\"signature-label\" aria-describedby=\"signature-hint signature-error\">Your browser cannot show the signature box. Please use another browser, or contact ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var11 string
-		templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(v.Company)
+		var templ_7745c5c3_Var12 string
+		templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(v.Company)
 		if templ_7745c5c3_Err != nil {
 			return templ.Error{Err: templ_7745c5c3_Err, FileName: `app/quotes/quotepage/sign.templ`, Line: 51, Col: 236}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, ".</canvas><span class=\"pad-placeholder\" aria-hidden=\"true\">Sign here</span></div><p id=\"signature-status\" class=\"visually-hidden\" role=\"status\"></p><button id=\"clear-signature\" class=\"btn btn-secondary btn-small\" type=\"button\">Clear signature</button></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, ".</canvas><span class=\"pad-placeholder\" aria-hidden=\"true\">Sign here</span></div><p id=\"signature-status\" class=\"visually-hidden\" role=\"status\"></p><button id=\"clear-signature\" class=\"btn btn-secondary btn-small\" type=\"button\">Clear signature</button></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -191,7 +204,7 @@ func signSection(v pageView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</form></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</form></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -218,48 +231,48 @@ func disclosureParagraphs(paras []paragraph) templ.Component {
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
 		for _, p := range paras {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<p")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<p")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			if p.Title {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, " class=\"disclosure-title\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, " class=\"disclosure-title\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, ">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, ">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			for i, l := range p.Lines {
 				if i > 0 {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "<br>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<br>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					var templ_7745c5c3_Var13 string
-					templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(l)
-					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `app/quotes/quotepage/sign.templ`, Line: 73, Col: 8}
-					}
-					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
-					if templ_7745c5c3_Err != nil {
-						return templ_7745c5c3_Err
-					}
-				} else {
 					var templ_7745c5c3_Var14 string
 					templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(l)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `app/quotes/quotepage/sign.templ`, Line: 75, Col: 8}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `app/quotes/quotepage/sign.templ`, Line: 73, Col: 8}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
+				} else {
+					var templ_7745c5c3_Var15 string
+					templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(l)
+					if templ_7745c5c3_Err != nil {
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `app/quotes/quotepage/sign.templ`, Line: 75, Col: 8}
+					}
+					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var15))
+					if templ_7745c5c3_Err != nil {
+						return templ_7745c5c3_Err
+					}
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -342,6 +342,9 @@
     $("deposit-status").hidden = true;
     // The date the quote was valid until no longer matters.
     if ($("expiry-row")) $("expiry-row").hidden = true;
+    // The signed copy (signature, evidence hash, time) is rendered by the
+    // server: the link reloads the page into it.
+    if ($("copy-link")) $("copy-link").hidden = !signed;
     $("done").hidden = false;
     $("done").scrollIntoView({ block: "start" });
     $("done-title").focus({ preventScroll: true });
@@ -385,6 +388,15 @@
     if (form) {
       form.addEventListener("submit", submit);
       $("reload").addEventListener("click", function () { window.location.reload(); });
+      // A field's error goes as soon as it is put right, not at the
+      // next submit.
+      var consent = $("esign-consent");
+      if (consent) consent.addEventListener("change", function () {
+        if (consent.checked) setFieldError("esign_consent_checked", "");
+      });
+      form.querySelectorAll("input[name=liability]").forEach(function (r) {
+        r.addEventListener("change", function () { setFieldError("liability_election", ""); });
+      });
       var canvas = $("signature");
       if (canvas && canvas.getContext) {
         pad = Pad(canvas, $("pad"), function () {
@@ -396,6 +408,8 @@
         });
       }
     }
+    var print = $("print-copy");
+    if (print) print.addEventListener("click", function () { window.print(); });
     var payButton = $("pay");
     if (payButton) {
       payButton.setAttribute("data-label", payButton.textContent);
