@@ -12,6 +12,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
 	"github.com/moveleads/partnerapi/shared/domain/linktoken"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/quote"
 )
 
@@ -82,8 +83,8 @@ const (
 )
 
 // depositSettings is the fixture partner's deposit configuration: all
-// that createDeposit requires (auth.DepositSettings.Missing is empty).
-var depositSettings = auth.DepositSettings{
+// that createDeposit requires (partner.DepositSettings.Missing is empty).
+var depositSettings = partner.DepositSettings{
 	CarrierLegalName: CarrierLegalName, USDOTNumber: USDOTNumber, StripeAccount: StripeAccount,
 }
 

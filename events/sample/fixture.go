@@ -12,9 +12,9 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
 	"github.com/moveleads/partnerapi/shared/domain/linktoken"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/domain/videolink"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // The fixtures the sample events refer to. Seed creates them in a local
@@ -144,16 +144,16 @@ var SeededAt = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 // fresh table.
 func Seed(ctx context.Context, store *dynamo.Store) error {
 	rc := estimate.DefaultRateCard("usd")
-	err := store.CreatePartner(ctx, auth.Partner{
+	err := store.CreatePartner(ctx, partner.Partner{
 		ID: PartnerID, Name: PartnerName, RateCard: rc, CreatedAt: SeededAt,
-		Beta: []manifest.Feature{manifest.Deposits}, Deposits: depositSettings,
+		Beta: []partner.Feature{partner.Deposits}, Deposits: depositSettings,
 	})
 	if err != nil {
 		return fmt.Errorf("seed partner %s: %w", PartnerID, err)
 	}
 	err = store.CreateKey(ctx, auth.Key{
 		KeyID: KeyID, Digest: auth.Digest(APIKey), PartnerID: PartnerID, Mode: auth.Test,
-		Scopes: manifest.AllScopes, CreatedAt: SeededAt,
+		Scopes: auth.AllScopes, CreatedAt: SeededAt,
 	})
 	if err != nil {
 		return fmt.Errorf("seed key %s: %w", KeyID, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/jsii-runtime-go"
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline/idempotency"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
@@ -143,7 +144,7 @@ func TestNewFunctionFlowsThrough(t *testing.T) {
 		HTTP: []manifest.Route{{
 			Operation: "getWidget", Method: "GET",
 			PilotPath: "/v1-widget-get/{widget_id}", LogicalPath: "/v1/widgets/{id}",
-			Auth: manifest.AuthPartnerKey, Scope: manifest.LeadsRead, RateLimit: manifest.PerKey,
+			Auth: manifest.AuthPartnerKey, Scope: auth.LeadsRead, RateLimit: manifest.PerKey,
 		}},
 		Table: manifest.TableAccess{Get: true},
 	}

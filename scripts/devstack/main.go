@@ -51,6 +51,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/local/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/local/localgw"
 	"github.com/moveleads/partnerapi/shared/local/queuelocal"
@@ -578,7 +579,7 @@ func seed(ctx context.Context) (key, partnerID string, err error) {
 	store := dynamo.New(client, table.DefaultName)
 	partnerID = "ptn_" + randomHex(8)
 	now := time.Now()
-	if err := store.CreatePartner(ctx, auth.Partner{
+	if err := store.CreatePartner(ctx, partner.Partner{
 		ID: partnerID, Name: "Demo Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now,
 	}); err != nil {
 		return "", "", err
@@ -586,10 +587,10 @@ func seed(ctx context.Context) (key, partnerID string, err error) {
 	// The demo partner has the deposits beta and what createDeposit
 	// needs, so the README's walkthrough runs as is (a real partner gets
 	// them from the operator: opctl partner beta, opctl partner deposits).
-	if _, err := store.SetBeta(ctx, partnerID, []manifest.Feature{manifest.Deposits}, nil); err != nil {
+	if _, err := store.SetBeta(ctx, partnerID, []partner.Feature{partner.Deposits}, nil); err != nil {
 		return "", "", err
 	}
-	if _, err := store.SetDepositSettings(ctx, partnerID, auth.DepositSettings{
+	if _, err := store.SetDepositSettings(ctx, partnerID, partner.DepositSettings{
 		CarrierLegalName: "Demo Moving Services LLC", USDOTNumber: "1234567", StripeAccount: DevStripeAccount,
 	}); err != nil {
 		return "", "", err
@@ -600,7 +601,7 @@ func seed(ctx context.Context) (key, partnerID string, err error) {
 	}
 	err = store.CreateKey(ctx, auth.Key{
 		KeyID: keyID, Digest: auth.Digest(key), PartnerID: partnerID, Mode: auth.Test,
-		Scopes: manifest.AllScopes, CreatedAt: now,
+		Scopes: auth.AllScopes, CreatedAt: now,
 	})
 	if err != nil {
 		return "", "", err

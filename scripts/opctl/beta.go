@@ -9,15 +9,15 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 )
 
 // partnerBeta is the output of partner beta: the partner's beta features
-// after the change, in the order of manifest.Features (names the store
+// after the change, in the order of partner.Features (names the store
 // holds that this version does not know follow, sorted).
 type partnerBeta struct {
-	PartnerID string             `json:"partner_id"`
-	Beta      []manifest.Feature `json:"beta"`
+	PartnerID string            `json:"partner_id"`
+	Beta      []partner.Feature `json:"beta"`
 	// Note says when the change reaches the partner's requests: the
 	// functions cache partner settings (pipeline.SettingsTTL).
 	Note string `json:"note"`
@@ -39,7 +39,7 @@ func parsePartnerBeta(fs *flag.FlagSet, args []string) (action, error) {
 		return nil, err
 	}
 	set := setFlags(fs)
-	var enable, disable []manifest.Feature
+	var enable, disable []partner.Feature
 	switch {
 	case set["enable"] && set["disable"]:
 		return nil, usagef(fs, "give --enable or --disable, not both")
@@ -64,16 +64,16 @@ func parsePartnerBeta(fs *flag.FlagSet, args []string) (action, error) {
 }
 
 // parseFeatures reads a comma-separated list of beta features with
-// manifest.ParseFeature, ignoring blanks and repeats. It fails on an
+// partner.ParseFeature, ignoring blanks and repeats. It fails on an
 // unknown feature and on a list that names none.
-func parseFeatures(list string) ([]manifest.Feature, error) {
-	var out []manifest.Feature
+func parseFeatures(list string) ([]partner.Feature, error) {
+	var out []partner.Feature
 	for part := range strings.SplitSeq(list, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
 		}
-		f, err := manifest.ParseFeature(part)
+		f, err := partner.ParseFeature(part)
 		if err != nil {
 			return nil, err
 		}
@@ -87,18 +87,18 @@ func parseFeatures(list string) ([]manifest.Feature, error) {
 	return out, nil
 }
 
-// orderFeatures returns fs in the order of manifest.Features, then any
+// orderFeatures returns fs in the order of partner.Features, then any
 // unknown names sorted; never nil, so the output shows [] for none.
-func orderFeatures(fs []manifest.Feature) []manifest.Feature {
-	out := []manifest.Feature{}
-	for _, f := range manifest.Features {
+func orderFeatures(fs []partner.Feature) []partner.Feature {
+	out := []partner.Feature{}
+	for _, f := range partner.Features {
 		if slices.Contains(fs, f) {
 			out = append(out, f)
 		}
 	}
-	var unknown []manifest.Feature
+	var unknown []partner.Feature
 	for _, f := range fs {
-		if !slices.Contains(manifest.Features, f) && !slices.Contains(unknown, f) {
+		if !slices.Contains(partner.Features, f) && !slices.Contains(unknown, f) {
 			unknown = append(unknown, f)
 		}
 	}

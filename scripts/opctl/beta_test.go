@@ -7,18 +7,18 @@ import (
 	"testing"
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 )
 
 func TestPartnerBeta(t *testing.T) {
 	t.Parallel()
 	s := newStore(t)
 	id := createPartner(t, s)
-	none, deposits := []manifest.Feature{}, []manifest.Feature{manifest.Deposits}
+	none, deposits := []partner.Feature{}, []partner.Feature{partner.Deposits}
 	steps := []struct {
 		name string
 		args []string
-		want []manifest.Feature
+		want []partner.Feature
 	}{
 		{"enable", []string{"--enable", "deposits"}, deposits},
 		{"enable again changes nothing", []string{"--enable", "deposits"}, deposits},
@@ -90,12 +90,12 @@ func TestPartnerBetaUsage(t *testing.T) {
 func TestOrderFeatures(t *testing.T) {
 	tests := []struct {
 		name string
-		in   []manifest.Feature
-		want []manifest.Feature
+		in   []partner.Feature
+		want []partner.Feature
 	}{
-		{"none", nil, []manifest.Feature{}},
-		{"known", []manifest.Feature{manifest.Deposits}, []manifest.Feature{manifest.Deposits}},
-		{"unknown stored names follow, sorted", []manifest.Feature{"zeta", manifest.Deposits, "alpha", "zeta"}, []manifest.Feature{manifest.Deposits, "alpha", "zeta"}},
+		{"none", nil, []partner.Feature{}},
+		{"known", []partner.Feature{partner.Deposits}, []partner.Feature{partner.Deposits}},
+		{"unknown stored names follow, sorted", []partner.Feature{"zeta", partner.Deposits, "alpha", "zeta"}, []partner.Feature{partner.Deposits, "alpha", "zeta"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

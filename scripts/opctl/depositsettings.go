@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 )
 
 // maxUSDOTDigits is the length of the longest USDOT number FMCSA issues.
@@ -30,7 +30,7 @@ const maxStripeAccountLen = len(stripeAccountPrefix) + 255
 // settings after the change. The texts and DefaultCents are null when
 // unset; CheckoutTTL is the lifetime in effect (deposit.DefaultCheckoutTTL
 // when none is set). Eligible says whether createDeposit can charge for
-// the partner: Missing (auth.DepositSettings.Missing) is empty.
+// the partner: Missing (partner.DepositSettings.Missing) is empty.
 type depositSettings struct {
 	PartnerID          string   `json:"partner_id"`
 	CarrierLegalName   *string  `json:"carrier_legal_name"`
@@ -45,7 +45,7 @@ type depositSettings struct {
 
 // viewDepositSettings returns partnerID's settings d as partner deposits
 // shows them.
-func viewDepositSettings(partnerID string, d auth.DepositSettings) depositSettings {
+func viewDepositSettings(partnerID string, d partner.DepositSettings) depositSettings {
 	ttl := d.CheckoutTTL
 	if ttl == 0 {
 		ttl = deposit.DefaultCheckoutTTL
@@ -83,7 +83,7 @@ type depositFlags struct {
 }
 
 // apply returns d with the settings whose flags were given replaced.
-func (f depositFlags) apply(d auth.DepositSettings) auth.DepositSettings {
+func (f depositFlags) apply(d partner.DepositSettings) partner.DepositSettings {
 	if f.set["carrier-legal-name"] {
 		d.CarrierLegalName = f.legalName
 	}

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 )
 
 // depositsView is partner deposits' output, as decoded, with its pointers
@@ -51,36 +51,36 @@ func TestPartnerDeposits(t *testing.T) {
 		name   string
 		args   []string
 		want   depositsView
-		stored auth.DepositSettings
+		stored partner.DepositSettings
 	}{
 		{"new partner shows none", nil,
-			depositsView{ttl: "24h0m0s", ttlSeconds: 86400, missing: all}, auth.DepositSettings{}},
+			depositsView{ttl: "24h0m0s", ttlSeconds: 86400, missing: all}, partner.DepositSettings{}},
 		{"legal name", []string{"--carrier-legal-name", "  Acme Movers LLC "},
 			depositsView{legalName: "Acme Movers LLC", ttl: "24h0m0s", ttlSeconds: 86400, missing: all[1:]},
-			auth.DepositSettings{CarrierLegalName: "Acme Movers LLC"}},
+			partner.DepositSettings{CarrierLegalName: "Acme Movers LLC"}},
 		{"USDOT and account; the name is kept", []string{"--usdot", "1234567", "--stripe-account", "acct_1Nv0FGQ9RKHgCVdK"},
 			depositsView{legalName: "Acme Movers LLC", usdot: "1234567", account: "acct_1Nv0FGQ9RKHgCVdK", ttl: "24h0m0s", ttlSeconds: 86400, eligible: true, missing: []string{}},
-			auth.DepositSettings{CarrierLegalName: "Acme Movers LLC", USDOTNumber: "1234567", StripeAccount: "acct_1Nv0FGQ9RKHgCVdK"}},
+			partner.DepositSettings{CarrierLegalName: "Acme Movers LLC", USDOTNumber: "1234567", StripeAccount: "acct_1Nv0FGQ9RKHgCVdK"}},
 		{"default deposit and checkout lifetime", []string{"--default-deposit-cents", "25000", "--checkout-ttl", "2h"},
 			depositsView{legalName: "Acme Movers LLC", usdot: "1234567", account: "acct_1Nv0FGQ9RKHgCVdK", defaultCents: 25000, ttl: "2h0m0s", ttlSeconds: 7200, eligible: true, missing: []string{}},
-			auth.DepositSettings{CarrierLegalName: "Acme Movers LLC", USDOTNumber: "1234567", StripeAccount: "acct_1Nv0FGQ9RKHgCVdK", DefaultCents: 25000, CheckoutTTL: 2 * time.Hour}},
+			partner.DepositSettings{CarrierLegalName: "Acme Movers LLC", USDOTNumber: "1234567", StripeAccount: "acct_1Nv0FGQ9RKHgCVdK", DefaultCents: 25000, CheckoutTTL: 2 * time.Hour}},
 		{"show after the changes", nil,
 			depositsView{legalName: "Acme Movers LLC", usdot: "1234567", account: "acct_1Nv0FGQ9RKHgCVdK", defaultCents: 25000, ttl: "2h0m0s", ttlSeconds: 7200, eligible: true, missing: []string{}},
-			auth.DepositSettings{CarrierLegalName: "Acme Movers LLC", USDOTNumber: "1234567", StripeAccount: "acct_1Nv0FGQ9RKHgCVdK", DefaultCents: 25000, CheckoutTTL: 2 * time.Hour}},
+			partner.DepositSettings{CarrierLegalName: "Acme Movers LLC", USDOTNumber: "1234567", StripeAccount: "acct_1Nv0FGQ9RKHgCVdK", DefaultCents: 25000, CheckoutTTL: 2 * time.Hour}},
 		{"the bounds", []string{"--default-deposit-cents=100", "--checkout-ttl=30m", "--usdot=1"},
 			depositsView{legalName: "Acme Movers LLC", usdot: "1", account: "acct_1Nv0FGQ9RKHgCVdK", defaultCents: 100, ttl: "30m0s", ttlSeconds: 1800, eligible: true, missing: []string{}},
-			auth.DepositSettings{CarrierLegalName: "Acme Movers LLC", USDOTNumber: "1", StripeAccount: "acct_1Nv0FGQ9RKHgCVdK", DefaultCents: 100, CheckoutTTL: 30 * time.Minute}},
+			partner.DepositSettings{CarrierLegalName: "Acme Movers LLC", USDOTNumber: "1", StripeAccount: "acct_1Nv0FGQ9RKHgCVdK", DefaultCents: 100, CheckoutTTL: 30 * time.Minute}},
 		{"the other bounds", []string{"--default-deposit-cents=500000", "--checkout-ttl=24h", "--usdot=99999999"},
 			depositsView{legalName: "Acme Movers LLC", usdot: "99999999", account: "acct_1Nv0FGQ9RKHgCVdK", defaultCents: 500000, ttl: "24h0m0s", ttlSeconds: 86400, eligible: true, missing: []string{}},
-			auth.DepositSettings{CarrierLegalName: "Acme Movers LLC", USDOTNumber: "99999999", StripeAccount: "acct_1Nv0FGQ9RKHgCVdK", DefaultCents: 500000, CheckoutTTL: 24 * time.Hour}},
+			partner.DepositSettings{CarrierLegalName: "Acme Movers LLC", USDOTNumber: "99999999", StripeAccount: "acct_1Nv0FGQ9RKHgCVdK", DefaultCents: 500000, CheckoutTTL: 24 * time.Hour}},
 		{"reset the default and the lifetime", []string{"--default-deposit-cents", "0", "--checkout-ttl", "0"},
 			depositsView{legalName: "Acme Movers LLC", usdot: "99999999", account: "acct_1Nv0FGQ9RKHgCVdK", ttl: "24h0m0s", ttlSeconds: 86400, eligible: true, missing: []string{}},
-			auth.DepositSettings{CarrierLegalName: "Acme Movers LLC", USDOTNumber: "99999999", StripeAccount: "acct_1Nv0FGQ9RKHgCVdK"}},
+			partner.DepositSettings{CarrierLegalName: "Acme Movers LLC", USDOTNumber: "99999999", StripeAccount: "acct_1Nv0FGQ9RKHgCVdK"}},
 		{"remove the account", []string{"--stripe-account", ""},
 			depositsView{legalName: "Acme Movers LLC", usdot: "99999999", ttl: "24h0m0s", ttlSeconds: 86400, missing: []string{"stripe_account"}},
-			auth.DepositSettings{CarrierLegalName: "Acme Movers LLC", USDOTNumber: "99999999"}},
+			partner.DepositSettings{CarrierLegalName: "Acme Movers LLC", USDOTNumber: "99999999"}},
 		{"remove the rest", []string{"--carrier-legal-name=", "--usdot", " "},
-			depositsView{ttl: "24h0m0s", ttlSeconds: 86400, missing: all}, auth.DepositSettings{}},
+			depositsView{ttl: "24h0m0s", ttlSeconds: 86400, missing: all}, partner.DepositSettings{}},
 	}
 	// Steps build on each other: run them in order.
 	for _, st := range steps {
@@ -209,7 +209,7 @@ func TestPartnerDepositsRefusedKeepsSettings(t *testing.T) {
 	if err != nil {
 		t.Fatalf("GetPartner: %v", err)
 	}
-	if want := (auth.DepositSettings{USDOTNumber: "42", CheckoutTTL: time.Hour}); p.Deposits != want {
+	if want := (partner.DepositSettings{USDOTNumber: "42", CheckoutTTL: time.Hour}); p.Deposits != want {
 		t.Errorf("stored settings %+v; want them kept, %+v", p.Deposits, want)
 	}
 }

@@ -11,15 +11,14 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // keyCreated is the output of key create: the only place the key appears.
 type keyCreated struct {
-	KeyID  string           `json:"key_id"`
-	Key    string           `json:"key"`
-	Mode   auth.Mode        `json:"mode"`
-	Scopes []manifest.Scope `json:"scopes"`
+	KeyID  string       `json:"key_id"`
+	Key    string       `json:"key"`
+	Mode   auth.Mode    `json:"mode"`
+	Scopes []auth.Scope `json:"scopes"`
 }
 
 // keyRevoked is the output of key revoke.
@@ -38,11 +37,11 @@ type keyList struct {
 // keyView is a key record as key list shows it: never the key, never its
 // digest. RevokedAt is null for a live key.
 type keyView struct {
-	KeyID     string           `json:"key_id"`
-	Mode      auth.Mode        `json:"mode"`
-	Scopes    []manifest.Scope `json:"scopes"`
-	CreatedAt string           `json:"created_at"`
-	RevokedAt *string          `json:"revoked_at"`
+	KeyID     string       `json:"key_id"`
+	Mode      auth.Mode    `json:"mode"`
+	Scopes    []auth.Scope `json:"scopes"`
+	CreatedAt string       `json:"created_at"`
+	RevokedAt *string      `json:"revoked_at"`
 }
 
 func parseKeyCreate(fs *flag.FlagSet, args []string) (action, error) {
@@ -56,7 +55,7 @@ func parseKeyCreate(fs *flag.FlagSet, args []string) (action, error) {
 		return nil, err
 	}
 	partnerID, mode := tenant.PartnerID, tenant.Mode
-	scopes := manifest.AllScopes
+	scopes := auth.AllScopes
 	if setFlags(fs)["scopes"] {
 		if scopes, err = parseScopes(*scopeList); err != nil {
 			return nil, usagef(fs, "--scopes: %v", err)
@@ -79,16 +78,16 @@ func parseKeyCreate(fs *flag.FlagSet, args []string) (action, error) {
 }
 
 // parseScopes reads a comma-separated list of scopes, ignoring blanks and
-// repeats, and returns them in the order of manifest.AllScopes. It fails on
+// repeats, and returns them in the order of auth.AllScopes. It fails on
 // an unknown scope and on a list that names none.
-func parseScopes(list string) ([]manifest.Scope, error) {
-	want := map[manifest.Scope]bool{}
+func parseScopes(list string) ([]auth.Scope, error) {
+	want := map[auth.Scope]bool{}
 	for part := range strings.SplitSeq(list, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
 		}
-		sc, err := manifest.ParseScope(part)
+		sc, err := auth.ParseScope(part)
 		if err != nil {
 			return nil, err
 		}
@@ -97,8 +96,8 @@ func parseScopes(list string) ([]manifest.Scope, error) {
 	if len(want) == 0 {
 		return nil, errors.New("name at least one scope")
 	}
-	var scopes []manifest.Scope
-	for _, sc := range manifest.AllScopes {
+	var scopes []auth.Scope
+	for _, sc := range auth.AllScopes {
 		if want[sc] {
 			scopes = append(scopes, sc)
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 func TestKeyCreate(t *testing.T) {
@@ -24,13 +23,13 @@ func TestKeyCreate(t *testing.T) {
 		name       string
 		args       []string
 		wantMode   auth.Mode
-		wantScopes []manifest.Scope
+		wantScopes []auth.Scope
 	}{
-		{"test, default scopes", []string{"--mode", "test"}, auth.Test, manifest.AllScopes},
-		{"live, one scope", []string{"--mode", "live", "--scopes", "leads:read"}, auth.Live, []manifest.Scope{manifest.LeadsRead}},
+		{"test, default scopes", []string{"--mode", "test"}, auth.Test, auth.AllScopes},
+		{"live, one scope", []string{"--mode", "live", "--scopes", "leads:read"}, auth.Live, []auth.Scope{auth.LeadsRead}},
 		{
 			"repeats, blanks and order", []string{"--mode=test", "--scopes= surveys:read,leads:write,,surveys:read, leads:write,"},
-			auth.Test, []manifest.Scope{manifest.LeadsWrite, manifest.SurveysRead},
+			auth.Test, []auth.Scope{auth.LeadsWrite, auth.SurveysRead},
 		},
 	}
 	for _, tt := range tests {
@@ -233,10 +232,10 @@ func TestKeyList(t *testing.T) {
 	if len(out.Keys) != 2 {
 		t.Fatalf("key list = %d keys; want 2", len(out.Keys))
 	}
-	if k := byID[live.KeyID]; k.Mode != auth.Live || !slices.Equal(k.Scopes, []manifest.Scope{manifest.LeadsRead}) || k.RevokedAt != nil {
+	if k := byID[live.KeyID]; k.Mode != auth.Live || !slices.Equal(k.Scopes, []auth.Scope{auth.LeadsRead}) || k.RevokedAt != nil {
 		t.Errorf("live key %+v; want mode live, scopes [leads:read], revoked_at null", k)
 	}
-	if k := byID[test.KeyID]; k.Mode != auth.Test || !slices.Equal(k.Scopes, manifest.AllScopes) || k.RevokedAt == nil || *k.RevokedAt != revoked.RevokedAt {
+	if k := byID[test.KeyID]; k.Mode != auth.Test || !slices.Equal(k.Scopes, auth.AllScopes) || k.RevokedAt == nil || *k.RevokedAt != revoked.RevokedAt {
 		t.Errorf("revoked key %+v; want mode test, all scopes, revoked_at %s", k, revoked.RevokedAt)
 	}
 

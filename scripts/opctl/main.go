@@ -115,7 +115,7 @@
 //
 // In key list, revoked_at is null for a key in use; a revoked key keeps the
 // time of its first revocation. Scopes are listed in the order of
-// manifest.AllScopes, without repeats. A rate card lives on the partner
+// auth.AllScopes, without repeats. A rate card lives on the partner
 // record only; the API reads it from there (nothing is copied onto keys).
 //
 // partner capture-link sets how long the partner's capture links (the
@@ -128,7 +128,7 @@
 // none is set). A change applies to links minted afterwards.
 //
 // partner deposits sets what the beta deposits need of a partner
-// (auth.DepositSettings): the motor carrier's legal name
+// (partner.DepositSettings): the motor carrier's legal name
 // (--carrier-legal-name, at most 200 characters, one line) and USDOT
 // number (--usdot, 1 to 8 digits), its connected Stripe account
 // (--stripe-account, acct_ and letters or digits), the deposit asked for
@@ -140,7 +140,7 @@
 // empty text removes that setting); with none it shows them. The output
 // is the settings afterwards: null for a text or default deposit that is
 // unset, the checkout lifetime in effect, and missing, what createDeposit
-// still needs (auth.DepositSettings.Missing: carrier_legal_name,
+// still needs (partner.DepositSettings.Missing: carrier_legal_name,
 // usdot_number, stripe_account), empty when eligible. Two operators
 // editing one partner's settings at the same moment can overwrite each
 // other (last write wins), as with rate cards.

@@ -19,7 +19,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/testkit/apitest"
 )
 
@@ -189,7 +189,7 @@ func TestHelp(t *testing.T) {
 			t.Errorf("usage does not list %q", c.name)
 		}
 	}
-	for _, f := range manifest.Features {
+	for _, f := range partner.Features {
 		if !strings.Contains(usage(), string(f)) {
 			t.Errorf("usage does not list beta feature %q", f)
 		}

@@ -12,9 +12,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 )
 
 // maxNameLen is the longest partner name accepted, in characters.
@@ -40,7 +40,7 @@ func parsePartnerCreate(fs *flag.FlagSet, args []string) (action, error) {
 		return nil, usagef(fs, "--currency: %v", err)
 	}
 	return func(ctx context.Context, s target, now time.Time) (any, error) {
-		p := auth.Partner{ID: newPartnerID(), Name: n, RateCard: rc, CreatedAt: now}
+		p := partner.Partner{ID: newPartnerID(), Name: n, RateCard: rc, CreatedAt: now}
 		if err := s.CreatePartner(ctx, p); err != nil {
 			return nil, err
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/quote"
 )
 
@@ -37,7 +38,7 @@ func newQuotedLead(t *testing.T, s *dynamo.Store, mode auth.Mode, et quote.Estim
 	ctx := context.Background()
 	made = made.UTC().Truncate(time.Microsecond)
 	partnerID := "ptn_" + strings.ReplaceAll(uuid.NewString(), "-", "")[:16]
-	if err := s.CreatePartner(ctx, auth.Partner{ID: partnerID, Name: "Acme Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: made}); err != nil {
+	if err := s.CreatePartner(ctx, partner.Partner{ID: partnerID, Name: "Acme Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: made}); err != nil {
 		t.Fatalf("CreatePartner: %v", err)
 	}
 	tn := auth.Tenant{PartnerID: partnerID, Mode: mode}

@@ -15,11 +15,12 @@ import (
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/spec/settings"
 	"github.com/moveleads/partnerapi/shared/spec/table"
 	"github.com/moveleads/partnerapi/shared/wire/awsenv"
@@ -193,13 +194,13 @@ func usage() string {
 		fmt.Fprintf(&b, "  %-*s %s\n", width, c.name, c.synopsis)
 	}
 	fmt.Fprintf(&b, "  %-*s %s\n", width, "help", "print this text")
-	scopes := make([]string, len(manifest.AllScopes))
-	for i, s := range manifest.AllScopes {
+	scopes := make([]string, len(auth.AllScopes))
+	for i, s := range auth.AllScopes {
 		scopes[i] = string(s)
 	}
 	fmt.Fprintf(&b, "\nScopes (default: all): %s\n", strings.Join(scopes, ","))
-	features := make([]string, len(manifest.Features))
-	for i, f := range manifest.Features {
+	features := make([]string, len(partner.Features))
+	for i, f := range partner.Features {
 		features[i] = string(f)
 	}
 	fmt.Fprintf(&b, "Beta features: %s\n", strings.Join(features, ","))

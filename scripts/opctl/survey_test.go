@@ -15,6 +15,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
 	"github.com/moveleads/partnerapi/shared/domain/linktoken"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/domain/videolink"
 )
@@ -36,7 +37,7 @@ func startVideoSurvey(t *testing.T, s *dynamo.Store, mode auth.Mode) videoSurvey
 	ctx := context.Background()
 	now := time.Now().UTC()
 	partnerID := "ptn_" + strings.ReplaceAll(uuid.NewString(), "-", "")[:16]
-	if err := s.CreatePartner(ctx, auth.Partner{ID: partnerID, Name: "Acme Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now}); err != nil {
+	if err := s.CreatePartner(ctx, partner.Partner{ID: partnerID, Name: "Acme Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now}); err != nil {
 		t.Fatalf("CreatePartner: %v", err)
 	}
 	tn := auth.Tenant{PartnerID: partnerID, Mode: mode}

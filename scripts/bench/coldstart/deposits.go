@@ -15,6 +15,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
 	"github.com/moveleads/partnerapi/shared/domain/linktoken"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/quote"
 	"github.com/moveleads/partnerapi/shared/local/stripelocal"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
@@ -31,7 +32,7 @@ const (
 )
 
 // depositSettings is what createDeposit requires of a partner.
-var depositSettings = auth.DepositSettings{
+var depositSettings = partner.DepositSettings{
 	CarrierLegalName: "Cold Start Movers LLC", USDOTNumber: "1234567", StripeAccount: stripeAccount,
 }
 
@@ -58,9 +59,9 @@ type depositFixture struct {
 // deposit of the getDeposit partner (already created, with the deposits
 // beta, by newFixture).
 func (f *fixture) seedDeposits(ctx context.Context, now time.Time) error {
-	p := auth.Partner{
+	p := partner.Partner{
 		ID: "ptn_coldstart_quotes", Name: "Cold start quotes", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now,
-		Beta: []manifest.Feature{manifest.Deposits}, Deposits: depositSettings,
+		Beta: []partner.Feature{partner.Deposits}, Deposits: depositSettings,
 	}
 	if err := f.store.CreatePartner(ctx, p); err != nil {
 		return fmt.Errorf("quotes partner: %w", err)

@@ -23,6 +23,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/local/localgw"
 	"github.com/moveleads/partnerapi/shared/local/s3local"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
@@ -93,16 +94,16 @@ func newFixture(ctx context.Context, endpoint string, s3srv *s3local.Server, str
 		if !r.Auth.PartnerKey() {
 			continue
 		}
-		p := auth.Partner{
+		p := partner.Partner{
 			ID: "ptn_coldstart_" + strings.ToLower(string(r.Operation)), Name: "Cold start " + string(r.Operation),
 			RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now,
 		}
 		beta := r.Beta
 		if r.Operation == manifest.AgentTools {
-			beta = manifest.Deposits // the agent tool server lists every tool (agentToolsRequest)
+			beta = partner.Deposits // the agent tool server lists every tool (agentToolsRequest)
 		}
 		if beta != "" {
-			p.Beta, p.Deposits = []manifest.Feature{beta}, depositSettings
+			p.Beta, p.Deposits = []partner.Feature{beta}, depositSettings
 		}
 		if err := f.store.CreatePartner(ctx, p); err != nil {
 			_ = f.Close(ctx)
@@ -344,7 +345,7 @@ func (f *fixture) Event(ctx context.Context, req request) ([]byte, error) {
 		}
 		err = f.store.CreateKey(ctx, auth.Key{
 			KeyID: keyID, Digest: auth.Digest(key), PartnerID: f.partners[req.route.Operation], Mode: auth.Test,
-			Scopes: manifest.AllScopes, CreatedAt: time.Now(),
+			Scopes: auth.AllScopes, CreatedAt: time.Now(),
 		})
 		if err != nil {
 			return nil, fmt.Errorf("create key: %w", err)

@@ -18,6 +18,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
@@ -51,7 +52,7 @@ func (f *fixture) seedSurveys(ctx context.Context, root string, now time.Time) e
 	if err != nil {
 		return err
 	}
-	p := auth.Partner{ID: "ptn_coldstart_surveys", Name: "Cold start surveys", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now}
+	p := partner.Partner{ID: "ptn_coldstart_surveys", Name: "Cold start surveys", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now}
 	if err := f.store.CreatePartner(ctx, p); err != nil {
 		return fmt.Errorf("survey partner: %w", err)
 	}

@@ -17,6 +17,7 @@ import (
 	eventsample "github.com/moveleads/partnerapi/events/sample"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/spec/table"
@@ -45,7 +46,7 @@ func (f *fixture) seedWebhooks(ctx context.Context, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	p := auth.Partner{ID: "ptn_coldstart_webhooks", Name: "Cold start webhooks", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now}
+	p := partner.Partner{ID: "ptn_coldstart_webhooks", Name: "Cold start webhooks", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now}
 	if err := f.store.CreatePartner(ctx, p); err != nil {
 		return fmt.Errorf("webhook partner: %w", err)
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/testkit/dynamometer"
 	"github.com/moveleads/partnerapi/shared/wire/catalog"
@@ -194,14 +195,14 @@ func newBench(ctx context.Context, endpoint string) (*bench, error) {
 func (b *bench) partner(ctx context.Context) (auth.Tenant, string, error) {
 	defer b.meter.Take()
 	id := "ptn_" + strings.ReplaceAll(uuid.NewString(), "-", "")[:16]
-	if err := b.store.CreatePartner(ctx, auth.Partner{ID: id, Name: "Bench", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: time.Now()}); err != nil {
+	if err := b.store.CreatePartner(ctx, partner.Partner{ID: id, Name: "Bench", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: time.Now()}); err != nil {
 		return auth.Tenant{}, "", err
 	}
 	key, keyID, err := auth.NewKey(auth.Test)
 	if err != nil {
 		return auth.Tenant{}, "", err
 	}
-	err = b.store.CreateKey(ctx, auth.Key{KeyID: keyID, Digest: auth.Digest(key), PartnerID: id, Mode: auth.Test, Scopes: manifest.AllScopes, CreatedAt: time.Now()})
+	err = b.store.CreateKey(ctx, auth.Key{KeyID: keyID, Digest: auth.Digest(key), PartnerID: id, Mode: auth.Test, Scopes: auth.AllScopes, CreatedAt: time.Now()})
 	return auth.Tenant{PartnerID: id, Mode: auth.Test}, key, err
 }
 

@@ -35,6 +35,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 	"github.com/moveleads/partnerapi/shared/local/queuelocal"
@@ -191,7 +192,7 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 
 	now := time.Now().UTC()
 	tn := auth.Tenant{PartnerID: "ptn_hooklatency", Mode: auth.Test}
-	if err := store.CreatePartner(ctx, auth.Partner{ID: tn.PartnerID, Name: "Hook Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now}); err != nil {
+	if err := store.CreatePartner(ctx, partner.Partner{ID: tn.PartnerID, Name: "Hook Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now}); err != nil {
 		return Result{}, err
 	}
 
@@ -414,7 +415,7 @@ func hangingNeighbour(ctx context.Context, store *dynamo.Store, sealer *webhook.
 		o.HangFor = 15 * time.Second
 	}
 	tn := auth.Tenant{PartnerID: "ptn_hanging", Mode: auth.Test}
-	if err := store.CreatePartner(ctx, auth.Partner{ID: tn.PartnerID, Name: "Slow Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now}); err != nil {
+	if err := store.CreatePartner(ctx, partner.Partner{ID: tn.PartnerID, Name: "Slow Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now}); err != nil {
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -19,6 +19,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/local/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/local/localgw"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
@@ -148,7 +149,7 @@ func (st *stack) seed(ctx context.Context, partners, perPartner int) (keySet, er
 	now := time.Now()
 	for p := range ks.partners {
 		ks.partners[p] = "ptn_" + hex.EncodeToString(randomBytes(8))
-		err := st.store.CreatePartner(ctx, auth.Partner{
+		err := st.store.CreatePartner(ctx, partner.Partner{
 			ID: ks.partners[p], Name: fmt.Sprintf("Load Movers %d", p), RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now,
 		})
 		if err != nil {
@@ -168,7 +169,7 @@ func (st *stack) seed(ctx context.Context, partners, perPartner int) (keySet, er
 		}
 		ks.keys[i] = key
 		k := auth.Key{KeyID: keyID, Digest: auth.Digest(key), PartnerID: ks.partners[ks.partnerOf(i)],
-			Mode: auth.Test, Scopes: manifest.AllScopes, CreatedAt: now}
+			Mode: auth.Test, Scopes: auth.AllScopes, CreatedAt: now}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {

@@ -214,7 +214,7 @@ func n(v string) types.AttributeValue { return &types.AttributeValueMemberN{Valu
 
 func scopes() types.AttributeValue {
 	var l []types.AttributeValue
-	for _, sc := range manifest.AllScopes {
+	for _, sc := range auth.AllScopes {
 		l = append(l, s(string(sc)))
 	}
 	return &types.AttributeValueMemberL{Value: l}

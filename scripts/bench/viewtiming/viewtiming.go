@@ -29,6 +29,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
 	"github.com/moveleads/partnerapi/shared/domain/linktoken"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/domain/videolink"
 	"github.com/moveleads/partnerapi/shared/local/localgw"
@@ -142,7 +143,7 @@ func start(ctx context.Context, endpoint string) (_ *stack, err error) {
 	st.stops = append(st.stops, func() { cancel(); <-done })
 
 	now := time.Now().UTC()
-	p := auth.Partner{ID: "ptn_viewtiming", Name: "Timing Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now}
+	p := partner.Partner{ID: "ptn_viewtiming", Name: "Timing Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now}
 	if err := st.store.CreatePartner(ctx, p); err != nil {
 		return nil, err
 	}
@@ -161,7 +162,7 @@ func (st *stack) keyFor(ctx context.Context, i int) (string, error) {
 		return "", err
 	}
 	err = st.store.CreateKey(ctx, auth.Key{KeyID: keyID, Digest: auth.Digest(key), PartnerID: st.tenant.PartnerID,
-		Mode: auth.Test, Scopes: manifest.AllScopes, CreatedAt: time.Now()})
+		Mode: auth.Test, Scopes: auth.AllScopes, CreatedAt: time.Now()})
 	if err != nil {
 		return "", err
 	}

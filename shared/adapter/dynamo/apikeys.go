@@ -16,7 +16,6 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/spec/table"
 )
 
@@ -86,10 +85,10 @@ func (k keyItem) principal() auth.Principal {
 	}
 }
 
-func scopes(ss []string) []manifest.Scope {
-	var out []manifest.Scope
+func scopes(ss []string) []auth.Scope {
+	var out []auth.Scope
 	for _, s := range ss {
-		out = append(out, manifest.Scope(s))
+		out = append(out, auth.Scope(s))
 	}
 	return out
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 func TestAdmitWindows(t *testing.T) {
@@ -41,7 +40,7 @@ func TestAdmitWindows(t *testing.T) {
 		// An instance whose clock is a minute behind counts in the newer window.
 		{"clock behind joins the newer window", start, 3, true, 1, minute.Add(2 * time.Minute)},
 	}
-	want := auth.Principal{Tenant: auth.Tenant{PartnerID: pid, Mode: auth.Live}, KeyID: keyID, Scopes: manifest.AllScopes}
+	want := auth.Principal{Tenant: auth.Tenant{PartnerID: pid, Mode: auth.Live}, KeyID: keyID, Scopes: auth.AllScopes}
 	for _, st := range steps {
 		p, u, err := s.Admit(ctx, digest, st.at, st.limit)
 		if err != nil {
@@ -110,7 +109,7 @@ func TestCreateKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.k.Scopes, tt.k.CreatedAt = manifest.AllScopes, time.Now()
+			tt.k.Scopes, tt.k.CreatedAt = auth.AllScopes, time.Now()
 			wantCode(t, s.CreateKey(ctx, tt.k), tt.want)
 			keys, err := s.ListKeys(ctx, pid)
 			if err != nil || len(keys) != 1 || keys[0].KeyID != keyID {

@@ -16,6 +16,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/quote"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 )
@@ -483,10 +484,10 @@ func TestDepositSettings(t *testing.T) {
 	rec := &calls{}
 	s := newStore(t, rec.install)
 	pid := newPartner(t, s)
-	if p, err := s.GetPartner(ctx, pid); err != nil || p.Deposits != (auth.DepositSettings{}) {
+	if p, err := s.GetPartner(ctx, pid); err != nil || p.Deposits != (partner.DepositSettings{}) {
 		t.Fatalf("new partner's deposit settings %+v, %v; want none", p.Deposits, err)
 	}
-	want := auth.DepositSettings{CarrierLegalName: "Acme Movers, Inc.", USDOTNumber: "01234567", StripeAccount: "acct_1Nv0FGQ9RKHgCVdK",
+	want := partner.DepositSettings{CarrierLegalName: "Acme Movers, Inc.", USDOTNumber: "01234567", StripeAccount: "acct_1Nv0FGQ9RKHgCVdK",
 		DefaultCents: 25_000, CheckoutTTL: 2 * time.Hour}
 	p, err := s.SetDepositSettings(ctx, pid, want)
 	if err != nil || p.Deposits != want || p.ID != pid || p.Name != "Acme Movers" {
@@ -495,27 +496,27 @@ func TestDepositSettings(t *testing.T) {
 	if got, err := s.GetPartner(ctx, pid); err != nil || !reflect.DeepEqual(got, p) {
 		t.Errorf("GetPartner = %+v, %v; want %+v", got, err, p)
 	}
-	partial := auth.DepositSettings{StripeAccount: "acct_2"}
+	partial := partner.DepositSettings{StripeAccount: "acct_2"}
 	if p, err := s.SetDepositSettings(ctx, pid, partial); err != nil || p.Deposits != partial {
 		t.Errorf("SetDepositSettings(partial) = %+v, %v; want %+v (the rest removed)", p.Deposits, err, partial)
 	}
 
 	tests := []struct {
 		name  string
-		d     auth.DepositSettings
+		d     partner.DepositSettings
 		field string
 	}{
-		{"legal name too long", auth.DepositSettings{CarrierLegalName: string(make([]rune, 201))}, "carrier_legal_name"},
-		{"USDOT with a letter", auth.DepositSettings{USDOTNumber: "12345a"}, "usdot_number"},
-		{"USDOT too long", auth.DepositSettings{USDOTNumber: "123456789"}, "usdot_number"},
-		{"Stripe account without acct_", auth.DepositSettings{StripeAccount: "ba_123"}, "stripe_account"},
-		{"Stripe account with a dash", auth.DepositSettings{StripeAccount: "acct_12-3"}, "stripe_account"},
-		{"Stripe account empty after acct_", auth.DepositSettings{StripeAccount: "acct_"}, "stripe_account"},
-		{"default too small", auth.DepositSettings{DefaultCents: deposit.MinAmountCents - 1}, "deposit_default_cents"},
-		{"default too large", auth.DepositSettings{DefaultCents: deposit.MaxAmountCents + 1}, "deposit_default_cents"},
-		{"checkout lifetime too short", auth.DepositSettings{CheckoutTTL: deposit.MinCheckoutTTL - time.Second}, "checkout_ttl_seconds"},
-		{"checkout lifetime too long", auth.DepositSettings{CheckoutTTL: deposit.MaxCheckoutTTL + time.Second}, "checkout_ttl_seconds"},
-		{"checkout lifetime with a fraction", auth.DepositSettings{CheckoutTTL: time.Hour + time.Millisecond}, "checkout_ttl_seconds"},
+		{"legal name too long", partner.DepositSettings{CarrierLegalName: string(make([]rune, 201))}, "carrier_legal_name"},
+		{"USDOT with a letter", partner.DepositSettings{USDOTNumber: "12345a"}, "usdot_number"},
+		{"USDOT too long", partner.DepositSettings{USDOTNumber: "123456789"}, "usdot_number"},
+		{"Stripe account without acct_", partner.DepositSettings{StripeAccount: "ba_123"}, "stripe_account"},
+		{"Stripe account with a dash", partner.DepositSettings{StripeAccount: "acct_12-3"}, "stripe_account"},
+		{"Stripe account empty after acct_", partner.DepositSettings{StripeAccount: "acct_"}, "stripe_account"},
+		{"default too small", partner.DepositSettings{DefaultCents: deposit.MinAmountCents - 1}, "deposit_default_cents"},
+		{"default too large", partner.DepositSettings{DefaultCents: deposit.MaxAmountCents + 1}, "deposit_default_cents"},
+		{"checkout lifetime too short", partner.DepositSettings{CheckoutTTL: deposit.MinCheckoutTTL - time.Second}, "checkout_ttl_seconds"},
+		{"checkout lifetime too long", partner.DepositSettings{CheckoutTTL: deposit.MaxCheckoutTTL + time.Second}, "checkout_ttl_seconds"},
+		{"checkout lifetime with a fraction", partner.DepositSettings{CheckoutTTL: time.Hour + time.Millisecond}, "checkout_ttl_seconds"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -539,14 +540,14 @@ func TestDepositSettings(t *testing.T) {
 	wantCode(t, err, errcode.NotFound)
 
 	t.Run("at creation", func(t *testing.T) {
-		np := auth.Partner{ID: "ptn_dep", Name: "A", RateCard: p.RateCard, Deposits: want, CreatedAt: t0}
+		np := partner.Partner{ID: "ptn_dep", Name: "A", RateCard: p.RateCard, Deposits: want, CreatedAt: t0}
 		if err := s.CreatePartner(ctx, np); err != nil {
 			t.Fatal(err)
 		}
 		if got, err := s.GetPartner(ctx, "ptn_dep"); err != nil || got.Deposits != want {
 			t.Errorf("GetPartner deposits %+v, %v; want %+v", got.Deposits, err, want)
 		}
-		np.ID, np.Deposits = "ptn_baddep", auth.DepositSettings{USDOTNumber: "x"}
+		np.ID, np.Deposits = "ptn_baddep", partner.DepositSettings{USDOTNumber: "x"}
 		wantCode(t, s.CreatePartner(ctx, np), errcode.ValidationFailed)
 	})
 }

@@ -18,8 +18,8 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/local/dynamolocal"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
 // TestMain runs the package's tests against DynamoDB Local: the
@@ -75,7 +75,7 @@ func other(t testing.TB, s *Store) *Store {
 func newPartner(t testing.TB, s *Store) string {
 	t.Helper()
 	id := "ptn_" + randomHex(8)
-	err := s.CreatePartner(context.Background(), auth.Partner{
+	err := s.CreatePartner(context.Background(), partner.Partner{
 		ID: id, Name: "Acme Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: time.Now(),
 	})
 	if err != nil {
@@ -94,7 +94,7 @@ func newKey(t testing.TB, s *Store, partnerID string, mode auth.Mode) (key, keyI
 	}
 	err = s.CreateKey(context.Background(), auth.Key{
 		KeyID: keyID, Digest: auth.Digest(key), PartnerID: partnerID, Mode: mode,
-		Scopes: manifest.AllScopes, CreatedAt: time.Now(),
+		Scopes: auth.AllScopes, CreatedAt: time.Now(),
 	})
 	if err != nil {
 		t.Fatalf("create key: %v", err)

@@ -14,13 +14,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/spec/table"
 )
 
@@ -39,9 +38,9 @@ type partnerItem struct {
 	// with no beta feature has no attribute.
 	Beta []string `dynamodbav:"beta,stringset,omitempty"`
 	// CaptureLinkSeconds is the capture link lifetime in whole seconds;
-	// no attribute means the default (auth.Partner.CaptureLinkTTL).
+	// no attribute means the default (partner.Partner.CaptureLinkTTL).
 	CaptureLinkSeconds int64 `dynamodbav:"capture_link_lifetime_seconds,omitempty"`
-	// The deposit settings (auth.DepositSettings); no attribute means
+	// The deposit settings (partner.DepositSettings); no attribute means
 	// not set.
 	CarrierLegalName    string `dynamodbav:"carrier_legal_name,omitempty"`
 	USDOTNumber         string `dynamodbav:"usdot_number,omitempty"`
@@ -55,15 +54,15 @@ type partnerItem struct {
 // lifetime.
 const captureLinkAttr = "capture_link_lifetime_seconds"
 
-func (it partnerItem) partner() (auth.Partner, error) {
+func (it partnerItem) partner() (partner.Partner, error) {
 	created, err := parseTime(it.PK, "created_at", it.CreatedAt)
 	if err != nil {
-		return auth.Partner{}, err
+		return partner.Partner{}, err
 	}
-	p := auth.Partner{
+	p := partner.Partner{
 		ID: it.PartnerID, Name: it.Name, RateCard: it.RateCard,
 		CaptureLinkLifetime: time.Duration(it.CaptureLinkSeconds) * time.Second, CreatedAt: created,
-		Deposits: auth.DepositSettings{
+		Deposits: partner.DepositSettings{
 			CarrierLegalName: it.CarrierLegalName, USDOTNumber: it.USDOTNumber, StripeAccount: it.StripeAccount,
 			DefaultCents: it.DepositDefaultCents, CheckoutTTL: time.Duration(it.CheckoutTTLSeconds) * time.Second,
 		},
@@ -71,7 +70,7 @@ func (it partnerItem) partner() (auth.Partner, error) {
 	beta := slices.Clone(it.Beta)
 	slices.Sort(beta)
 	for _, f := range beta {
-		p.Beta = append(p.Beta, manifest.Feature(f))
+		p.Beta = append(p.Beta, partner.Feature(f))
 	}
 	return p, nil
 }
@@ -81,7 +80,7 @@ func (it partnerItem) partner() (auth.Partner, error) {
 // that SetCaptureLinkLifetime would refuse, or deposit settings that
 // SetDepositSettings would, is validation_failed and nothing is written;
 // an id that is taken → conflict; a failed write is upstream_failed.
-func (s *Store) CreatePartner(ctx context.Context, p auth.Partner) error {
+func (s *Store) CreatePartner(ctx context.Context, p partner.Partner) error {
 	secs, err := captureLinkSeconds(p.CaptureLinkLifetime)
 	if err != nil {
 		return err
@@ -122,11 +121,11 @@ func (s *Store) CreatePartner(ctx context.Context, p auth.Partner) error {
 // features, capture link lifetime: 0 when none is set), in one strongly
 // consistent GetItem, or a not_found *errcode.Error. A failed read is
 // upstream_failed.
-func (s *Store) GetPartner(ctx context.Context, id string) (auth.Partner, error) {
+func (s *Store) GetPartner(ctx context.Context, id string) (partner.Partner, error) {
 	pk, sk := partnerKey(id)
 	var it partnerItem
 	if err := s.getItem(ctx, pk, sk, "partner", &it); err != nil {
-		return auth.Partner{}, err
+		return partner.Partner{}, err
 	}
 	return it.partner()
 }
@@ -200,11 +199,11 @@ func captureLinkSeconds(d time.Duration) (int64, error) {
 // write changes it in between; then conflict.
 //
 // A feature named in both lists is validation_failed and nothing is
-// written; callers parse names with manifest.ParseFeature. Unknown partner → not_found; a
+// written; callers parse names with partner.ParseFeature. Unknown partner → not_found; a
 // failed read or write is upstream_failed.
-func (s *Store) SetBeta(ctx context.Context, partnerID string, enable, disable []manifest.Feature) (auth.Partner, error) {
+func (s *Store) SetBeta(ctx context.Context, partnerID string, enable, disable []partner.Feature) (partner.Partner, error) {
 	if err := checkBeta(enable, disable); err != nil {
-		return auth.Partner{}, err
+		return partner.Partner{}, err
 	}
 	beta := expression.Name("beta")
 	switch {
@@ -219,11 +218,11 @@ func (s *Store) SetBeta(ctx context.Context, partnerID string, enable, disable [
 	}
 	cur, err := s.GetPartner(ctx, partnerID)
 	if err != nil {
-		return auth.Partner{}, err
+		return partner.Partner{}, err
 	}
 	for attempt := 1; ; attempt++ {
 		next := slices.DeleteFunc(featureStrings(append(slices.Clone(cur.Beta), enable...)),
-			func(f string) bool { return slices.Contains(disable, manifest.Feature(f)) })
+			func(f string) bool { return slices.Contains(disable, partner.Feature(f)) })
 		upd := expression.Remove(beta)
 		if len(next) > 0 {
 			upd = expression.Set(beta, stringSet(next))
@@ -237,11 +236,11 @@ func (s *Store) SetBeta(ctx context.Context, partnerID string, enable, disable [
 			return p, err
 		}
 		if attempt == betaAttempts {
-			return auth.Partner{}, errcode.New(errcode.Conflict,
+			return partner.Partner{}, errcode.New(errcode.Conflict,
 				"The beta features of partner %s kept changing concurrently; nothing was written. Try again.", partnerID)
 		}
 		if cur, err = s.GetPartner(ctx, partnerID); err != nil {
-			return auth.Partner{}, err
+			return partner.Partner{}, err
 		}
 	}
 }
@@ -258,9 +257,9 @@ func stringSet(ss []string) expression.ValueBuilder {
 }
 
 // checkBeta refuses a feature both enabled and disabled. Whether a
-// feature exists is the caller's to check (manifest.ParseFeature): the
+// feature exists is the caller's to check (partner.ParseFeature): the
 // store keeps whatever names it is given.
-func checkBeta(enable, disable []manifest.Feature) error {
+func checkBeta(enable, disable []partner.Feature) error {
 	fe := errcode.FieldErrors{}
 	for _, f := range enable {
 		if slices.Contains(disable, f) {
@@ -273,7 +272,7 @@ func checkBeta(enable, disable []manifest.Feature) error {
 // updatePartner applies upd to partner id's record if it exists (and, when
 // cond is set, it holds) and returns the record as updated. Unknown partner
 // → not_found; cond false → errChanged.
-func (s *Store) updatePartner(ctx context.Context, id, what string, upd expression.UpdateBuilder, cond *expression.ConditionBuilder) (auth.Partner, error) {
+func (s *Store) updatePartner(ctx context.Context, id, what string, upd expression.UpdateBuilder, cond *expression.ConditionBuilder) (partner.Partner, error) {
 	pk, sk := partnerKey(id)
 	exists := expression.AttributeExists(expression.Name(table.PK))
 	c := exists
@@ -282,7 +281,7 @@ func (s *Store) updatePartner(ctx context.Context, id, what string, upd expressi
 	}
 	expr, err := expression.NewBuilder().WithUpdate(upd).WithCondition(c).Build()
 	if err != nil {
-		return auth.Partner{}, fmt.Errorf("build partner %s update: %w", what, err)
+		return partner.Partner{}, fmt.Errorf("build partner %s update: %w", what, err)
 	}
 	out, err := s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName: &s.table, Key: keyAV(pk, sk),
@@ -294,20 +293,20 @@ func (s *Store) updatePartner(ctx context.Context, id, what string, upd expressi
 	var ccf *types.ConditionalCheckFailedException
 	switch {
 	case errors.As(err, &ccf) && len(ccf.Item) == 0:
-		return auth.Partner{}, notFound("partner")
+		return partner.Partner{}, notFound("partner")
 	case errors.As(err, &ccf):
-		return auth.Partner{}, errChanged
+		return partner.Partner{}, errChanged
 	case err != nil:
-		return auth.Partner{}, upstream("update partner "+what, err)
+		return partner.Partner{}, upstream("update partner "+what, err)
 	}
 	var it partnerItem
 	if err := attributevalue.UnmarshalMap(out.Attributes, &it); err != nil {
-		return auth.Partner{}, fmt.Errorf("unmarshal partner %s: %w", id, err)
+		return partner.Partner{}, fmt.Errorf("unmarshal partner %s: %w", id, err)
 	}
 	return it.partner()
 }
 
-func featureStrings(fs []manifest.Feature) []string {
+func featureStrings(fs []partner.Feature) []string {
 	if len(fs) == 0 {
 		return nil
 	}
@@ -340,7 +339,7 @@ var (
 )
 
 // setDeposits sets the item's deposit settings from d (validated).
-func (it *partnerItem) setDeposits(d auth.DepositSettings) {
+func (it *partnerItem) setDeposits(d partner.DepositSettings) {
 	it.CarrierLegalName, it.USDOTNumber, it.StripeAccount = d.CarrierLegalName, d.USDOTNumber, d.StripeAccount
 	it.DepositDefaultCents, it.CheckoutTTLSeconds = d.DefaultCents, int64(d.CheckoutTTL/time.Second)
 }
@@ -352,7 +351,7 @@ func (it *partnerItem) setDeposits(d auth.DepositSettings) {
 // digits, a default the deposits refuse (deposit.ValidAmount), a checkout
 // lifetime Stripe refuses (deposit.ValidCheckoutTTL) or that is not whole
 // seconds. Empty values (zero) mean not set and pass.
-func checkDepositSettings(d auth.DepositSettings) error {
+func checkDepositSettings(d partner.DepositSettings) error {
 	fe := errcode.FieldErrors{}
 	if n := utf8.RuneCountInString(d.CarrierLegalName); n > maxCarrierLegalName || !utf8.ValidString(d.CarrierLegalName) {
 		fe.Add(attrCarrierLegalName, fmt.Sprintf("must be valid UTF-8 of at most %d characters; got %d", maxCarrierLegalName, n))
@@ -386,9 +385,9 @@ func checkDepositSettings(d auth.DepositSettings) error {
 // would refuse with validation_failed naming the field (see
 // checkDepositSettings), before any write. Unknown partner → not_found
 // (nothing is created); a failed write is upstream_failed.
-func (s *Store) SetDepositSettings(ctx context.Context, partnerID string, d auth.DepositSettings) (auth.Partner, error) {
+func (s *Store) SetDepositSettings(ctx context.Context, partnerID string, d partner.DepositSettings) (partner.Partner, error) {
 	if err := checkDepositSettings(d); err != nil {
-		return auth.Partner{}, err
+		return partner.Partner{}, err
 	}
 	var it partnerItem
 	it.setDeposits(d)

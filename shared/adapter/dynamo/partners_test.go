@@ -17,19 +17,19 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
-// video is a second beta feature for tests: manifest.Features has one.
-const video manifest.Feature = "video_survey"
+// video is a second beta feature for tests: partner.Features has one.
+const video partner.Feature = "video_survey"
 
 func TestGetPartnerIsOneConsistentRead(t *testing.T) {
 	rec := &calls{}
 	s := newStore(t, rec.install)
 	ctx := context.Background()
-	want := auth.Partner{ID: "ptn_get", Name: "Acme", RateCard: estimate.DefaultRateCard("eur"),
-		Beta: []manifest.Feature{manifest.Deposits, video}, CaptureLinkLifetime: 72 * time.Hour, CreatedAt: t0}
+	want := partner.Partner{ID: "ptn_get", Name: "Acme", RateCard: estimate.DefaultRateCard("eur"),
+		Beta: []partner.Feature{partner.Deposits, video}, CaptureLinkLifetime: 72 * time.Hour, CreatedAt: t0}
 	if err := s.CreatePartner(ctx, want); err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestCreatePartnerTakenID(t *testing.T) {
 	s := newStore(t)
 	ctx := context.Background()
 	pid := newPartner(t, s)
-	err := s.CreatePartner(ctx, auth.Partner{ID: pid, Name: "Usurper", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: t0})
+	err := s.CreatePartner(ctx, partner.Partner{ID: pid, Name: "Usurper", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: t0})
 	wantCode(t, err, errcode.Conflict)
 	if p, err := s.GetPartner(ctx, pid); err != nil || p.Name != "Acme Movers" {
 		t.Errorf("GetPartner = %+v, %v; want the first partner kept", p, err)
@@ -94,12 +94,12 @@ func TestRateCardLivesOnThePartner(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: Admit: %v", name, err)
 		}
-		partner, err := s.GetPartner(ctx, p.PartnerID)
+		ptn, err := s.GetPartner(ctx, p.PartnerID)
 		if err != nil {
 			t.Fatalf("%s: GetPartner: %v", name, err)
 		}
-		if partner.RateCard != card {
-			t.Errorf("%s: rate card %+v; want the new %+v", name, partner.RateCard, card)
+		if ptn.RateCard != card {
+			t.Errorf("%s: rate card %+v; want the new %+v", name, ptn.RateCard, card)
 		}
 		pk, sk := apiKeyKey(auth.Digest(key))
 		out, err := s.db.GetItem(ctx, &dynamodb.GetItemInput{TableName: &s.table, Key: keyAV(pk, sk), ConsistentRead: aws.Bool(true)})
@@ -117,23 +117,23 @@ func TestSetBeta(t *testing.T) {
 	s := newStore(t)
 	ctx := context.Background()
 	pid := newPartner(t, s)
-	deposits := manifest.Deposits
+	deposits := partner.Deposits
 	steps := []struct {
 		name            string
-		enable, disable []manifest.Feature
-		want            []manifest.Feature
+		enable, disable []partner.Feature
+		want            []partner.Feature
 	}{
 		{"nothing to change", nil, nil, nil},
-		{"enable one", []manifest.Feature{deposits}, nil, []manifest.Feature{deposits}},
-		{"enable it again", []manifest.Feature{deposits, deposits}, nil, []manifest.Feature{deposits}},
-		{"enable another", []manifest.Feature{video}, nil, []manifest.Feature{deposits, video}},
-		{"disable one", nil, []manifest.Feature{video}, []manifest.Feature{deposits}},
-		{"disable a disabled one", nil, []manifest.Feature{video}, []manifest.Feature{deposits}},
-		{"enable and disable at once", []manifest.Feature{video}, []manifest.Feature{deposits}, []manifest.Feature{video}},
-		{"disable the last", nil, []manifest.Feature{video}, nil},
-		{"both at once from none", []manifest.Feature{deposits}, []manifest.Feature{video}, []manifest.Feature{deposits}},
-		{"both at once, swapping", []manifest.Feature{video}, []manifest.Feature{deposits}, []manifest.Feature{video}},
-		{"disable the last again", nil, []manifest.Feature{video}, nil},
+		{"enable one", []partner.Feature{deposits}, nil, []partner.Feature{deposits}},
+		{"enable it again", []partner.Feature{deposits, deposits}, nil, []partner.Feature{deposits}},
+		{"enable another", []partner.Feature{video}, nil, []partner.Feature{deposits, video}},
+		{"disable one", nil, []partner.Feature{video}, []partner.Feature{deposits}},
+		{"disable a disabled one", nil, []partner.Feature{video}, []partner.Feature{deposits}},
+		{"enable and disable at once", []partner.Feature{video}, []partner.Feature{deposits}, []partner.Feature{video}},
+		{"disable the last", nil, []partner.Feature{video}, nil},
+		{"both at once from none", []partner.Feature{deposits}, []partner.Feature{video}, []partner.Feature{deposits}},
+		{"both at once, swapping", []partner.Feature{video}, []partner.Feature{deposits}, []partner.Feature{video}},
+		{"disable the last again", nil, []partner.Feature{video}, nil},
 	}
 	for _, st := range steps {
 		got, err := s.SetBeta(ctx, pid, st.enable, st.disable)
@@ -150,7 +150,7 @@ func TestSetBeta(t *testing.T) {
 		if !reflect.DeepEqual(stored.Beta, st.want) {
 			t.Errorf("%s: GetPartner beta %v; want %v", st.name, stored.Beta, st.want)
 		}
-		for _, f := range []manifest.Feature{deposits, video} {
+		for _, f := range []partner.Feature{deposits, video} {
 			if stored.BetaEnabled(f) != slices.Contains(st.want, f) {
 				t.Errorf("%s: BetaEnabled(%s) = %v; want %v", st.name, f, stored.BetaEnabled(f), !stored.BetaEnabled(f))
 			}
@@ -162,12 +162,12 @@ func TestSetBetaRefusals(t *testing.T) {
 	s := newStore(t)
 	ctx := context.Background()
 	pid := newPartner(t, s)
-	one := []manifest.Feature{manifest.Deposits}
-	two := []manifest.Feature{video}
+	one := []partner.Feature{partner.Deposits}
+	two := []partner.Feature{video}
 	tests := []struct {
 		name            string
 		partner         string
-		enable, disable []manifest.Feature
+		enable, disable []partner.Feature
 		want            errcode.Code
 	}{
 		{"unknown partner, enable", "ptn_nobody", one, nil, errcode.NotFound},
@@ -198,13 +198,13 @@ func TestSetBetaKeepsConcurrentChanges(t *testing.T) {
 	t.Run("concurrent enables", func(t *testing.T) {
 		s := newStore(t)
 		pid := newPartner(t, s)
-		var want []manifest.Feature
+		var want []partner.Feature
 		var wg sync.WaitGroup
 		for i := range 8 {
-			f := manifest.Feature(fmt.Sprintf("feature_%d", i))
+			f := partner.Feature(fmt.Sprintf("feature_%d", i))
 			want = append(want, f)
 			wg.Go(func() {
-				if _, err := other(t, s).SetBeta(ctx, pid, []manifest.Feature{f}, nil); err != nil {
+				if _, err := other(t, s).SetBeta(ctx, pid, []partner.Feature{f}, nil); err != nil {
 					t.Errorf("SetBeta(%s): %v", f, err)
 				}
 			})
@@ -219,7 +219,7 @@ func TestSetBetaKeepsConcurrentChanges(t *testing.T) {
 		rec := &calls{}
 		s := newStore(t, rec.install)
 		pid := newPartner(t, s)
-		if _, err := s.SetBeta(ctx, pid, []manifest.Feature{manifest.Deposits}, nil); err != nil {
+		if _, err := s.SetBeta(ctx, pid, []partner.Feature{partner.Deposits}, nil); err != nil {
 			t.Fatal(err)
 		}
 		rec.reset()
@@ -227,17 +227,17 @@ func TestSetBetaKeepsConcurrentChanges(t *testing.T) {
 		// instance's conditional write.
 		rec.before = func(op string, n int) error {
 			if op == "UpdateItem" && n == 1 {
-				if _, err := other(t, s).SetBeta(ctx, pid, []manifest.Feature{"third"}, nil); err != nil {
+				if _, err := other(t, s).SetBeta(ctx, pid, []partner.Feature{"third"}, nil); err != nil {
 					t.Errorf("concurrent SetBeta: %v", err)
 				}
 			}
 			return nil
 		}
-		got, err := s.SetBeta(ctx, pid, []manifest.Feature{video}, []manifest.Feature{manifest.Deposits})
+		got, err := s.SetBeta(ctx, pid, []partner.Feature{video}, []partner.Feature{partner.Deposits})
 		if err != nil {
 			t.Fatalf("SetBeta: %v", err)
 		}
-		want := []manifest.Feature{"third", video}
+		want := []partner.Feature{"third", video}
 		if !reflect.DeepEqual(got.Beta, want) {
 			t.Errorf("SetBeta beta = %v; want %v (the concurrent enable kept)", got.Beta, want)
 		}
@@ -251,14 +251,14 @@ func TestSetBetaKeepsConcurrentChanges(t *testing.T) {
 		pid := newPartner(t, s)
 		rec.before = func(op string, n int) error {
 			if op == "UpdateItem" {
-				f := manifest.Feature(fmt.Sprintf("f%d", n))
-				if _, err := other(t, s).SetBeta(ctx, pid, []manifest.Feature{f}, nil); err != nil {
+				f := partner.Feature(fmt.Sprintf("f%d", n))
+				if _, err := other(t, s).SetBeta(ctx, pid, []partner.Feature{f}, nil); err != nil {
 					t.Errorf("concurrent SetBeta: %v", err)
 				}
 			}
 			return nil
 		}
-		_, err := s.SetBeta(ctx, pid, []manifest.Feature{video}, []manifest.Feature{manifest.Deposits})
+		_, err := s.SetBeta(ctx, pid, []partner.Feature{video}, []partner.Feature{partner.Deposits})
 		wantCode(t, err, errcode.Conflict)
 		if n := rec.count("UpdateItem"); n != betaAttempts {
 			t.Errorf("%d UpdateItem calls; want %d (the bound)", n, betaAttempts)
@@ -274,7 +274,7 @@ func TestCaptureLinkLifetime(t *testing.T) {
 	s := newStore(t, rec.install)
 	ctx := context.Background()
 	pid := newPartner(t, s)
-	if _, err := s.SetBeta(ctx, pid, []manifest.Feature{manifest.Deposits}, nil); err != nil {
+	if _, err := s.SetBeta(ctx, pid, []partner.Feature{partner.Deposits}, nil); err != nil {
 		t.Fatal(err)
 	}
 	p, err := s.GetPartner(ctx, pid)
@@ -377,7 +377,7 @@ func TestCaptureLinkLifetimeRefusals(t *testing.T) {
 	_, err := s.GetPartner(ctx, "ptn_nobody")
 	wantCode(t, err, errcode.NotFound)
 
-	err = s.CreatePartner(ctx, auth.Partner{ID: "ptn_badlife", Name: "A", RateCard: estimate.DefaultRateCard("usd"),
+	err = s.CreatePartner(ctx, partner.Partner{ID: "ptn_badlife", Name: "A", RateCard: estimate.DefaultRateCard("usd"),
 		CaptureLinkLifetime: time.Minute, CreatedAt: t0})
 	wantCode(t, err, errcode.ValidationFailed)
 	_, err = s.GetPartner(ctx, "ptn_badlife")

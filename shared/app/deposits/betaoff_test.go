@@ -9,7 +9,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/testkit/apitest"
 )
 
@@ -27,7 +27,7 @@ func quotePath(t *testing.T, q map[string]any) string {
 // the pipeline's settings cache, so every instance has seen it.
 func (w *world) betaOff(t *testing.T) {
 	t.Helper()
-	if _, err := w.env.Store.SetBeta(context.Background(), w.partner, nil, []manifest.Feature{manifest.Deposits}); err != nil {
+	if _, err := w.env.Store.SetBeta(context.Background(), w.partner, nil, []partner.Feature{partner.Deposits}); err != nil {
 		t.Fatal(err)
 	}
 	w.env.Clock.Advance(pipeline.SettingsTTL + time.Second)

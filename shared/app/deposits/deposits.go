@@ -27,6 +27,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/quote"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
@@ -34,7 +35,7 @@ import (
 
 // Store is the storage the service needs (shared/adapter/dynamo's Store).
 type Store interface {
-	GetPartner(ctx context.Context, id string) (auth.Partner, error)
+	GetPartner(ctx context.Context, id string) (partner.Partner, error)
 	GetQuoteLead(ctx context.Context, t auth.Tenant, leadID string) (record.Lead, error)
 	GetQuote(ctx context.Context, t auth.Tenant, leadID, quoteID string) (record.Quote, error)
 	GetDeposit(ctx context.Context, t auth.Tenant, id string) (deposit.Deposit, error)
@@ -196,13 +197,13 @@ func (s *Service) CreateDeposit() pipeline.Endpoint {
 		if err != nil {
 			return pipeline.Work{}, err
 		}
-		partner, err := c.Partner(ctx)
+		ptn, err := c.Partner(ctx)
 		if err != nil {
 			return pipeline.Work{}, err
 		}
 		t, now := c.Tenant(), c.Now
 		return pipeline.Work{Run: func(ctx context.Context, id string) (any, error) {
-			return s.Start(ctx, t, partner, Target{LeadID: req.LeadID, ShareLinkID: req.QuoteShareLinkID, AmountCents: req.AmountCents}, id, now)
+			return s.Start(ctx, t, ptn, Target{LeadID: req.LeadID, ShareLinkID: req.QuoteShareLinkID, AmountCents: req.AmountCents}, id, now)
 		}}, nil
 	}}
 }
@@ -220,14 +221,14 @@ type Target struct {
 // Start creates deposit id for tenant t's target at now, or returns the
 // lead's open deposit when it has one for the same amount (a second call
 // never makes a second checkout). See docs/DEPOSITS.md for the refusals.
-func (s *Service) Start(ctx context.Context, t auth.Tenant, partner auth.Partner, tg Target, id string, now time.Time) (CreateView, error) {
-	if missing := partner.Deposits.Missing(); len(missing) > 0 {
+func (s *Service) Start(ctx context.Context, t auth.Tenant, ptn partner.Partner, tg Target, id string, now time.Time) (CreateView, error) {
+	if missing := ptn.Deposits.Missing(); len(missing) > 0 {
 		return CreateView{}, errcode.New(errcode.PartnerNotEligible,
 			"Your account cannot take deposits yet: the operator must set %s.", strings.Join(missing, ", ")).
 			WithDetail("missing", missing)
 	}
 	for attempt := 1; ; attempt++ {
-		view, err := s.start(ctx, t, partner, tg, id, now)
+		view, err := s.start(ctx, t, ptn, tg, id, now)
 		if errors.Is(err, record.ErrChanged) && attempt < retries {
 			continue
 		}
@@ -235,7 +236,7 @@ func (s *Service) Start(ctx context.Context, t auth.Tenant, partner auth.Partner
 	}
 }
 
-func (s *Service) start(ctx context.Context, t auth.Tenant, partner auth.Partner, tg Target, id string, now time.Time) (CreateView, error) {
+func (s *Service) start(ctx context.Context, t auth.Tenant, ptn partner.Partner, tg Target, id string, now time.Time) (CreateView, error) {
 	ql, err := s.acceptedQuote(ctx, t, tg, now)
 	if err != nil {
 		return CreateView{}, err
@@ -247,7 +248,7 @@ func (s *Service) start(ctx context.Context, t auth.Tenant, partner auth.Partner
 	}
 	def := qr.DepositCents
 	if def == 0 {
-		def = partner.Deposits.DefaultCents
+		def = ptn.Deposits.DefaultCents
 	}
 	amount, err := deposit.Amount(tg.AmountCents, def)
 	if err != nil {
@@ -260,7 +261,7 @@ func (s *Service) start(ctx context.Context, t auth.Tenant, partner auth.Partner
 			return view, err
 		}
 	}
-	d, tok, err := s.openCheckout(ctx, t, partner, tg, q, qr, id, amount, now)
+	d, tok, err := s.openCheckout(ctx, t, ptn, tg, q, qr, id, amount, now)
 	if err != nil {
 		return CreateView{}, err
 	}
@@ -336,14 +337,14 @@ func (s *Service) reuseDeposit(ctx context.Context, t auth.Tenant, ql record.Lea
 // openCheckout creates deposit id's Stripe Checkout Session, whose return
 // link is a new quote page token, and returns the deposit to store with
 // that token's record.
-func (s *Service) openCheckout(ctx context.Context, t auth.Tenant, partner auth.Partner, tg Target, q *record.QuoteRef, qr record.Quote, id string, amount int64, now time.Time) (deposit.Deposit, record.PageToken, error) {
+func (s *Service) openCheckout(ctx context.Context, t auth.Tenant, ptn partner.Partner, tg Target, q *record.QuoteRef, qr record.Quote, id string, amount int64, now time.Time) (deposit.Deposit, record.PageToken, error) {
 	client, err := s.d.Stripe(ctx, t.Mode)
 	if err != nil {
 		return deposit.Deposit{}, record.PageToken{}, err
 	}
-	expires, err := deposit.CheckoutExpiresAt(now, partner.Deposits.CheckoutTTL)
+	expires, err := deposit.CheckoutExpiresAt(now, ptn.Deposits.CheckoutTTL)
 	if err != nil {
-		return deposit.Deposit{}, record.PageToken{}, fmt.Errorf("partner %s: checkout lifetime: %w", partner.ID, err)
+		return deposit.Deposit{}, record.PageToken{}, fmt.Errorf("partner %s: checkout lifetime: %w", ptn.ID, err)
 	}
 	token, tok, err := quotes.NewPageToken(tg.LeadID, q.QuoteID, now, now.Add(ReturnTokenLifetime))
 	if err != nil {
@@ -351,7 +352,7 @@ func (s *Service) openCheckout(ctx context.Context, t auth.Tenant, partner auth.
 	}
 	page := quotes.PageURL(s.d.BaseURL, token)
 	co, err := client.CreateCheckout(ctx, deposit.CheckoutRequest{
-		ConnectedAccount: partner.Deposits.StripeAccount,
+		ConnectedAccount: ptn.Deposits.StripeAccount,
 		DepositID:        id, LeadID: tg.LeadID, PartnerID: t.PartnerID,
 		AmountCents: amount, Currency: qr.Currency,
 		ProductName: ProductName, Description: qr.CompanyName + " holds your moving date with this deposit.",
@@ -367,7 +368,7 @@ func (s *Service) openCheckout(ctx context.Context, t auth.Tenant, partner auth.
 	}
 	return deposit.Deposit{
 		ID: id, PartnerID: t.PartnerID, LeadID: tg.LeadID, QuoteShareLinkID: q.ShareLinkID,
-		ConnectedAccount: partner.Deposits.StripeAccount, Status: deposit.CheckoutOpen,
+		ConnectedAccount: ptn.Deposits.StripeAccount, Status: deposit.CheckoutOpen,
 		AmountCents: amount, Currency: qr.Currency, SessionID: co.ID, CheckoutURL: co.URL,
 		// The PaymentIntent is learnt from Stripe's checkout events (or a
 		// reconciliation), whose write also indexes it for disputes;
@@ -416,7 +417,7 @@ func (s *Service) GetDeposit() pipeline.Endpoint {
 
 // existingDeposit lets getDeposit run without the beta when the path
 // names one of the caller's deposits.
-func (s *Service) existingDeposit(ctx context.Context, c *pipeline.Call, _ auth.Partner) error {
+func (s *Service) existingDeposit(ctx context.Context, c *pipeline.Call, _ partner.Partner) error {
 	off := pipeline.BetaNotEnabled(c.Route.Beta)
 	u, err := uuid.Parse(c.PathParam)
 	if err != nil || len(c.PathParam) != 36 {
@@ -525,7 +526,7 @@ func statusView(d deposit.Deposit, now time.Time) StatusView {
 // StartForPage starts (or returns) the deposit the quote page's customer
 // pays: the quote's own deposit_cents, which must be set. It answers the
 // checkout URL (quotes.Checkout).
-func (s *Service) StartForPage(ctx context.Context, t auth.Tenant, partner auth.Partner, leadID, quoteID string, now time.Time) (string, error) {
+func (s *Service) StartForPage(ctx context.Context, t auth.Tenant, ptn partner.Partner, leadID, quoteID string, now time.Time) (string, error) {
 	qr, err := s.d.Store.GetQuote(ctx, t, leadID, quoteID)
 	if err != nil {
 		return "", err
@@ -534,7 +535,7 @@ func (s *Service) StartForPage(ctx context.Context, t auth.Tenant, partner auth.
 		return "", errcode.New(errcode.NoDepositRequired, "This quote asks for no deposit.")
 	}
 	amount := qr.DepositCents
-	v, err := s.Start(ctx, t, partner, Target{LeadID: leadID, QuoteID: quoteID, AmountCents: &amount}, uuid.NewString(), now)
+	v, err := s.Start(ctx, t, ptn, Target{LeadID: leadID, QuoteID: quoteID, AmountCents: &amount}, uuid.NewString(), now)
 	if err != nil {
 		return "", err
 	}

@@ -23,7 +23,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/adapter/stripepay"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/spec/settings"
 	"github.com/moveleads/partnerapi/shared/testkit/apitest"
 )
@@ -172,10 +172,10 @@ func newWorldWith(t *testing.T, o apitest.Options) *world {
 	w.key, _ = env.NewKey(t, w.partner, auth.Test)
 	w.tenant = auth.Tenant{PartnerID: w.partner, Mode: auth.Test}
 	ctx := context.Background()
-	if _, err := env.Store.SetBeta(ctx, w.partner, []manifest.Feature{manifest.Deposits}, nil); err != nil {
+	if _, err := env.Store.SetBeta(ctx, w.partner, []partner.Feature{partner.Deposits}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := env.Store.SetDepositSettings(ctx, w.partner, auth.DepositSettings{
+	if _, err := env.Store.SetDepositSettings(ctx, w.partner, partner.DepositSettings{
 		CarrierLegalName: "Acme Moving LLC", USDOTNumber: "1234567", StripeAccount: account,
 	}); err != nil {
 		t.Fatal(err)

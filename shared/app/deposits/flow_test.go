@@ -15,8 +15,8 @@ import (
 	"github.com/moveleads/partnerapi/shared/adapter/stripepay"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/testkit/apitest"
 )
 
@@ -206,12 +206,12 @@ func TestBetaGateAndScopes(t *testing.T) {
 			t.Errorf("%s %s: %v", c.method, c.path, m)
 		}
 	}
-	readOnly, _ := w.env.NewKey(t, w.partner, auth.Test, manifest.DepositsRead)
+	readOnly, _ := w.env.NewKey(t, w.partner, auth.Test, auth.DepositsRead)
 	for _, c := range calls[:3] {
 		apitest.Want(t, w.env.Do(t, c.method, c.path, readOnly, c.body), 403, "insufficient_scope")
 	}
 	apitest.Want(t, w.env.Do(t, "GET", "/v1/deposits/"+id, readOnly, ""), 404, "not_found")
-	leadsOnly, _ := w.env.NewKey(t, w.partner, auth.Test, manifest.LeadsRead, manifest.LeadsWrite)
+	leadsOnly, _ := w.env.NewKey(t, w.partner, auth.Test, auth.LeadsRead, auth.LeadsWrite)
 	apitest.Want(t, w.env.Do(t, "GET", "/v1/deposits/"+id, leadsOnly, ""), 403, "insufficient_scope")
 }
 
@@ -226,10 +226,10 @@ func TestIsolation(t *testing.T) {
 	}
 	share := ql.Quote.ShareLinkID
 	other := w.env.NewPartner(t, "Other Movers")
-	if _, err := w.env.Store.SetBeta(context.Background(), other, []manifest.Feature{manifest.Deposits}, nil); err != nil {
+	if _, err := w.env.Store.SetBeta(context.Background(), other, []partner.Feature{partner.Deposits}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.env.Store.SetDepositSettings(context.Background(), other, auth.DepositSettings{CarrierLegalName: "O", USDOTNumber: "1", StripeAccount: "acct_other"}); err != nil {
+	if _, err := w.env.Store.SetDepositSettings(context.Background(), other, partner.DepositSettings{CarrierLegalName: "O", USDOTNumber: "1", StripeAccount: "acct_other"}); err != nil {
 		t.Fatal(err)
 	}
 	otherKey, _ := w.env.NewKey(t, other, auth.Test)
@@ -263,7 +263,7 @@ func TestDepositRefusals(t *testing.T) {
 			t.Errorf("422 does not name %s: %v", f, fields)
 		}
 	}
-	if _, err := w.env.Store.SetDepositSettings(context.Background(), w.partner, auth.DepositSettings{CarrierLegalName: "Acme Moving LLC"}); err != nil {
+	if _, err := w.env.Store.SetDepositSettings(context.Background(), w.partner, partner.DepositSettings{CarrierLegalName: "Acme Moving LLC"}); err != nil {
 		t.Fatal(err)
 	}
 	w.env.Clock.Advance(time.Minute) // past the partner settings cache

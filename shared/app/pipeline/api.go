@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
@@ -87,7 +88,7 @@ func (c *Call) Tenant() auth.Tenant { return c.Principal.Tenant }
 
 // Partner returns the caller's partner settings (rate card, beta features),
 // from a short-lived instance cache (see SettingsTTL).
-func (c *Call) Partner(ctx context.Context) (auth.Partner, error) {
+func (c *Call) Partner(ctx context.Context) (partner.Partner, error) {
 	return c.p.settings.get(ctx, c.Principal.PartnerID, c.Now)
 }
 
@@ -112,7 +113,7 @@ type Endpoint struct {
 	// Route.Beta) the partner lacks: nil lets it run (a read of what the
 	// beta already made), an error refuses it (a customer's page words its
 	// own). Nil: 403 beta_not_enabled (BetaNotEnabled).
-	BetaOff func(ctx context.Context, c *Call, partner auth.Partner) error
+	BetaOff func(ctx context.Context, c *Call, ptn partner.Partner) error
 }
 
 // Grant is what a token route's Verify found.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline/idempotency"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
@@ -22,8 +23,8 @@ func (partnerStore) Admit(context.Context, string, time.Time, int) (auth.Princip
 	return auth.Principal{}, auth.Usage{}, errors.New("not used")
 }
 
-func (partnerStore) GetPartner(_ context.Context, id string) (auth.Partner, error) {
-	return auth.Partner{ID: id, Beta: manifest.Features}, nil
+func (partnerStore) GetPartner(_ context.Context, id string) (partner.Partner, error) {
+	return partner.Partner{ID: id, Beta: partner.Features}, nil
 }
 
 func (partnerStore) Idempotency() idempotency.Store { return nil }
@@ -49,7 +50,7 @@ func TestMalformedPathIDIsNotFound(t *testing.T) {
 					reached = true
 					return Work{Run: func(context.Context, string) (any, error) { return struct{}{}, nil }}, nil
 				}}
-				admitted := auth.Principal{Tenant: auth.Tenant{PartnerID: "p1", Mode: auth.Test}, Scopes: manifest.AllScopes}
+				admitted := auth.Principal{Tenant: auth.Tenant{PartnerID: "p1", Mode: auth.Test}, Scopes: auth.AllScopes}
 				res := p.Run(context.Background(), ep, &Request{Route: rt, PathParam: id, Admitted: &admitted})
 				if reached {
 					t.Errorf("path id %q reached the endpoint", id)
@@ -70,7 +71,7 @@ func TestMalformedPathIDIsNotFound(t *testing.T) {
 				got = c.ID
 				return Work{Run: func(context.Context, string) (any, error) { return struct{}{}, nil }}, nil
 			}}
-			admitted := auth.Principal{Tenant: auth.Tenant{PartnerID: "p1", Mode: auth.Test}, Scopes: manifest.AllScopes}
+			admitted := auth.Principal{Tenant: auth.Tenant{PartnerID: "p1", Mode: auth.Test}, Scopes: auth.AllScopes}
 			p.Run(context.Background(), ep, &Request{Route: rt, PathParam: valid, Admitted: &admitted})
 			if want := strings.ToLower(valid); got != want {
 				t.Errorf("c.ID = %q; want %q", got, want)

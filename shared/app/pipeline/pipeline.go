@@ -13,6 +13,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/app/pipeline/idempotency"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
@@ -22,7 +23,7 @@ type Store interface {
 	// against its minute window (see dynamo.Store.Admit).
 	Admit(ctx context.Context, digest string, now time.Time, limit int) (auth.Principal, auth.Usage, error)
 	// GetPartner reads a partner's settings; unknown → not_found.
-	GetPartner(ctx context.Context, id string) (auth.Partner, error)
+	GetPartner(ctx context.Context, id string) (partner.Partner, error)
 	// Idempotency is the store of Idempotency-Keys.
 	Idempotency() idempotency.Store
 }
@@ -120,15 +121,15 @@ func (p *Pipeline) run(ctx context.Context, ep Endpoint, c *Call, res *Result) (
 		return 0, nil, false, err
 	}
 	if rt.Beta != "" {
-		partner, err := c.Partner(ctx)
+		ptn, err := c.Partner(ctx)
 		if err != nil {
 			return 0, nil, false, err
 		}
-		if !partner.BetaEnabled(rt.Beta) {
+		if !ptn.BetaEnabled(rt.Beta) {
 			if ep.BetaOff == nil {
 				return 0, nil, false, BetaNotEnabled(rt.Beta)
 			}
-			if err := ep.BetaOff(ctx, c, partner); err != nil {
+			if err := ep.BetaOff(ctx, c, ptn); err != nil {
 				return 0, nil, false, err
 			}
 		}
@@ -246,7 +247,7 @@ func (p *Pipeline) Admit(ctx context.Context, req *Request) (auth.Principal, Res
 
 // Partner returns the settings of partner id (beta features, rate card),
 // from the same instance cache as Call.Partner.
-func (p *Pipeline) Partner(ctx context.Context, id string) (auth.Partner, error) {
+func (p *Pipeline) Partner(ctx context.Context, id string) (partner.Partner, error) {
 	return p.settings.get(ctx, id, p.d.Now())
 }
 
@@ -281,7 +282,7 @@ func (p *Pipeline) admitToken(ctx context.Context, ep Endpoint, c *Call, res *Re
 
 // BetaNotEnabled is the refusal of a route whose beta feature f the
 // caller's partner lacks.
-func BetaNotEnabled(f manifest.Feature) error {
+func BetaNotEnabled(f partner.Feature) error {
 	return errcode.New(errcode.BetaNotEnabled,
 		"This endpoint is in private beta (%s) and not enabled for your account; ask your operator to enable it.", f).
 		WithDetail("feature", string(f))

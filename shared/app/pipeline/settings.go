@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 )
 
 // SettingsTTL is how long an instance keeps a partner's settings (rate
@@ -18,25 +18,25 @@ const SettingsTTL = 30 * time.Second
 
 // settingsCache is a per-instance cache of partner settings.
 type settingsCache struct {
-	load func(context.Context, string) (auth.Partner, error)
+	load func(context.Context, string) (partner.Partner, error)
 	ttl  time.Duration
 	mu   sync.Mutex
 	m    map[string]cachedPartner
 }
 
 type cachedPartner struct {
-	p       auth.Partner
+	p       partner.Partner
 	fetched time.Time
 }
 
-func newSettingsCache(load func(context.Context, string) (auth.Partner, error), ttl time.Duration) *settingsCache {
+func newSettingsCache(load func(context.Context, string) (partner.Partner, error), ttl time.Duration) *settingsCache {
 	return &settingsCache{load: load, ttl: ttl, m: map[string]cachedPartner{}}
 }
 
 // get returns partner id's settings as of at most ttl before now. A failed
 // read is not cached. Concurrent misses may read twice; that is cheaper
 // than holding a lock across a network call.
-func (s *settingsCache) get(ctx context.Context, id string, now time.Time) (auth.Partner, error) {
+func (s *settingsCache) get(ctx context.Context, id string, now time.Time) (partner.Partner, error) {
 	s.mu.Lock()
 	c, ok := s.m[id]
 	s.mu.Unlock()
@@ -45,7 +45,7 @@ func (s *settingsCache) get(ctx context.Context, id string, now time.Time) (auth
 	}
 	p, err := s.load(ctx, id)
 	if err != nil {
-		return auth.Partner{}, err
+		return partner.Partner{}, err
 	}
 	s.mu.Lock()
 	s.m[id] = cachedPartner{p: p, fetched: now}

@@ -7,23 +7,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 )
 
 func TestSettingsCacheLifetime(t *testing.T) {
 	reads := 0
 	fail := false
-	c := newSettingsCache(func(_ context.Context, id string) (auth.Partner, error) {
+	c := newSettingsCache(func(_ context.Context, id string) (partner.Partner, error) {
 		reads++
 		if fail {
-			return auth.Partner{}, errors.New("dynamodb down")
+			return partner.Partner{}, errors.New("dynamodb down")
 		}
-		return auth.Partner{ID: id, Name: string(rune('A' + reads))}, nil
+		return partner.Partner{ID: id, Name: string(rune('A' + reads))}, nil
 	}, SettingsTTL)
 	ctx := context.Background()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	get := func(at time.Time) (auth.Partner, error) { return c.get(ctx, "p1", at) }
+	get := func(at time.Time) (partner.Partner, error) { return c.get(ctx, "p1", at) }
 
 	p, _ := get(t0)
 	if q, _ := get(t0.Add(SettingsTTL - time.Millisecond)); q.Name != p.Name || reads != 1 {

@@ -11,6 +11,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/linktoken"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/quote"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
@@ -24,7 +25,7 @@ const PageRateLimit = 30
 // Service.StartForPage): it returns the checkout URL of the lead's open
 // deposit for the quote, or of a new one.
 type Checkout interface {
-	StartForPage(ctx context.Context, t auth.Tenant, partner auth.Partner, leadID, quoteID string, now time.Time) (string, error)
+	StartForPage(ctx context.Context, t auth.Tenant, ptn partner.Partner, leadID, quoteID string, now time.Time) (string, error)
 }
 
 // pageSession is what a quote page token resolved to.
@@ -59,8 +60,8 @@ func session(c *pipeline.Call) *pageSession { return c.Subject.(*pageSession) }
 
 // onlineOff refuses the page's accept and deposit calls when the
 // partner lost the beta their routes need, in the customer's words.
-func onlineOff(_ context.Context, c *pipeline.Call, partner auth.Partner) error {
-	_, msg := quotepage.OnlineOff(partner.Name)
+func onlineOff(_ context.Context, c *pipeline.Call, ptn partner.Partner) error {
+	_, msg := quotepage.OnlineOff(ptn.Name)
 	return errcode.New(errcode.BetaNotEnabled, "%s", msg).WithDetail("feature", string(c.Route.Beta))
 }
 
@@ -80,15 +81,15 @@ func (s *Service) quotePage() pipeline.Endpoint {
 		Operation: manifest.QuotePage, Verify: s.verify(), RenderError: errorPage,
 		Prepare: func(ctx context.Context, c *pipeline.Call) (pipeline.Work, error) {
 			ss := session(c)
-			partner, err := c.Partner(ctx)
+			ptn, err := c.Partner(ctx)
 			if err != nil {
 				return pipeline.Work{}, err
 			}
 			return pipeline.Work{Run: func(ctx context.Context, _ string) (any, error) {
 				if ss.expired {
-					return s.expiredPage(ctx, ss, partner)
+					return s.expiredPage(ctx, ss, ptn)
 				}
-				p, err := s.page(ctx, c.PathParam, partner, ss, c.Now)
+				p, err := s.page(ctx, c.PathParam, ptn, ss, c.Now)
 				if err != nil {
 					return nil, err
 				}
@@ -101,20 +102,20 @@ func (s *Service) quotePage() pipeline.Endpoint {
 // expiredPage is the 410 page of an expired link: one that says the move
 // is booked when this quote's deposit was paid (a booked customer needs no
 // new quote), else the one that asks for a new quote.
-func (s *Service) expiredPage(ctx context.Context, ss *pageSession, partner auth.Partner) (any, error) {
+func (s *Service) expiredPage(ctx context.Context, ss *pageSession, ptn partner.Partner) (any, error) {
 	ql, err := s.store.GetQuoteLead(ctx, ss.tenant, ss.leadID)
 	if err != nil {
 		return nil, err
 	}
 	if ql.Quote != nil && ql.Quote.QuoteID == ss.quoteID && ql.Deposit != nil && ql.Deposit.Status == deposit.Paid {
-		return quotepage.BookedLinkExpiredPage(partner.Name), nil
+		return quotepage.BookedLinkExpiredPage(ptn.Name), nil
 	}
-	return quotepage.ErrorPage(410, partner.Name), nil
+	return quotepage.ErrorPage(410, ptn.Name), nil
 }
 
 // page reads what the quote page shows: the token's quote (superseded
 // when the lead has a newer one), its acceptance and the lead's deposit.
-func (s *Service) page(ctx context.Context, token string, partner auth.Partner, ss *pageSession, now time.Time) (quotepage.Page, error) {
+func (s *Service) page(ctx context.Context, token string, ptn partner.Partner, ss *pageSession, now time.Time) (quotepage.Page, error) {
 	ql, err := s.store.GetQuoteLead(ctx, ss.tenant, ss.leadID)
 	if err != nil {
 		return quotepage.Page{}, err
@@ -131,12 +132,12 @@ func (s *Service) page(ctx context.Context, token string, partner auth.Partner, 
 	}
 	base := PagePath(token)
 	p := quotepage.Page{
-		CompanyName: qr.CompanyName, CarrierLegalName: partner.Deposits.CarrierLegalName, USDOTNumber: partner.Deposits.USDOTNumber,
+		CompanyName: qr.CompanyName, CarrierLegalName: ptn.Deposits.CarrierLegalName, USDOTNumber: ptn.Deposits.USDOTNumber,
 		EstimateType: string(qr.EstimateType), PriceCents: qr.PriceCents, DepositCents: qr.DepositCents,
 		Currency: qr.Currency, ExpiresAt: qr.ExpiresAt, Stage: string(stage),
 		DepositStatus: string(deposit.PublicNone), AcceptPath: base + "/accept", DepositPath: base + "/deposit",
 		// The page's accept and deposit calls need the beta (one feature).
-		OnlineOff: !partner.BetaEnabled(manifest.ByOperation(manifest.QuoteAccept).Beta),
+		OnlineOff: !ptn.BetaEnabled(manifest.ByOperation(manifest.QuoteAccept).Beta),
 	}
 	if m := qr.Move; m != nil {
 		p.Move = &quotepage.Move{FromAddress: m.FromAddress, ToAddress: m.ToAddress, MoveDate: m.MoveDate,
@@ -210,12 +211,12 @@ func (s *Service) quoteDeposit(checkout Checkout) pipeline.Endpoint {
 			if b := strings.TrimSpace(string(c.Body)); b != "" && b != "{}" {
 				return pipeline.Work{}, errcode.New(errcode.ValidationFailed, "This call takes no fields; send {} or nothing.")
 			}
-			partner, err := c.Partner(ctx)
+			ptn, err := c.Partner(ctx)
 			if err != nil {
 				return pipeline.Work{}, err
 			}
 			return pipeline.Work{Run: func(ctx context.Context, _ string) (any, error) {
-				url, err := checkout.StartForPage(ctx, ss.tenant, partner, ss.leadID, ss.quoteID, c.Now)
+				url, err := checkout.StartForPage(ctx, ss.tenant, ptn, ss.leadID, ss.quoteID, c.Now)
 				if err != nil {
 					return nil, err
 				}

@@ -18,6 +18,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 )
 
@@ -26,7 +27,7 @@ import (
 type Store interface {
 	GetLead(ctx context.Context, t auth.Tenant, id string) (lead.Lead, error)
 	GetLeadWithSurvey(ctx context.Context, t auth.Tenant, id string) (lead.Lead, record.LeadSurvey, error)
-	GetPartner(ctx context.Context, id string) (auth.Partner, error)
+	GetPartner(ctx context.Context, id string) (partner.Partner, error)
 
 	GetSurvey(ctx context.Context, t auth.Tenant, id string) (record.Survey, error)
 	StartSurvey(ctx context.Context, t auth.Tenant, sv survey.Survey) error

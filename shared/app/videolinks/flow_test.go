@@ -15,7 +15,6 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/domain/videolink"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/testkit/apitest"
 	"github.com/moveleads/partnerapi/shared/testkit/dynamotest"
 )
@@ -215,7 +214,7 @@ func TestIsolationAndScope(t *testing.T) {
 		want(t, e.mint(t, e.key, id, ""), 404, "not_found")
 		want(t, e.revoke(t, e.key, id, ""), 404, "not_found")
 	}
-	readOnly, _ := e.NewKey(t, e.partner, auth.Test, manifest.LeadsRead)
+	readOnly, _ := e.NewKey(t, e.partner, auth.Test, auth.LeadsRead)
 	want(t, e.mint(t, readOnly, sv.SurveyID, ""), 403, "insufficient_scope")
 	want(t, e.revoke(t, readOnly, sv.SurveyID, ""), 403, "insufficient_scope")
 	if grants, _ := e.Store.VideoGrants(context.Background(), e.tenant(), sv.SurveyID); len(grants) != 0 {

@@ -10,10 +10,6 @@ type exception struct{ from, to string }
 // its reason. A test fails when one excuses nothing any more: delete it
 // then.
 var exceptions = map[exception]string{
-	// TODO(issue 25, linktoken/partner move): auth stops importing manifest;
-	// delete this line with that move.
-	{"shared/domain/auth", "shared/spec/manifest"}: "auth.Partner's scopes and beta features are manifest's names until the partner move",
-
 	{"shared/adapter/dynamo", "shared/app/pipeline/idempotency"}: "the store keeps the Idempotency-Key protocol's claims: pipeline/idempotency's types are what the pipeline's Store port takes",
 	{"shared/adapter/dynamo", "shared/app/record"}:               "the records the features exchange with their Store ports (its types are the ports')",
 

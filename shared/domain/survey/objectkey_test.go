@@ -1,15 +1,8 @@
 package survey
 
-import (
-	"testing"
-
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
-)
+import "testing"
 
 func TestObjectKeyRoundTrip(t *testing.T) {
-	if objectPrefix != manifest.ClipPrefix {
-		t.Fatalf("objectPrefix %q != manifest.ClipPrefix %q", objectPrefix, manifest.ClipPrefix)
-	}
 	k := ObjectKey("ptn_1", "test", "s", "c")
 	p, m, s, c, err := ParseObjectKey(k)
 	if err != nil || p != "ptn_1" || m != "test" || s != "s" || c != "c" {

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/edge/agenttools"
 	"github.com/moveleads/partnerapi/shared/local/repo"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
@@ -45,10 +46,10 @@ func newWorld(t *testing.T) *world {
 	w.partner = env.NewPartner(t, "Acme Movers")
 	w.key, _ = env.NewKey(t, w.partner, auth.Test)
 	ctx := context.Background()
-	if _, err := env.Store.SetBeta(ctx, w.partner, []manifest.Feature{manifest.Deposits}, nil); err != nil {
+	if _, err := env.Store.SetBeta(ctx, w.partner, []partner.Feature{partner.Deposits}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := env.Store.SetDepositSettings(ctx, w.partner, auth.DepositSettings{
+	if _, err := env.Store.SetDepositSettings(ctx, w.partner, partner.DepositSettings{
 		CarrierLegalName: "Acme Moving LLC", USDOTNumber: "1234567", StripeAccount: "acct_1PartnerTest",
 	}); err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
@@ -113,12 +114,12 @@ func (b *Backend) HTTPHandler(o HTTPOptions) http.Handler {
 			b.refuse(w, id, res, o.Now(), err)
 			return
 		}
-		partner, err := b.Pipeline.Partner(r.Context(), pr.PartnerID)
+		ptn, err := b.Pipeline.Partner(r.Context(), pr.PartnerID)
 		if err != nil {
 			fail(err, res)
 			return
 		}
-		srv := b.Server(Caller{Key: req.Key, Admitted: &pr, RequestID: id, UserAgent: req.UserAgent, SourceIP: req.SourceIP}, pr, partner)
+		srv := b.Server(Caller{Key: req.Key, Admitted: &pr, RequestID: id, UserAgent: req.UserAgent, SourceIP: req.SourceIP}, pr, ptn)
 		// The SDK wants these exactly; readMessage and mediaTypes checked
 		// what this server needs of them.
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -140,7 +141,7 @@ func (b *Backend) HTTPHandler(o HTTPOptions) http.Handler {
 			res.Status, res.Body = http.StatusOK, (&rpcError{id: msg.id, code: jsonrpc.CodeInvalidParams, data: map[string]any{"max_bytes": o.AnswerLimit},
 				message: fmt.Sprintf("The answer would be %d bytes, over the %d bytes one answer may carry, so none of it was sent. Ask for less: e.g. list_leads with a smaller limit, a page at a time.", cw.size, o.AnswerLimit)}).body()
 		case ct == "application/json":
-			res.Status, res.Body = cw.status, sanitize(msg, cw.body.Bytes(), func(name string) bool { return visibleTool(pr, partner, name) })
+			res.Status, res.Body = cw.status, sanitize(msg, cw.body.Bytes(), func(name string) bool { return visibleTool(pr, ptn, name) })
 		default: // 202 to a notification: no body
 			res.Status, res.Body = cw.status, cw.body.Bytes()
 		}
@@ -201,8 +202,8 @@ func acceptsJSON(accept string) bool {
 }
 
 // visibleTool reports whether the tool named name is one p may call.
-func visibleTool(p auth.Principal, partner auth.Partner, name string) bool {
-	return slices.ContainsFunc(Visible(p, partner), func(t *Tool) bool { return t.Name == name })
+func visibleTool(p auth.Principal, ptn partner.Partner, name string) bool {
+	return slices.ContainsFunc(Visible(p, ptn), func(t *Tool) bool { return t.Name == name })
 }
 
 // capture buffers the SDK's answer (JSON, never a stream here) and counts

@@ -183,7 +183,7 @@ func TestTenancyAndMode(t *testing.T) {
 // hidden tool cannot be called.
 func TestScopesHideTools(t *testing.T) {
 	w := newWorld(t)
-	readOnly, _ := w.env.NewKey(t, w.partner, auth.Test, manifest.LeadsRead)
+	readOnly, _ := w.env.NewKey(t, w.partner, auth.Test, auth.LeadsRead)
 	s := w.connectHTTP(t, "/v1-mcp", readOnly)
 	if names := toolNames(t, s); !slices.Equal(names, []string{"get_lead", "list_leads"}) {
 		t.Errorf("a leads:read key sees %v; want get_lead, list_leads", names)

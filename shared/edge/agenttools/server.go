@@ -14,6 +14,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
@@ -73,14 +74,14 @@ type Caller struct {
 
 // Visible returns the tools p may call: those whose operation's scope p
 // has and whose beta feature partner has enabled.
-func Visible(p auth.Principal, partner auth.Partner) []*Tool {
+func Visible(p auth.Principal, ptn partner.Partner) []*Tool {
 	var out []*Tool
 	for _, t := range Tools {
 		rt := t.Route()
 		if rt.Scope != "" && !p.Has(rt.Scope) {
 			continue
 		}
-		if rt.Beta != "" && !partner.BetaEnabled(rt.Beta) {
+		if rt.Beta != "" && !ptn.BetaEnabled(rt.Beta) {
 			continue
 		}
 		out = append(out, t)
@@ -90,12 +91,12 @@ func Visible(p auth.Principal, partner auth.Partner) []*Tool {
 
 // Server returns an MCP server with the tools of Visible(p, partner),
 // each running as c.
-func (b *Backend) Server(c Caller, p auth.Principal, partner auth.Partner) *mcp.Server {
+func (b *Backend) Server(c Caller, p auth.Principal, ptn partner.Partner) *mcp.Server {
 	s := mcp.NewServer(Implementation, &mcp.ServerOptions{
 		Instructions: Instructions, SchemaCache: b.cache, Logger: b.Log,
 	})
 	run := func(ctx context.Context, op manifest.Operation, cl call) (int, []byte) { return b.run(ctx, c, op, cl) }
-	for _, t := range Visible(p, partner) {
+	for _, t := range Visible(p, ptn) {
 		t.register(s, t, run)
 	}
 	return s

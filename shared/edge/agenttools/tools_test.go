@@ -18,6 +18,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
@@ -237,15 +238,15 @@ func TestVisible(t *testing.T) {
 		}
 		return out
 	}
-	beta := auth.Partner{Beta: []manifest.Feature{manifest.Deposits}}
-	all := auth.Principal{Scopes: manifest.AllScopes}
+	beta := partner.Partner{Beta: []partner.Feature{partner.Deposits}}
+	all := auth.Principal{Scopes: auth.AllScopes}
 	if got := names(Visible(all, beta)); len(got) != len(Tools) {
 		t.Errorf("every scope, beta: %v; want every tool", got)
 	}
-	if got := names(Visible(all, auth.Partner{})); slices.Contains(got, "create_quote") || slices.Contains(got, "get_deposit") || !slices.Contains(got, "create_lead") {
+	if got := names(Visible(all, partner.Partner{})); slices.Contains(got, "create_quote") || slices.Contains(got, "get_deposit") || !slices.Contains(got, "create_lead") {
 		t.Errorf("no beta: %v; want no quote or deposit tool", got)
 	}
-	readOnly := auth.Principal{Scopes: []manifest.Scope{manifest.LeadsRead}}
+	readOnly := auth.Principal{Scopes: []auth.Scope{auth.LeadsRead}}
 	if got := names(Visible(readOnly, beta)); !slices.Equal(got, []string{"list_leads", "get_lead"}) {
 		t.Errorf("leads:read: %v; want list_leads, get_lead", got)
 	}

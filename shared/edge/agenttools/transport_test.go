@@ -243,7 +243,7 @@ func FuzzHTTPBody(f *testing.F) {
 	}
 	env := apitest.New(f)
 	partner := env.NewPartner(f, "Fuzz Movers")
-	key, _ := env.NewKey(f, partner, auth.Test, manifest.LeadsRead)
+	key, _ := env.NewKey(f, partner, auth.Test, auth.LeadsRead)
 	env.Clock.Set(time.Date(2026, 11, 23, 10, 0, 5, 0, time.UTC))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		env.Clock.Advance(time.Minute) // a fresh rate-limit window each time

@@ -143,10 +143,10 @@ func TestTenantAndModeIsolation(t *testing.T) {
 func TestScopes(t *testing.T) {
 	env := apitest.New(t)
 	p := newPartner(t, env)
-	readOnly, _ := env.NewKey(t, p.id, auth.Test, manifest.LeadsRead)
-	writeOnly, _ := env.NewKey(t, p.id, auth.Test, manifest.LeadsWrite)
+	readOnly, _ := env.NewKey(t, p.id, auth.Test, auth.LeadsRead)
+	writeOnly, _ := env.NewKey(t, p.id, auth.Test, auth.LeadsWrite)
 	// An older-style key: leads scopes only, no surveys:read.
-	legacy, _ := env.NewKey(t, p.id, auth.Test, manifest.LeadsRead, manifest.LeadsWrite)
+	legacy, _ := env.NewKey(t, p.id, auth.Test, auth.LeadsRead, auth.LeadsWrite)
 
 	r := wantError(t, env.Do(t, "POST", "/v1/leads", readOnly, `{"email":"a@b.co"}`), 403, "insufficient_scope")
 	if r.Error.Details["required_scope"] != "leads:write" {
@@ -165,13 +165,13 @@ func TestScopes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range keys {
-		if k.Digest == auth.Digest(legacy) && (len(k.Scopes) != 2 || hasScope(k.Scopes, manifest.SurveysRead)) {
+		if k.Digest == auth.Digest(legacy) && (len(k.Scopes) != 2 || hasScope(k.Scopes, auth.SurveysRead)) {
 			t.Errorf("legacy key stored with scopes %v; want leads only", k.Scopes)
 		}
 	}
 }
 
-func hasScope(s []manifest.Scope, want manifest.Scope) bool {
+func hasScope(s []auth.Scope, want auth.Scope) bool {
 	for _, x := range s {
 		if x == want {
 			return true

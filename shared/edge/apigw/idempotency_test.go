@@ -18,7 +18,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/testkit/apitest"
 )
 
-func countLeads(t *testing.T, p partner) int {
+func countLeads(t *testing.T, p keyedPartner) int {
 	t.Helper()
 	n, cursor := 0, ""
 	for {

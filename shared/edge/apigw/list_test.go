@@ -46,7 +46,7 @@ type detailResp struct {
 
 // seedLeads stores n leads for p with distinct, increasing times (through
 // the store, not the API, to stay clear of the rate limit).
-func seedLeads(t *testing.T, env *apitest.Env, p partner, mode auth.Mode, n int, start time.Time) []string {
+func seedLeads(t *testing.T, env *apitest.Env, p keyedPartner, mode auth.Mode, n int, start time.Time) []string {
 	t.Helper()
 	ids := make([]string, n)
 	for i := range ids {

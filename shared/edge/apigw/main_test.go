@@ -10,19 +10,19 @@ import (
 
 func TestMain(m *testing.M) { apitest.Main(m) }
 
-// partner is a partner with a test key, on a fresh stack.
-type partner struct {
+// keyedPartner is a partner with a test key, on a fresh stack.
+type keyedPartner struct {
 	env   *apitest.Env
 	id    string
 	key   string
 	keyID string
 }
 
-func newPartner(t *testing.T, env *apitest.Env) partner {
+func newPartner(t *testing.T, env *apitest.Env) keyedPartner {
 	t.Helper()
 	id := env.NewPartner(t, "Acme Movers")
 	key, keyID := env.NewKey(t, id, auth.Test)
-	return partner{env: env, id: id, key: key, keyID: keyID}
+	return keyedPartner{env: env, id: id, key: key, keyID: keyID}
 }
 
 // errorBody is the spec's error body.
@@ -69,7 +69,7 @@ type createResp struct {
 	} `json:"estimate"`
 }
 
-func (p partner) create(t *testing.T, body string, headers ...string) createResp {
+func (p keyedPartner) create(t *testing.T, body string, headers ...string) createResp {
 	t.Helper()
 	r := p.env.Do(t, "POST", "/v1-leads", p.key, body, headers...)
 	if r.Status != 200 {

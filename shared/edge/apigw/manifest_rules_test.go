@@ -15,6 +15,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/edge/apigw"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/testkit/apitest"
@@ -94,7 +95,7 @@ func TestBetaGateThroughTheManifest(t *testing.T) {
 	env.Clock.Set(time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC))
 	pr := newProbe(t, env, manifest.Route{
 		Operation: "betaProbe", Method: "GET", PilotPath: "/v1-probe", LogicalPath: "/v1/probe",
-		Auth: manifest.AuthPartnerKey, Scope: manifest.DepositsRead, Beta: manifest.Deposits,
+		Auth: manifest.AuthPartnerKey, Scope: auth.DepositsRead, Beta: partner.Deposits,
 		BodyLimit: manifest.DefaultBodyLimit, Response: manifest.JSON, RateLimit: manifest.PerKey,
 	})
 	p := newPartner(t, env)
@@ -108,12 +109,12 @@ func TestBetaGateThroughTheManifest(t *testing.T) {
 		t.Errorf("details %v; want feature deposits", d)
 	}
 	// The scope is checked before the gate.
-	narrow, _ := env.NewKey(t, p.id, auth.Test, manifest.LeadsRead)
+	narrow, _ := env.NewKey(t, p.id, auth.Test, auth.LeadsRead)
 	if status, body := pr.call(t, narrow, "", "", ""); status != 403 || errCode(body) != "insufficient_scope" {
 		t.Errorf("key without deposits:read: %d %v; want 403 insufficient_scope", status, body)
 	}
 
-	if _, err := env.Store.SetBeta(ctx, p.id, []manifest.Feature{manifest.Deposits}, nil); err != nil {
+	if _, err := env.Store.SetBeta(ctx, p.id, []partner.Feature{partner.Deposits}, nil); err != nil {
 		t.Fatal(err)
 	}
 	env.Clock.Advance(pipeline.SettingsTTL)
@@ -126,7 +127,7 @@ func TestBetaGateThroughTheManifest(t *testing.T) {
 		t.Errorf("other partner: %d %v; want 403 beta_not_enabled", status, body)
 	}
 
-	if _, err := env.Store.SetBeta(ctx, p.id, nil, []manifest.Feature{manifest.Deposits}); err != nil {
+	if _, err := env.Store.SetBeta(ctx, p.id, nil, []partner.Feature{partner.Deposits}); err != nil {
 		t.Fatal(err)
 	}
 	env.Clock.Advance(pipeline.SettingsTTL)
@@ -146,7 +147,7 @@ func TestIdempotencyFingerprintCoversPathAndQuery(t *testing.T) {
 	env := apitest.New(t)
 	pr := newProbe(t, env, manifest.Route{
 		Operation: "idemProbe", Method: "POST", PilotPath: "/v1-probe/{lead_id}", LogicalPath: "/v1/probe/{id}",
-		Auth: manifest.AuthPartnerKey, Scope: manifest.LeadsWrite, Idempotent: true,
+		Auth: manifest.AuthPartnerKey, Scope: auth.LeadsWrite, Idempotent: true,
 		BodyLimit: manifest.DefaultBodyLimit, Response: manifest.JSON, RateLimit: manifest.PerKey,
 	})
 	p := newPartner(t, env)
@@ -174,7 +175,7 @@ func TestIdempotencyFingerprintCoversPathAndQuery(t *testing.T) {
 	// A route the manifest does not mark idempotent ignores the header.
 	plain := newProbe(t, env, manifest.Route{
 		Operation: "plainProbe", Method: "POST", PilotPath: "/v1-plain/{lead_id}", LogicalPath: "/v1/plain/{id}",
-		Auth: manifest.AuthPartnerKey, Scope: manifest.LeadsWrite,
+		Auth: manifest.AuthPartnerKey, Scope: auth.LeadsWrite,
 		BodyLimit: manifest.DefaultBodyLimit, Response: manifest.JSON, RateLimit: manifest.PerKey,
 	})
 	plain.call(t, p.key, a, "", "k1")
@@ -230,7 +231,7 @@ func TestSettingsChangeReachesEveryRequestWithin60s(t *testing.T) {
 	}
 	env.Clock.Advance(pipeline.SettingsTTL)
 	for i, k := range append([]string{p.key}, keys...) {
-		got := partner{env: env, key: k}.create(t, body)
+		got := keyedPartner{env: env, key: k}.create(t, body)
 		if got.Estimate == nil || int64(got.Estimate.Min) != want.Min || int64(got.Estimate.Max) != want.Max {
 			t.Errorf("key %d: estimate %+v; want %+v (the new card)", i, got.Estimate, *want)
 		}

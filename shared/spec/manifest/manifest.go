@@ -23,6 +23,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/spec/table"
 )
 
@@ -287,7 +289,7 @@ var Functions = []Function{
 		HTTP: []Route{{
 			Operation: CreateLead, Method: "POST",
 			PilotPath: "/v1-leads", LogicalPath: "/v1/leads",
-			Auth: AuthPartnerKey, Scope: LeadsWrite, Idempotent: true,
+			Auth: AuthPartnerKey, Scope: auth.LeadsWrite, Idempotent: true,
 			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 		}},
 		// GetItem: the partner's settings (rate card), and a duplicate
@@ -299,7 +301,7 @@ var Functions = []Function{
 		HTTP: []Route{{
 			Operation: ListLeads, Method: "GET",
 			PilotPath: "/v1-leads-list", LogicalPath: "/v1/leads",
-			Auth: AuthPartnerKey, Scope: LeadsRead,
+			Auth: AuthPartnerKey, Scope: auth.LeadsRead,
 			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 		}},
 		Table:   TableAccess{Query: true},
@@ -310,7 +312,7 @@ var Functions = []Function{
 		HTTP: []Route{{
 			Operation: GetLead, Method: "GET",
 			PilotPath: "/v1-lead-get/{lead_id}", LogicalPath: "/v1/leads/{id}", PathParamType: ParamUUID,
-			Auth: AuthPartnerKey, Scope: LeadsRead,
+			Auth: AuthPartnerKey, Scope: auth.LeadsRead,
 			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 		}},
 		Table: TableAccess{Get: true},
@@ -320,7 +322,7 @@ var Functions = []Function{
 		HTTP: []Route{{
 			Operation: GetSurveyLink, Method: "POST",
 			PilotPath: "/v1-lead-survey/{lead_id}", LogicalPath: "/v1/leads/{id}/video-survey", PathParamType: ParamUUID,
-			Auth: AuthPartnerKey, Scope: SurveysWrite, Idempotent: true,
+			Auth: AuthPartnerKey, Scope: auth.SurveysWrite, Idempotent: true,
 			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 		}},
 		// GetItem: the lead, its survey, the partner's settings (link
@@ -377,13 +379,13 @@ var Functions = []Function{
 			{
 				Operation: CreateSurveyVideoAccess, Method: "POST",
 				PilotPath: "/v1-survey-video-access/{survey_id}", LogicalPath: "/v1/surveys/{id}/video-access", PathParamType: ParamUUID,
-				Auth: AuthPartnerKey, Scope: SurveysRead,
+				Auth: AuthPartnerKey, Scope: auth.SurveysRead,
 				BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 			},
 			{
 				Operation: RevokeSurveyVideoAccess, Method: "DELETE",
 				PilotPath: "/v1-survey-video-access/{survey_id}", LogicalPath: "/v1/surveys/{id}/video-access", PathParamType: ParamUUID,
-				Auth: AuthPartnerKey, Scope: SurveysRead,
+				Auth: AuthPartnerKey, Scope: auth.SurveysRead,
 				BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 			},
 		},
@@ -412,7 +414,7 @@ var Functions = []Function{
 		HTTP: []Route{{
 			Operation: CreateQuote, Method: "POST",
 			PilotPath: "/v1-lead-quote/{lead_id}", LogicalPath: "/v1/leads/{id}/quote", PathParamType: ParamUUID,
-			Auth: AuthPartnerKey, Scope: DepositsWrite, Beta: Deposits, Idempotent: true,
+			Auth: AuthPartnerKey, Scope: auth.DepositsWrite, Beta: partner.Deposits, Idempotent: true,
 			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 		}},
 		// GetItem: the lead, its current quote, the partner (company
@@ -427,7 +429,7 @@ var Functions = []Function{
 		HTTP: []Route{{
 			Operation: AcceptQuote, Method: "POST",
 			PilotPath: "/v1-accept/{lead_id}", LogicalPath: "/v1/leads/{id}/accept", PathParamType: ParamUUID,
-			Auth: AuthPartnerKey, Scope: DepositsWrite, Beta: Deposits, Idempotent: true,
+			Auth: AuthPartnerKey, Scope: auth.DepositsWrite, Beta: partner.Deposits, Idempotent: true,
 			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 		}},
 		// GetItem: the lead and its quote. The signature image goes to
@@ -441,7 +443,7 @@ var Functions = []Function{
 		HTTP: []Route{{
 			Operation: CreateDeposit, Method: "POST",
 			PilotPath: "/v1-deposits", LogicalPath: "/v1/deposits",
-			Auth: AuthPartnerKey, Scope: DepositsWrite, Beta: Deposits, Idempotent: true,
+			Auth: AuthPartnerKey, Scope: auth.DepositsWrite, Beta: partner.Deposits, Idempotent: true,
 			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 		}},
 		// GetItem: the lead, its quote, its open deposit, the partner
@@ -456,7 +458,7 @@ var Functions = []Function{
 		HTTP: []Route{{
 			Operation: GetDeposit, Method: "GET",
 			PilotPath: "/v1-deposit-status/{deposit_id}", LogicalPath: "/v1/deposits/{id}", PathParamType: ParamUUID,
-			Auth: AuthPartnerKey, Scope: DepositsRead, Beta: Deposits, Idempotent: true,
+			Auth: AuthPartnerKey, Scope: auth.DepositsRead, Beta: partner.Deposits, Idempotent: true,
 			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 		}},
 		// GetItem: the deposit. A reconciliation marks the deposit, asks
@@ -474,11 +476,11 @@ var Functions = []Function{
 			},
 			{
 				Operation: QuoteAccept, Method: "POST", PilotPath: "/v1-quote/{token}/accept",
-				Auth: AuthQuoteToken, Beta: Deposits, BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerToken,
+				Auth: AuthQuoteToken, Beta: partner.Deposits, BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerToken,
 			},
 			{
 				Operation: QuoteDeposit, Method: "POST", PilotPath: "/v1-quote/{token}/deposit",
-				Auth: AuthQuoteToken, Beta: Deposits, BodyLimit: 1 << 10, Response: JSON, RateLimit: PerToken,
+				Auth: AuthQuoteToken, Beta: partner.Deposits, BodyLimit: 1 << 10, Response: JSON, RateLimit: PerToken,
 			},
 		},
 		// The token's record counts requests; then as v1-accept and

@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
+	"github.com/moveleads/partnerapi/shared/domain/survey"
 	"github.com/moveleads/partnerapi/shared/spec/settings"
 	"github.com/moveleads/partnerapi/shared/spec/table"
 )
@@ -143,8 +146,8 @@ func checkRoute(t *testing.T, f Function, r Route, ops map[Operation]bool, metho
 	}
 	switch r.Auth {
 	case AuthPartnerKey:
-		if !slices.Contains(AllScopes, r.Scope) {
-			t.Errorf("%s: scope %q is not in AllScopes", r.Operation, r.Scope)
+		if !slices.Contains(auth.AllScopes, r.Scope) {
+			t.Errorf("%s: scope %q is not in auth.AllScopes", r.Operation, r.Scope)
 		}
 		if r.RateLimit != PerKey {
 			t.Errorf("%s: a partner-key route is counted per key, not %q", r.Operation, r.RateLimit)
@@ -175,7 +178,7 @@ func checkRoute(t *testing.T, f Function, r Route, ops map[Operation]bool, metho
 	default:
 		t.Errorf("%s: unknown auth kind %q", r.Operation, r.Auth)
 	}
-	if r.Beta != "" && !slices.Contains(Features, r.Beta) {
+	if r.Beta != "" && !slices.Contains(partner.Features, r.Beta) {
 		t.Errorf("%s: unknown beta feature %q", r.Operation, r.Beta)
 	}
 	if r.Response == HTML && r.Method != "GET" {
@@ -290,22 +293,12 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-func TestParseFeature(t *testing.T) {
-	if f, err := ParseFeature("deposits"); err != nil || f != Deposits {
-		t.Errorf("ParseFeature(deposits) = %q, %v", f, err)
-	}
-	if _, err := ParseFeature("payments"); err == nil || !strings.Contains(err.Error(), "deposits") {
-		t.Errorf("ParseFeature(payments) error %v; want one naming the known features", err)
-	}
-}
-
-func TestAllScopesUnique(t *testing.T) {
-	seen := map[Scope]bool{}
-	for _, s := range AllScopes {
-		if seen[s] {
-			t.Errorf("scope %q listed twice", s)
-		}
-		seen[s] = true
+// TestClipPrefixIsSurveys: the bucket grants and the clip processor's
+// trigger name ClipPrefix; survey's object keys must start with it (survey
+// keeps its own copy so that it imports no spec package).
+func TestClipPrefixIsSurveys(t *testing.T) {
+	if got, want := survey.ObjectKey("ptn_1", "test", "s", "c"), ClipPrefix+"ptn_1/test/s/c"; got != want {
+		t.Errorf("survey.ObjectKey = %q; want %q", got, want)
 	}
 }
 
@@ -435,30 +428,6 @@ func TestPathParam(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := tt.r.PathParam(tt.params); got != tt.want {
 				t.Errorf("%s.PathParam(%v) = %q; want %q", tt.r.Operation, tt.params, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestParseScope(t *testing.T) {
-	for _, s := range AllScopes {
-		t.Run(string(s), func(t *testing.T) {
-			got, err := ParseScope(string(s))
-			if err != nil || got != s {
-				t.Errorf("ParseScope(%q) = %q, %v; want %q, nil", s, got, err, s)
-			}
-		})
-	}
-	for _, s := range []string{"", "leads", "leads:*", "LEADS:READ", " leads:read", "leads:read ", "leads:delete"} {
-		t.Run("reject "+s, func(t *testing.T) {
-			got, err := ParseScope(s)
-			if err == nil || got != "" {
-				t.Fatalf("ParseScope(%q) = %q, %v; want an error", s, got, err)
-			}
-			for _, known := range AllScopes {
-				if !strings.Contains(err.Error(), string(known)) {
-					t.Errorf("ParseScope(%q) error %q does not name known scope %q", s, err, known)
-				}
 			}
 		})
 	}

@@ -1,67 +1,12 @@
 package manifest
 
 import (
-	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 )
-
-// Scope is a permission carried by an API key.
-type Scope string
-
-// The scopes a key can carry. A key created without explicit scopes gets All.
-const (
-	LeadsRead     Scope = "leads:read"
-	LeadsWrite    Scope = "leads:write"
-	SurveysRead   Scope = "surveys:read"
-	SurveysWrite  Scope = "surveys:write"
-	DepositsRead  Scope = "deposits:read"
-	DepositsWrite Scope = "deposits:write"
-)
-
-// AllScopes lists every scope, in a stable order. It is the default for new keys.
-var AllScopes = []Scope{LeadsRead, LeadsWrite, SurveysRead, SurveysWrite, DepositsRead, DepositsWrite}
-
-// ParseScope returns the scope named s, or an error naming the known scopes.
-func ParseScope(s string) (Scope, error) {
-	for _, sc := range AllScopes {
-		if string(sc) == s {
-			return sc, nil
-		}
-	}
-	names := make([]string, len(AllScopes))
-	for i, sc := range AllScopes {
-		names[i] = string(sc)
-	}
-	return "", fmt.Errorf("unknown scope %q (known: %s)", s, strings.Join(names, ", "))
-}
-
-// Feature is a beta feature an operator enables per partner
-// (`opctl partner beta --enable FEATURE`).
-type Feature string
-
-// The beta features.
-const (
-	// Deposits gates quotes, acceptQuote and the deposit endpoints.
-	Deposits Feature = "deposits"
-)
-
-// Features lists every beta feature.
-var Features = []Feature{Deposits}
-
-// ParseFeature returns the feature named s, or an error naming the known ones.
-func ParseFeature(s string) (Feature, error) {
-	for _, f := range Features {
-		if string(f) == s {
-			return f, nil
-		}
-	}
-	names := make([]string, len(Features))
-	for i, f := range Features {
-		names[i] = string(f)
-	}
-	return "", fmt.Errorf("unknown beta feature %q (known: %s)", s, strings.Join(names, ", "))
-}
 
 // Operation names an API operation, as in the spec (createLead, listLeads, ...).
 type Operation string
@@ -215,10 +160,10 @@ type Route struct {
 	PathParamType ParamType
 
 	Auth  AuthKind
-	Scope Scope // for AuthPartnerKey
+	Scope auth.Scope // for AuthPartnerKey
 	// Beta names the feature that gates the route ("" = generally available):
 	// a partner the operator has not enabled gets 403 beta_not_enabled.
-	Beta Feature
+	Beta partner.Feature
 	// Idempotent routes honour an Idempotency-Key header.
 	Idempotent bool
 	// BodyLimit is the largest body accepted, in bytes (413 beyond).

@@ -31,6 +31,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/local/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/local/localgw"
 	"github.com/moveleads/partnerapi/shared/local/stripelocal"
@@ -202,7 +203,7 @@ var StripeSecrets = map[string]string{
 func (e *Env) NewPartner(t testing.TB, name string) string {
 	t.Helper()
 	id := "ptn_" + randomHex(8)
-	err := e.Store.CreatePartner(context.Background(), auth.Partner{
+	err := e.Store.CreatePartner(context.Background(), partner.Partner{
 		ID: id, Name: name, RateCard: estimate.DefaultRateCard("usd"), CreatedAt: time.Now(),
 	})
 	if err != nil {
@@ -213,14 +214,14 @@ func (e *Env) NewPartner(t testing.TB, name string) string {
 
 // NewKey creates a key for partnerID in mode with scopes (all when none)
 // and returns the key and its id.
-func (e *Env) NewKey(t testing.TB, partnerID string, mode auth.Mode, scopes ...manifest.Scope) (key, keyID string) {
+func (e *Env) NewKey(t testing.TB, partnerID string, mode auth.Mode, scopes ...auth.Scope) (key, keyID string) {
 	t.Helper()
 	key, keyID, err := auth.NewKey(mode)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(scopes) == 0 {
-		scopes = manifest.AllScopes
+		scopes = auth.AllScopes
 	}
 	err = e.Store.CreateKey(context.Background(), auth.Key{
 		KeyID: keyID, Digest: auth.Digest(key), PartnerID: partnerID, Mode: mode,
