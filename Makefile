@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 GO    ?= go
 
-.PHONY: dev test test-go test-infra deps vet lint docs generate fuzz help build synth bench opctl
+.PHONY: dev test checks test-go test-infra deps vet lint docs generate fuzz help build synth bench opctl
 
 help:
 	@echo "make dev     start DynamoDB Local + the API at http://127.0.0.1:$${PORT:-3000}"
@@ -55,7 +55,14 @@ lint:
 ## -ldflags=-w: the ~120 race test binaries are linked without DWARF (no
 ## debugger reads them; stack traces keep their file:line), about 12% less
 ## CPU for building them.
-test: deps vet lint test-infra test-go
+## The static checks (go vet, staticcheck, the CDK app's tests) run beside
+## go test, not before it: go test spends a fifth of its time waiting on
+## servers and browsers, and the checks fill it (-j2: one job for go test,
+## one for the checks in turn; -k: every phase reports even when one fails).
+test: deps
+	@$(MAKE) --no-print-directory -j2 -k --output-sync=line test-go checks
+
+checks: vet lint test-infra
 
 test-go:
 	@echo 'GORACE=atexit_sleep_ms=0 $(GO) run ./scripts/teststack -race -count=1 -vet=off -ldflags=-w ./...'; \

@@ -13,7 +13,7 @@ import (
 
 const (
 	// startTimeout bounds one Start after the install, whatever ctx allows.
-	startTimeout = 30 * time.Second
+	startTimeout = 60 * time.Second
 	// SecretKey is a key stripe-mock accepts (any of the sk_test_ form);
 	// tests and make dev give it to stripepay.
 	SecretKey = "sk_test_stripelocal"
