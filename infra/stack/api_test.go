@@ -441,13 +441,13 @@ func TestDescription(t *testing.T) {
 		{"schedule", manifest.Function{Summary: "Nightly.", Schedule: &manifest.ScheduleTrigger{Expression: "rate(1 day)"}}, "Schedule: Nightly."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := description(tc.f); got != tc.want {
+			if got := tc.f.Description(); got != tc.want {
 				t.Errorf("description = %q; want %q", got, tc.want)
 			}
 		})
 	}
 	for _, f := range manifest.Functions {
-		if n := len(description(f)); n > 256 {
+		if n := len(f.Description()); n > manifest.MaxDescription {
 			t.Errorf("%s: description is %d characters; Lambda allows 256", f.Slug, n)
 		}
 	}

@@ -174,7 +174,7 @@ func newFunctions(s awscdk.Stack, sz sizing, p Props, res resources) []function 
 		}
 
 		fn := awslambda.NewFunction(scope, jsii.String("Function"), &awslambda.FunctionProps{
-			Description:   jsii.String(description(f)),
+			Description:   jsii.String(f.Description()),
 			Code:          awslambda.Code_FromAsset(jsii.String(assetPath(p.AssetDir, f.Slug)), nil),
 			Handler:       jsii.String("bootstrap"),
 			Runtime:       awslambda.Runtime_PROVIDED_AL2023(),
@@ -269,20 +269,6 @@ func needsBaseURL(f manifest.Function) bool {
 // that links carry (capture, video and quote page links): a function that
 // writes one mints a link (see needsBaseURL).
 var linkTokenKeys = []string{table.CaptureTokenKeys, table.ViewTokenKeys, table.QuoteTokenKeys}
-
-// description is a function's Lambda description: the operations it
-// serves (HTTP) or its trigger kind, then its summary.
-func description(f manifest.Function) string {
-	what := string(f.Trigger())
-	if len(f.HTTP) > 0 {
-		ops := make([]string, len(f.HTTP))
-		for i, r := range f.HTTP {
-			ops[i] = string(r.Operation)
-		}
-		what = strings.Join(ops, ", ")
-	}
-	return what + ": " + f.Summary
-}
 
 // grant is one statement of table permissions.
 type grant struct {

@@ -122,6 +122,25 @@ func (f Function) TakesAgentKey() bool {
 	return slices.ContainsFunc(f.HTTP, func(r Route) bool { return r.Auth == AuthAgentKey })
 }
 
+// MaxDescription is the longest description Lambda accepts.
+const MaxDescription = 256
+
+// Description is f's Lambda description, as the CDK stack and the SAM
+// template set it: the operations it serves (HTTP) or its trigger kind,
+// then its summary. It must fit MaxDescription (a test holds every
+// function to it).
+func (f Function) Description() string {
+	what := string(f.Trigger())
+	if len(f.HTTP) > 0 {
+		ops := make([]string, len(f.HTTP))
+		for i, r := range f.HTTP {
+			ops[i] = string(r.Operation)
+		}
+		what = strings.Join(ops, ", ")
+	}
+	return what + ": " + f.Summary
+}
+
 // WritesEvents reports whether f writes webhook events owed
 // (table.EventKeys in its Table.Write), which live in the events table
 // (table.EventsName): such a function, and no other, gets the events
@@ -331,7 +350,7 @@ var Functions = []Function{
 		Secrets: []string{SecretCaptureLink},
 	},
 	{
-		Slug: "v1-capture", Summary: "The hosted capture page a customer opens on a phone, and its own JSON calls (request a clip upload, poll the clips' verdicts, request its frames' uploads, save the checklist, finish).",
+		Slug: "v1-capture", Summary: "The hosted capture page a customer opens on a phone, and its JSON calls (request a clip upload, poll the verdicts, request frame uploads, save the checklist, finish).",
 		HTTP: []Route{
 			{
 				Operation: CapturePage, Method: "GET", PilotPath: "/v1-capture/{token}",

@@ -36,6 +36,9 @@ func TestFunctionsInvariants(t *testing.T) {
 			if f.Slug == "" || f.Summary == "" || strings.Trim(f.Slug, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
 				t.Errorf("function %q: want a lower-case slug and a summary", f.Slug)
 			}
+			if n := len(f.Description()); n > MaxDescription {
+				t.Errorf("function %s: its Lambda description (operations and summary) is %d characters; Lambda takes at most %d: shorten its Summary", f.Slug, n, MaxDescription)
+			}
 			if slugs[f.Slug] {
 				t.Errorf("slug %q appears twice", f.Slug)
 			}
