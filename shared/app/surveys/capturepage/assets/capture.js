@@ -490,12 +490,14 @@
     var n = S.earlier.length, counted = checklistBody().rooms.reduce(function (a, r) { return a + r.items.length; }, 0);
     if (!n && !counted) return;
     var bad = S.earlier.filter(function (c) { return c.verdict === "unusable"; });
-    var text = "Welcome back. You already sent " + (n === 1 ? "1 clip" : n + " clips");
-    if (counted) text += " and counted " + (counted === 1 ? "1 kind of item" : counted + " kinds of items");
-    text += ". ";
+    var unique = function (r, i, a) { return a.indexOf(r) === i; };
+    var done = [];
+    if (n) done.push("sent " + (n === 1 ? "1 clip" : n + " clips") + " (" + S.earlier.map(function (c) { return c.room; }).filter(unique).join(", ") + ")");
+    if (counted) done.push("counted " + (counted === 1 ? "1 kind of item" : counted + " kinds of items"));
+    var text = "Welcome back. You already " + done.join(" and ") + ". ";
     if (bad.length) {
       text += (bad.length === 1 ? "1 clip" : bad.length + " clips") + " could not be used: please film the " +
-        bad.map(function (c) { return c.room; }).filter(function (r, i, a) { return a.indexOf(r) === i; }).join(", ") + " again. ";
+        bad.map(function (c) { return c.room; }).filter(unique).join(", ") + " again. ";
     }
     $("welcome").textContent = text + "Carry on where you left off; your clips are listed under “Your clips”.";
     $("welcome").hidden = false;
