@@ -177,6 +177,7 @@ func Cases() []Case {
 		{Slug: "v1-capture", Name: "unknown-token", Status: 404, Operation: manifest.CapturePage, Param: UnknownCaptureToken, Headers: phoneBrowser()},
 		{Slug: "v1-capture", Name: "clip", Status: 200, Operation: manifest.CaptureClip, Param: CaptureToken, Headers: fromPage, Body: clipBody},
 		{Slug: "v1-capture", Name: "clip-unknown-token", Status: 404, Operation: manifest.CaptureClip, Param: UnknownCaptureToken, Headers: fromPage, Body: clipBody},
+		{Slug: "v1-capture", Name: "clips", Status: 200, Operation: manifest.CaptureClips, Param: CaptureToken, Headers: map[string]string{"user-agent": phoneAgent}},
 		{Slug: "v1-capture", Name: "frames", Status: 200, Operation: manifest.CaptureFrames, Param: CaptureToken, Headers: fromPage, Body: framesBody},
 		{Slug: "v1-capture", Name: "frames-unknown-clip", Status: 404, Operation: manifest.CaptureFrames, Param: CaptureToken, Headers: fromPage,
 			Body: `{"clip_id":"` + UnknownLeadID + `","frames":[{"offset_ms":0,"size":1000,"width":640,"height":360}]}`},

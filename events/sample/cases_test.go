@@ -170,6 +170,33 @@ func TestEveryFunctionHasEvents(t *testing.T) {
 	}
 }
 
+// TestEveryRouteHasA2xxEvent: as Cases promises, every route of the
+// manifest has a 2xx sample event on each of its paths.
+func TestEveryRouteHasA2xxEvent(t *testing.T) {
+	has := map[string]bool{}
+	for _, c := range sample.Cases() {
+		rt, err := c.Route()
+		if err != nil || c.Status < 200 || c.Status > 299 {
+			continue
+		}
+		path := rt.PilotPath
+		if c.Logical {
+			path = rt.LogicalPath
+		}
+		has[rt.Method+" "+path] = true
+	}
+	for _, rt := range manifest.Routes() {
+		if rt.IsDefault() {
+			continue
+		}
+		for _, path := range rt.Paths() {
+			if !has[rt.Method+" "+path] {
+				t.Errorf("route %s (%s %s) has no 2xx sample event", rt.Operation, rt.Method, path)
+			}
+		}
+	}
+}
+
 // TestFixtureTokens: the capture, view and quote page tokens of the
 // fixtures have the form of capture tokens (a malformed one would answer
 // 404 without ever reaching the table) and are distinct.

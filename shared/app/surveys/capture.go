@@ -134,7 +134,7 @@ func (s *Service) capturePage() pipeline.Endpoint {
 func (s *Service) page(token, company string, ss *Session, clips []survey.Clip) capturepage.Page {
 	p := capturepage.Page{
 		Company: company, APIBase: CapturePath(token), UploadOrigin: s.objects.Origin(),
-		Rooms: survey.Rooms, Checklist: map[string]map[string]int{},
+		Rooms: survey.Rooms, RoomItems: inventory.RoomItems(), Checklist: map[string]map[string]int{},
 		ClipsMax: survey.MaxClips, MaxClipBytes: survey.MaxClipBytes, MaxClipSeconds: int(survey.MaxClipDuration / time.Second),
 		ExpiresAt: ss.ExpiresAt,
 		FramesMax: survey.MaxFrames, FramesUsed: ss.Record.FrameCount, FramesPerClip: survey.FramesPerClip,

@@ -14,7 +14,7 @@
 // the survey.
 //
 // Volumes come from the embedded cube sheet ([Entries], [Lookup],
-// [References] lists its sources). [Recommend] prices the inventory's
+// [References] lists its sources; [RoomItems], each room's likely rows). [Recommend] prices the inventory's
 // volume under the partner's estimate.RateCard; it reports false for an
 // empty inventory or an invalid rate card.
 //

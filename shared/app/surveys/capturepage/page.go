@@ -39,6 +39,7 @@ type Page struct {
 	UploadOrigin   string                    // origin of the presigned upload URLs, e.g. "https://bucket.s3.us-east-1.amazonaws.com"
 	Rooms          []string                  // suggested rooms in walk order (survey.Rooms)
 	Items          []Item                    // the cube sheet (inventory.Entries())
+	RoomItems      map[string][]string       // room → item keys the counting step offers first (inventory.RoomItems())
 	Clips          []Clip                    // clips already announced, oldest first
 	Checklist      map[string]map[string]int // room → item key → count, as saved
 	ClipsMax       int                       // clips a survey may hold (survey.MaxClips)
@@ -63,6 +64,7 @@ type pageData struct {
 	APIBase        string                    `json:"api_base"`
 	Rooms          []string                  `json:"rooms"`
 	GroupRooms     map[string][]string       `json:"group_rooms"`
+	RoomItems      map[string][]string       `json:"room_items"`
 	Clips          []clipData                `json:"clips"`
 	Checklist      map[string]map[string]int `json:"checklist"`
 	ClipsMax       int                       `json:"clips_max"`
@@ -112,6 +114,10 @@ func viewOf(p Page) pageView {
 	if rooms == nil {
 		rooms = []string{}
 	}
+	roomItems := p.RoomItems
+	if roomItems == nil {
+		roomItems = map[string][]string{}
+	}
 	minutes := (p.MaxClipSeconds + 59) / 60
 	return pageView{
 		Company: p.Company,
@@ -120,6 +126,7 @@ func viewOf(p Page) pageView {
 			APIBase:        p.APIBase,
 			Rooms:          rooms,
 			GroupRooms:     groupRooms(),
+			RoomItems:      roomItems,
 			Clips:          clips,
 			Checklist:      checklist,
 			ClipsMax:       p.ClipsMax,

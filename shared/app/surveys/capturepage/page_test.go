@@ -27,6 +27,7 @@ func samplePage() Page {
 		UploadOrigin:   "https://bucket.s3.us-east-1.amazonaws.com",
 		Rooms:          survey.Rooms,
 		Items:          items,
+		RoomItems:      inventory.RoomItems(),
 		Clips:          []Clip{{ID: "9b2f0000-0000-4000-8000-000000000001", Room: "Living room", Verdict: "checked", At: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}},
 		Checklist:      map[string]map[string]int{"Living room": {"sofa_3_seat": 1}},
 		ClipsMax:       survey.MaxClips,

@@ -12,6 +12,7 @@ import (
 //go:embed assets/viewer.css
 var pageCSS string
 
-// loadAssets are the pages' inline stylesheet (they run no script) with
-// its CSP hash, made once on first use.
-var loadAssets = sync.OnceValue(func() *htmlpage.Assets { return htmlpage.NewAssets(pageCSS, "") })
+// loadAssets are the pages' inline stylesheet and script with their CSP
+// hashes, made once on first use. The only script is htmlpage.LocalTimeJS,
+// which writes the link's expiry in the reader's time zone.
+var loadAssets = sync.OnceValue(func() *htmlpage.Assets { return htmlpage.NewAssets(pageCSS, htmlpage.LocalTimeJS) })

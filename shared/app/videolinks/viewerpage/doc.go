@@ -3,10 +3,10 @@
 // partner minted, to watch the walkthrough video a customer filmed room by
 // room with the capture page.
 //
-// The page needs no account and runs no script: each clip is a plain
-// <video controls> with a <source> per clip address. Its
-// Content-Security-Policy allows no script, and media only from
-// Page.MediaOrigin, where the presigned clip addresses point. The markup is
+// The page needs no account: each clip is a plain <video controls> with a
+// <source> per clip address. Its one script, htmlpage.LocalTimeJS, writes
+// the link's expiry in the reader's zone; the Content-Security-Policy
+// allows only it (by hash), and media only from Page.MediaOrigin. The markup is
 // templ components (page.templ, errorpage.templ, layout.templ; make
 // generate writes their _templ.go); testdata/reference keeps the old
 // templates, which a fuzz target checks the components against.

@@ -4,9 +4,9 @@ import "github.com/moveleads/partnerapi/shared/app/htmlpage"
 
 // Headers returns the headers of every viewer page answer (the page and the
 // error pages): a Content-Security-Policy that allows the page's own inline
-// stylesheet (by hash), data: images (the empty favicon) and media from
-// mediaOrigin only, and nothing else (no script, no connection, no frame,
-// no form); Referrer-Policy no-referrer (the token in the page's URL must
+// stylesheet and script (by hash: htmlpage.LocalTimeJS, which writes times
+// in the reader's zone), data: images (the empty favicon) and media from
+// mediaOrigin only, and nothing else (no connection, no frame, no form); Referrer-Policy no-referrer (the token in the page's URL must
 // not travel to the media origin in a Referer header); Cache-Control
 // no-store (the page holds short-lived clip addresses, and a link that was
 // turned off must not keep working from a cache); X-Robots-Tag noindex;
@@ -22,6 +22,7 @@ import "github.com/moveleads/partnerapi/shared/app/htmlpage"
 func Headers(mediaOrigin string) map[string]string {
 	directives := []string{
 		"default-src 'none'",
+		"script-src " + loadAssets().ScriptHash,
 		"style-src " + loadAssets().StyleHash,
 		"img-src data:",
 	}

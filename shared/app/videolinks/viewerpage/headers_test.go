@@ -7,18 +7,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moveleads/partnerapi/shared/app/htmlpage"
 	"github.com/moveleads/partnerapi/shared/testkit/htmltest"
 )
 
 // checkHeaders checks the headers every answer carries, and that the policy
-// allows the inline stylesheet of body and nothing that runs.
+// allows the inline stylesheet of body and, of scripts, only the local-time
+// one (htmlpage.LocalTimeJS), by its hash.
 func checkHeaders(t *testing.T, h map[string]string, body []byte) {
 	t.Helper()
 	htmltest.CheckHeaders(t, h,
 		map[string]string{"Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()"},
 		"img-src data:")
 	csp := h["Content-Security-Policy"]
-	for _, d := range []string{"script-src", "connect-src", "frame-src", "object-src", "font-src"} {
+	if got := htmltest.Directive(csp, "script-src"); len(got) != 1 || got[0] != htmltest.HashOf(htmlpage.LocalTimeJS) {
+		t.Errorf("script-src %v; want exactly the hash of htmlpage.LocalTimeJS", got)
+	}
+	for _, d := range []string{"connect-src", "frame-src", "object-src", "font-src"} {
 		if htmltest.Directive(csp, d) != nil {
 			t.Errorf("CSP has %s; the page needs none: %s", d, csp)
 		}
@@ -38,7 +43,10 @@ func checkHeaders(t *testing.T, h map[string]string, body []byte) {
 			if got := htmltest.Directive(csp, "style-src"); len(got) != 1 || got[0] != htmltest.HashOf(e.Text) {
 				t.Errorf("style-src %v; want exactly the hash of the inline style, %s", got, htmltest.HashOf(e.Text))
 			}
-		case e.Tag == "script" || e.Tag == "iframe" || e.Tag == "object" || e.Tag == "embed" || e.Tag == "form":
+		case e.Tag == "script" && e.Text != htmlpage.LocalTimeJS:
+			t.Errorf("the page has a <script> other than htmlpage.LocalTimeJS: %.80q", e.Text)
+		case e.Tag == "script":
+		case e.Tag == "iframe" || e.Tag == "object" || e.Tag == "embed" || e.Tag == "form":
 			t.Errorf("the page has a <%s>", e.Tag)
 		case e.Tag == "link" && e.Attrs["href"] != "data:,":
 			t.Errorf("<link> loads %q", e.Attrs["href"])

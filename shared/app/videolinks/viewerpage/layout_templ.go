@@ -12,9 +12,10 @@ import templruntime "github.com/a-h/templ/runtime"
 import "github.com/moveleads/partnerapi/shared/app/htmlpage"
 
 // layout is the document every viewer answer shares: htmlpage.Layout with
-// the stylesheet, and the top bar naming brand; children are the page's
+// the stylesheet and the script js (the assets' or "": the error pages
+// show no time), and the top bar naming brand; children are the page's
 // content.
-func layout(title, brand string) templ.Component {
+func layout(title, brand, js string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -51,7 +52,7 @@ func layout(title, brand string) templ.Component {
 			var templ_7745c5c3_Var3 string
 			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(brand)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `app/videolinks/viewerpage/layout.templ`, Line: 10, Col: 52}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `layout.templ`, Line: 11, Col: 52}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 			if templ_7745c5c3_Err != nil {
@@ -71,7 +72,7 @@ func layout(title, brand string) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = htmlpage.Layout(title, loadAssets().CSS, "").Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = htmlpage.Layout(title, loadAssets().CSS, js).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/moveleads/partnerapi/shared/app/htmlpage"
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 )
 
@@ -33,12 +34,6 @@ type Page struct {
 	MediaOrigin   string        // scheme://host[:port] of the clip URLs, for the CSP media-src
 }
 
-// expiryLayout is how the page states when the link stops working. The
-// page runs no script to convert it to the reader's time zone, so it says
-// UTC, and names the day and month in words, which no reader misreads the
-// way they can 03/11.
-const expiryLayout = "Monday 2 January 2006 at 15:04 UTC"
-
 // Render returns the viewer page for p: status 200 with the headers of
 // Headers(p.MediaOrigin). The assets are embedded and checked by the
 // package's tests; should rendering fail anyway, Render answers
@@ -62,7 +57,8 @@ func newPageView(p Page) pageView {
 		Company:    company,
 		Facts:      facts(p.Clips),
 		Clips:      clipViews(p.Clips),
-		Expiry:     expiry(p.LinkExpiresAt, company),
+		ExpiresISO: expiresISO(p.LinkExpiresAt),
+		ExpiresAt:  expiresText(p.LinkExpiresAt),
 		AddressTTL: formatTTL(p.AddressTTL),
 	}
 }
@@ -70,9 +66,12 @@ func newPageView(p Page) pageView {
 // pageView is what page.templ shows; templ escapes every value for its
 // context.
 type pageView struct {
-	Company, Expiry, AddressTTL string
-	Facts                       []string
-	Clips                       []clipView
+	Company, AddressTTL string
+	// ExpiresISO and ExpiresAt are when the link stops working, in RFC
+	// 3339 and in htmlpage.FormatTime's words; both "" when not said.
+	ExpiresISO, ExpiresAt string
+	Facts                 []string
+	Clips                 []clipView
 }
 
 // clipView is one clip's card.
@@ -187,12 +186,21 @@ func sources(c Clip) []string {
 	return out
 }
 
-// expiry is the sentence that says until when the link works.
-func expiry(at time.Time, company string) string {
+// expiresISO and expiresText are when the link stops working, for a
+// <time data-local> that the page's script rewrites in the reader's zone;
+// "" for the zero time (not said).
+func expiresISO(at time.Time) string {
 	if at.IsZero() {
-		return "This link works for a limited time, and " + company + " can turn it off at any moment."
+		return ""
 	}
-	return "This link works until " + at.UTC().Format(expiryLayout) + ", unless " + company + " turns it off sooner."
+	return at.UTC().Format(time.RFC3339)
+}
+
+func expiresText(at time.Time) string {
+	if at.IsZero() {
+		return ""
+	}
+	return htmlpage.FormatTime(at)
 }
 
 // formatDuration renders d as a video player shows it, in whole seconds

@@ -40,6 +40,7 @@ func renderReference(t *testing.T, file string, data any) []byte {
 // referencePage is the data the old page.html took.
 type referencePage struct {
 	CSS template.CSS
+	JS  template.JS
 	pageView
 }
 
@@ -193,7 +194,7 @@ func FuzzPageMatchesHTMLTemplate(f *testing.F) {
 			MediaOrigin:   mediaOrigin,
 		}
 		css := template.CSS(loadAssets().CSS)
-		sameDOM(t, renderReference(t, "page.html", referencePage{css, newPageView(p)}), Render(p).Body)
+		sameDOM(t, renderReference(t, "page.html", referencePage{css, template.JS(loadAssets().JS), newPageView(p)}), Render(p).Body)
 		got, err := render(errorDocument(title, message))
 		if err != nil {
 			t.Fatal(err)

@@ -490,12 +490,14 @@
     var n = S.earlier.length, counted = checklistBody().rooms.reduce(function (a, r) { return a + r.items.length; }, 0);
     if (!n && !counted) return;
     var bad = S.earlier.filter(function (c) { return c.verdict === "unusable"; });
-    var text = "Welcome back. You already sent " + (n === 1 ? "1 clip" : n + " clips");
-    if (counted) text += " and counted " + (counted === 1 ? "1 kind of item" : counted + " kinds of items");
-    text += ". ";
+    var unique = function (r, i, a) { return a.indexOf(r) === i; };
+    var done = [];
+    if (n) done.push("sent " + (n === 1 ? "1 clip" : n + " clips") + " (" + S.earlier.map(function (c) { return c.room; }).filter(unique).join(", ") + ")");
+    if (counted) done.push("counted " + (counted === 1 ? "1 kind of item" : counted + " kinds of items"));
+    var text = "Welcome back. You already " + done.join(" and ") + ". ";
     if (bad.length) {
       text += (bad.length === 1 ? "1 clip" : bad.length + " clips") + " could not be used: please film the " +
-        bad.map(function (c) { return c.room; }).filter(function (r, i, a) { return a.indexOf(r) === i; }).join(", ") + " again. ";
+        bad.map(function (c) { return c.room; }).filter(unique).join(", ") + " again. ";
     }
     $("welcome").textContent = text + "Carry on where you left off; your clips are listed under “Your clips”.";
     $("welcome").hidden = false;
@@ -628,6 +630,9 @@
   // ---- checklist -------------------------------------------------------------
 
   var inputs = Array.prototype.slice.call(document.querySelectorAll("#checklist input.count"));
+  // Each row's home is its group's list; placeRows lends some to the top list.
+  var rows = Array.prototype.slice.call(document.querySelectorAll("#checklist li.item")), rowByKey = {};
+  rows.forEach(function (li) { li.home = li.parentNode; rowByKey[li.querySelector("input.count").dataset.key] = li; });
 
   function loadChecklist(room) {
     if (S.room !== room) S.showAll = false;
@@ -639,7 +644,8 @@
       i.classList.toggle("has-value", n > 0);
       i.disabled = !room;
     });
-    document.querySelectorAll("#checklist .step-btn").forEach(function (b) { b.disabled = !room; });
+    document.querySelectorAll(".item .step-btn").forEach(function (b) { b.disabled = !room; });
+    placeRows();
     document.querySelectorAll("#checklist details").forEach(function (d) {
       var hint = (data.group_rooms[d.dataset.group] || []).indexOf(room) >= 0;
       d.open = hint || groupTotal(d) > 0;
@@ -650,17 +656,28 @@
     showGroups();
   }
 
-  // showGroups shows the groups likely in the room (and any with counts)
-  // first; the rest wait behind "Show all items", so the step fits a phone.
+  // placeRows puts the room's likely items (data.room_items), then any other
+  // it has counted, in the top list, and every other row in its group, in
+  // cube sheet order: the step fits a phone, and nothing counted is hidden.
+  function placeRows() {
+    var counts = S.checklist[S.room] || {}, top = $("top-items");
+    var counted = Object.keys(counts).filter(function (k) { return counts[k] > 0; });
+    rows.forEach(function (li) { li.home.appendChild(li); });
+    (data.room_items[S.room] || []).concat(counted).forEach(function (k) {
+      if (rowByKey[k] && rowByKey[k].parentNode !== top) top.appendChild(rowByKey[k]);
+    });
+  }
+
+  // showGroups shows the top list alone; "Show more items" adds the groups
+  // holding every other item. A room without a top list shows the groups.
   function showGroups() {
-    var all = Array.prototype.slice.call(document.querySelectorAll("#checklist details"));
-    var likely = all.filter(function (d) { return (data.group_rooms[d.dataset.group] || []).indexOf(S.room) >= 0 || groupTotal(d) > 0; });
-    var hide = !S.showAll && likely.length > 0 && likely.length < all.length;
-    all.forEach(function (d) { d.hidden = hide && likely.indexOf(d) < 0; });
-    var more = $("more-items"), rest = all.length - likely.length;
-    more.hidden = !hide;
-    more.setAttribute("aria-expanded", String(!hide));
-    more.textContent = "Show all items (" + rest + " more " + (rest === 1 ? "group" : "groups") + ")";
+    var shown = $("top-items").children.length, compact = !S.showAll && shown > 0;
+    $("checklist").hidden = compact;
+    document.querySelectorAll("#checklist details").forEach(function (d) { d.hidden = !d.querySelector("li.item"); });
+    var more = $("more-items"), rest = rows.length - shown;
+    more.hidden = !compact;
+    more.setAttribute("aria-expanded", String(!compact));
+    more.textContent = "Show more items (" + rest + " more)";
   }
 
   function groupTotal(d) {
@@ -864,7 +881,7 @@
       i.addEventListener("input", function () { if (i.value !== "") setCount(i, parseInt(i.value, 10)); });
       i.addEventListener("change", function () { setCount(i, parseInt(i.value, 10)); });
     });
-    document.querySelectorAll("#checklist .step-btn").forEach(function (b) {
+    document.querySelectorAll(".item .step-btn").forEach(function (b) {
       b.addEventListener("click", function () {
         var i = $(b.getAttribute("aria-controls"));
         setCount(i, (parseInt(i.value, 10) || 0) + parseInt(b.dataset.step, 10));
