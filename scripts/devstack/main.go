@@ -151,6 +151,11 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	}
 	detector, detectorURL := srv.detector(out)
 	env := setStackEnv(srv, base)
+	co, err := startCheckout(srv.stripe.URL, base, env)
+	if err != nil {
+		return err
+	}
+	defer co.stop()
 	key, partnerID, err := seedAll(ctx, srv.s3)
 	if err != nil {
 		return err
@@ -166,6 +171,9 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 			_, _ = w.Write(openapi.Document)
 		}),
 		s3EventsPath: s3local.Receiver(hook.AuthToken, stack.Clips(), log),
+	}
+	if gw.Extra[stripelocal.CheckoutPath], err = co.page(ctx, log); err != nil {
+		return err
 	}
 
 	serveCtx, stopServing := context.WithCancel(ctx)

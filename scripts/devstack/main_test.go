@@ -105,6 +105,7 @@ func TestMakeDev(t *testing.T) {
 	hooks := listen(t, dev)
 	checkSurveyFlow(t, dev, leadID, capture)
 	hooks.wait(t, leadID, "survey.completed", "estimate.ready")
+	checkCheckout(t, dev, hooks)
 	hooks.stop()
 	if log := out.String(); !strings.Contains(log, `"msg":"s3 record","event":"s3:ObjectCreated:Put"`) || !strings.Contains(log, `"bucket":"`+clipBucket+`"`) {
 		t.Errorf("the log shows no S3 event of %s reaching the clip processor:\n%s", clipBucket, log)

@@ -3,33 +3,25 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
-	"github.com/moveleads/partnerapi/shared/adapter/stripepay"
 	"github.com/moveleads/partnerapi/shared/adapter/webhookhttp"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/deposit"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
-	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/local/stripelocal"
 	"github.com/moveleads/partnerapi/shared/spec/settings"
 )
 
 // Limits of deposit simulate.
 const (
-	// simulateTimeout bounds the POST to the receiver.
-	simulateTimeout = 30 * time.Second
-	// maxResponseBytes is how much of the receiver's answer is read.
-	maxResponseBytes = 64 << 10
 	// maxResponseText is how much of an answer that is not JSON is shown,
 	// in characters.
 	maxResponseText = 1024
@@ -38,12 +30,8 @@ const (
 	maxEventIDLen = 255
 )
 
-// Prefixes of simulated Stripe ids.
-const (
-	eventIDPrefix      = "evt_"
-	simEventIDPrefix   = "evt_sim_"
-	simPaymentIntentID = "pi_sim_"
-)
+// eventIDPrefix starts a Stripe event id.
+const eventIDPrefix = "evt_"
 
 // simulated is the output of deposit simulate: the Stripe event sent, and
 // the receiver's answer (its HTTP status and its JSON body; a body that is
@@ -95,7 +83,7 @@ func parseDepositSimulate(fs *flag.FlagSet, args []string) (action, error) {
 			return nil, usagef(fs, "--event-id: %v", err)
 		}
 	} else {
-		evtID = newSimEventID()
+		evtID = stripelocal.NewEventID()
 	}
 	return func(ctx context.Context, s target, now time.Time) (any, error) {
 		// The environment is checked before the table is read.
@@ -116,11 +104,11 @@ func parseDepositSimulate(fs *flag.FlagSet, args []string) (action, error) {
 		if err != nil {
 			return nil, err
 		}
-		payload, typ, err := simulatedEvent(d, event, evtID, mode, now)
+		payload, typ, err := stripelocal.DepositEvent(d, event, evtID, mode, now)
 		if err != nil {
 			return nil, err
 		}
-		status, body, err := postEvent(ctx, url, payload, stripepay.SignPayload(payload, secret, now))
+		status, body, err := stripelocal.Deliver(ctx, url, payload, secret, now, "opctl deposit simulate")
 		if err != nil {
 			return nil, err
 		}
@@ -151,40 +139,6 @@ func checkEventID(id string) error {
 		return fmt.Errorf("%q is not a Stripe event id: want %s and letters, digits or underscores", clipped(id), eventIDPrefix)
 	}
 	return nil
-}
-
-// newSimEventID returns "evt_sim_" and 24 random lowercase hex digits.
-func newSimEventID() string {
-	b := make([]byte, 12)
-	// crypto/rand.Read never returns an error (see newPartnerID).
-	_, _ = rand.Read(b)
-	return simEventIDPrefix + hex.EncodeToString(b)
-}
-
-// simulatedEvent returns the JSON of the Stripe event id that amounts to
-// e for deposit d, as Stripe would send it at now, and its type. A deposit
-// whose PaymentIntent is not known yet (Stripe names it in the checkout
-// events, from which the receiver learns it) gets "pi_sim_<deposit id>".
-func simulatedEvent(d deposit.Deposit, e deposit.Event, id string, mode auth.Mode, now time.Time) ([]byte, string, error) {
-	pi := d.PaymentIntentID
-	if pi == "" {
-		pi = simPaymentIntentID + d.ID
-	}
-	payload, err := stripepay.SimulatedEvent(stripepay.Simulated{
-		EventID: id, Account: d.ConnectedAccount, Live: mode == auth.Live,
-		DepositID: d.ID, LeadID: d.LeadID, PartnerID: d.PartnerID,
-		SessionID: d.SessionID, PaymentIntentID: pi, AmountCents: d.AmountCents, Currency: d.Currency, At: now,
-	}, e)
-	if err != nil {
-		return nil, "", err
-	}
-	var head struct {
-		Type string `json:"type"`
-	}
-	if err := json.Unmarshal(payload, &head); err != nil {
-		return nil, "", fmt.Errorf("read the simulated event: %w", err)
-	}
-	return payload, head.Type, nil
 }
 
 // stripeWebhookSecret returns mode's Stripe webhook signing secret from
@@ -229,40 +183,11 @@ func receiverURL(env devfile.Choice, mode auth.Mode) (string, error) {
 	if base == "" {
 		return "", fmt.Errorf("%s is not set, so there is no default receiver: give --url, or run inside the checkout while make dev runs", settings.PublicBaseURL)
 	}
-	path := manifest.ByOperation(manifest.StripeWebhook).PilotPath
-	path = strings.Replace(path, "{"+manifest.ParamName(path)+"}", string(mode), 1)
-	url := strings.TrimSuffix(base, "/") + path
+	url := stripelocal.ReceiverURL(base, mode)
 	if err := webhookhttp.CheckURL(url, false); err != nil {
 		return "", fmt.Errorf("%s %q gives no receiver URL: %w", settings.PublicBaseURL, base, err)
 	}
 	return url, nil
-}
-
-// postEvent POSTs payload with the Stripe-Signature header sig to url, as
-// Stripe delivers an event, and returns the answer's status and the first
-// maxResponseBytes of its body. A redirect is returned as the answer, not
-// followed (Stripe does not follow them either).
-func postEvent(ctx context.Context, url string, payload []byte, sig string) (int, []byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, simulateTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(payload))
-	if err != nil {
-		return 0, nil, fmt.Errorf("post the event to %s: %w", url, err)
-	}
-	req.Header.Set("Content-Type", "application/json; charset=utf-8")
-	req.Header.Set("Stripe-Signature", sig)
-	req.Header.Set("User-Agent", "opctl deposit simulate")
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0, nil, fmt.Errorf("post the event to %s: %w", url, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	if err != nil {
-		return 0, nil, fmt.Errorf("read the answer of %s (status %d): %w", url, resp.StatusCode, err)
-	}
-	return resp.StatusCode, body, nil
 }
 
 // responseJSON returns body as the output's response: the JSON itself

@@ -17,4 +17,9 @@
 // stripe-mock validates requests against Stripe's OpenAPI spec but is
 // stateless: it echoes few parameters, ignores Stripe-Account and
 // idempotency keys, and sends no webhooks. Details: docs/LOCAL.md.
+//
+// [Checkout] is make dev's stand-in for Stripe's hosted checkout: a proxy
+// to stripe-mock whose sessions' url is a local test page that sends the
+// chosen outcome as the signed event [DepositEvent] makes, through
+// [Deliver], as opctl deposit simulate does (docs/DEVELOPING.md).
 package stripelocal
