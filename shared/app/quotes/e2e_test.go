@@ -14,10 +14,12 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/chromedp/chromedp"
 
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/testkit/apitest"
+	"github.com/moveleads/partnerapi/shared/testkit/htmltest"
 )
 
 // The tests in this file go through the real stack (DynamoDB Local, MinIO,
@@ -120,6 +122,15 @@ func TestSignedCopyShowsTheSignature(t *testing.T) {
 	}
 	if got := shownSignature(t, html); !bytes.Equal(got, sig) {
 		t.Fatalf("the signed copy shows a signature image of %d bytes; want the %d bytes signed", len(got), len(sig))
+	}
+	if !testing.Short() {
+		// In Chromium too: the image loads under the page's CSP.
+		ctx, _ := htmltest.StartPhone(t, url, "")
+		wd, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`(() => { const i = document.getElementById("copy-signature"); return i && i.complete ? i.naturalWidth : 0; })()`))
+		if err != nil || wd != 400 {
+			t.Errorf("signature image natural width %v, %v; want the 400 px signature, loaded", wd, err)
+		}
+		htmltest.Shot(t, ctx, "signed-copy-e2e-phone")
 	}
 
 	qr, err := w.env.Store.GetQuote(context.Background(), w.tenant, leadID, q["quote_id"].(string))
