@@ -88,6 +88,30 @@ var depositSettings = partner.DepositSettings{
 	CarrierLegalName: CarrierLegalName, USDOTNumber: USDOTNumber, StripeAccount: StripeAccount,
 }
 
+// FixtureMove is what every fixture quote is for: the fixture lead's move
+// with a counted inventory, a special item, two services and full value
+// protection's cost, so the quote page make dev serves shows all of it.
+var FixtureMove = quote.Move{
+	FromAddress: "1 Main St, New York, NY 10001", ToAddress: "9 Oak Ave, Boston, MA 02108", MoveDate: "2027-01-15",
+	Inventory: []quote.Line{
+		{Room: "Living room", Name: "Sofa, 3 seats", Count: 1},
+		{Room: "Living room", Name: "Armchair", Count: 2},
+		{Room: "Living room", Name: "TV, large flat screen", Count: 1},
+		{Room: "Bedroom", Name: "Bed, queen", Count: 1},
+		{Room: "Bedroom", Name: "Dresser", Count: 1},
+		{Room: "Bedroom", Name: "Nightstand", Count: 2},
+		{Room: "Kitchen", Name: "Dining table, medium", Count: 1},
+		{Room: "Kitchen", Name: "Dining chair", Count: 4},
+		{Room: "Kitchen", Name: "Box, medium (3.0 cu ft)", Count: 12},
+	},
+	SpecialItems:   []string{"Piano (upright)"},
+	Services:       []string{"Packing of fragile items", "Disassembly and reassembly of beds"},
+	FullValueCents: &fixtureFullValueCents,
+}
+
+// fixtureFullValueCents is full value protection's cost in FixtureMove.
+var fixtureFullValueCents int64 = 45000
+
 // seedDeposits seeds the deposit beta's fixtures for tenant t of the
 // partner named company, through the same store calls createQuote,
 // acceptQuote and createDeposit make: QuoteLeadID new; AcceptLeadID quoted
@@ -145,12 +169,12 @@ func putFixtureLead(ctx context.Context, store *dynamo.Store, t auth.Tenant, id 
 }
 
 // seedQuote makes quote quoteID of lead leadID (new → quoted), a
-// non-binding quote with a deposit, with the page token token (random
+// non-binding quote with a deposit for FixtureMove, with the page token token (random
 // when ""), as createQuote writes one.
 func seedQuote(ctx context.Context, store *dynamo.Store, t auth.Tenant, leadID, quoteID, shareLinkID, token string, iss quote.Issuer, now time.Time) (quote.Quote, error) {
 	q := quote.Build(quoteID, leadID, shareLinkID, quote.CreateInput{
 		EstimateType: quote.NonBinding, PriceCents: 245000, DepositCents: fixtureDepositCents, ExpiresInDays: 30,
-	}, quote.Move{}, iss, now)
+	}, FixtureMove, iss, now)
 	if token == "" {
 		var err error
 		if token, err = linktoken.New(); err != nil {

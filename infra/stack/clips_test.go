@@ -224,8 +224,9 @@ func TestBucketGrantsFollowManifest(t *testing.T) {
 	// reads them, the viewer page presigns GETs of them; minting a video
 	// link touches no object. Recording a signed quote (acceptQuote, the
 	// quote page's accept) puts the signature image under signatures/ and
-	// may do nothing else in S3: not read it back, not list, not touch
-	// clips; the other deposit functions touch no object.
+	// may do nothing else in S3: not list, not touch clips; only the quote
+	// page reads it back (the signed copy); the other deposit functions
+	// touch no object.
 	for slug, want := range map[string]map[string][]string{
 		"v1-capture":             {"s3:GetObject": {"clips/*"}, "s3:PutObject": {"clips/*"}, "s3:ListBucket": {""}},
 		"clip-processor":         {"s3:GetObject": {"clips/*"}, "s3:ListBucket": {""}},
@@ -233,7 +234,7 @@ func TestBucketGrantsFollowManifest(t *testing.T) {
 		"v1-lead-survey":         {},
 		"v1-survey-video-access": {},
 		"v1-accept":              {"s3:PutObject": {"signatures/*"}},
-		"v1-quote":               {"s3:PutObject": {"signatures/*"}},
+		"v1-quote":               {"s3:GetObject": {"signatures/*"}, "s3:PutObject": {"signatures/*"}, "s3:ListBucket": {""}},
 		"v1-mcp":                 {"s3:PutObject": {"signatures/*"}}, // its acceptQuote tool
 		"v1-lead-quote":          {},
 		"v1-deposits":            {},

@@ -11,7 +11,8 @@
 //     Content-Type and Content-Length in the signature: another type or
 //     size answers 403, an existing key 412.
 //   - [Store.PresignGet] signs a GET of at most 10 minutes; Range works.
-//   - [Store.Head] returns an object's size, type and ETag.
+//   - [Store.Head] returns an object's size, type and ETag; [Store.Get] a
+//     small object's bytes, bounded ([ErrTooLarge] past the bound).
 //   - [Store.ReaderAt] returns a [RangeReader], an io.ReaderAt making one
 //     ranged GET per ReadAt, for shared/domain/clip.Probe.
 //

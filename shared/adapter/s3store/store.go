@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -24,6 +25,8 @@ var (
 	// ErrInvalid: an argument is outside its documented bounds; nothing
 	// was sent to S3.
 	ErrInvalid = errors.New("s3store: invalid argument")
+	// ErrTooLarge: Get's object is larger than the caller's bound.
+	ErrTooLarge = errors.New("s3store: object too large")
 )
 
 // maxKeyLen is S3's limit on an object key, in bytes of UTF-8.
@@ -148,6 +151,36 @@ func (s *Store) Head(ctx context.Context, key string) (Object, error) {
 		ContentType: aws.ToString(out.ContentType),
 		ETag:        strings.Trim(aws.ToString(out.ETag), `"`),
 	}, nil
+}
+
+// Get returns the bytes of the object at key, which must be at most max
+// bytes long: a larger one fails with ErrTooLarge, having read at most
+// max+1 bytes of it. It fails with ErrInvalid for an invalid key or a max
+// below 0, with ErrNotFound when the object or its bucket does not exist,
+// and otherwise with the SDK's error wrapped.
+func (s *Store) Get(ctx context.Context, key string, max int64) ([]byte, error) {
+	if err := checkKey(key); err != nil {
+		return nil, fmt.Errorf("get: %w", err)
+	}
+	if max < 0 {
+		return nil, fmt.Errorf("get %s: %w: bound %d below 0", key, ErrInvalid, max)
+	}
+	out, err := s.client.GetObject(ctx, &s3.GetObjectInput{Bucket: &s.bucket, Key: &key})
+	if err != nil {
+		return nil, s.fail("get", key, err)
+	}
+	defer out.Body.Close()
+	if n := aws.ToInt64(out.ContentLength); n > max {
+		return nil, s.fail("get", key, fmt.Errorf("%w: %d bytes, over %d", ErrTooLarge, n, max))
+	}
+	b, err := io.ReadAll(io.LimitReader(out.Body, max+1))
+	if err != nil {
+		return nil, s.fail("get", key, err)
+	}
+	if int64(len(b)) > max {
+		return nil, s.fail("get", key, fmt.Errorf("%w: over %d bytes", ErrTooLarge, max))
+	}
+	return b, nil
 }
 
 // Touch stores an empty object at key (replacing any object there): a

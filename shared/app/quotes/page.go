@@ -2,6 +2,8 @@ package quotes
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"time"
 
@@ -149,11 +151,10 @@ func (s *Service) page(ctx context.Context, token string, ptn partner.Partner, s
 	if qr.Acceptance != nil {
 		at := qr.Acceptance.At
 		p.AcceptedAt = &at
-		// The signed copy; its signature image stays in the bucket (the
-		// page shows the evidence that names it by its SHA-256).
 		if e := qr.Acceptance.Evidence; e != nil && qr.Acceptance.Mode == quote.ModeSigned {
 			p.Copy = &quotepage.SignedCopy{SignerName: e.SignerName, SignerEmail: e.SignerEmail, SignedAt: e.At,
-				EvidenceHash: qr.Acceptance.EvidenceHash, Liability: string(e.LiabilityElection)}
+				EvidenceHash: qr.Acceptance.EvidenceHash, Liability: string(e.LiabilityElection),
+				SignaturePNG: s.signatureImage(ctx, e)}
 		}
 	}
 	if qr.EstimateType.IsBinding() {
@@ -173,6 +174,26 @@ func (s *Service) page(ctx context.Context, token string, ptn partner.Partner, s
 		}
 	}
 	return p, nil
+}
+
+// signatureImage is the signed copy's signature image: the one e names,
+// read back from the bucket. The copy is shown without it (nil) when it
+// cannot be read, is over SignatureReadLimit, or is not the image the
+// evidence hashed: the evidence hash still proves what was signed.
+func (s *Service) signatureImage(ctx context.Context, e *quote.Evidence) []byte {
+	if s.sigs == nil || e.SignatureKey == "" {
+		return nil
+	}
+	png, err := s.sigs.GetSignature(ctx, e.SignatureKey, SignatureReadLimit)
+	if err != nil {
+		s.log.WarnContext(ctx, "signed copy without its signature image", "key", e.SignatureKey, "error", err.Error())
+		return nil
+	}
+	if sum := sha256.Sum256(png); hex.EncodeToString(sum[:]) != e.SignatureSHA256 {
+		s.log.WarnContext(ctx, "signed copy without its signature image: not the image signed", "key", e.SignatureKey)
+		return nil
+	}
+	return png
 }
 
 func (s *Service) quoteAccept() pipeline.Endpoint {

@@ -45,10 +45,18 @@ type Store interface {
 
 // Signatures stores signature images (the clip bucket's signatures/
 // prefix). Put replaces an object with the same key, which only ever
-// holds the same bytes: the key ends in the image's SHA-256.
+// holds the same bytes: the key ends in the image's SHA-256. Get returns
+// the image at key when it is at most max bytes long, and fails otherwise
+// (missing, larger, unreachable).
 type Signatures interface {
 	PutSignature(ctx context.Context, key string, png []byte) error
+	GetSignature(ctx context.Context, key string, max int64) ([]byte, error)
 }
+
+// SignatureReadLimit bounds the signature image the quote page reads back
+// for the signed copy: acceptQuote stores at most 40 KiB
+// (quote.CheckSignaturePNG), so a larger object is not one it stored.
+const SignatureReadLimit = 512 << 10
 
 // Deps is what a Service needs. createQuote leaves Signatures nil (it
 // stores none).

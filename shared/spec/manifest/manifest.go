@@ -505,9 +505,10 @@ var Functions = []Function{
 		// The token's record counts requests; then as v1-accept and
 		// v1-deposits (the page's deposit is the quote's). Accepting and
 		// paying are the beta's, as through the API; the page itself
-		// opens without it (it says what the customer can do).
+		// opens without it (it says what the customer can do). It reads
+		// the signature image back for the signed copy.
 		Table:   TableAccess{Get: true, Write: []string{table.QuoteTokenKeys, table.LeadKeys, table.DepositKeys}},
-		Bucket:  BucketAccess{Write: []string{SignaturePrefix}},
+		Bucket:  BucketAccess{Read: []string{SignaturePrefix}, Write: []string{SignaturePrefix}},
 		Secrets: []string{SecretStripeKeys},
 	},
 	{

@@ -33,3 +33,8 @@ type Signatures struct{ Store *s3store.Store }
 func (s Signatures) PutSignature(ctx context.Context, key string, png []byte) error {
 	return s.Store.Put(ctx, key, "image/png", png)
 }
+
+// GetSignature returns the image at key, of at most max bytes.
+func (s Signatures) GetSignature(ctx context.Context, key string, max int64) ([]byte, error) {
+	return s.Store.Get(ctx, key, max)
+}

@@ -16,7 +16,8 @@ const (
 	layoutClosed = "closed" // expired, superseded or unknown: nothing to do
 )
 
-// The page's own stylesheet (after htmlpage's base) and script.
+// The page's own stylesheet (after htmlpage's base) and script (after
+// htmlpage.LocalTimeJS, which shows its times in the reader's zone).
 var (
 	//go:embed assets/quote.css
 	pageCSS string
@@ -27,4 +28,4 @@ var (
 // loadAssets are the page's inline stylesheet and script with their CSP
 // hashes (the markup is the templ components of the .templ files), made
 // once on first use.
-var loadAssets = sync.OnceValue(func() *htmlpage.Assets { return htmlpage.NewAssets(pageCSS, pageJS) })
+var loadAssets = sync.OnceValue(func() *htmlpage.Assets { return htmlpage.NewAssets(pageCSS, htmlpage.LocalTimeJS+pageJS) })

@@ -127,6 +127,17 @@ func TestSignedCopyPrints(t *testing.T) {
 			t.Errorf("the printed copy shows %q", not)
 		}
 	}
+	// Every time on the page is in Chicago's time, in htmlpage.FormatTime's
+	// words with the zone named, as on the other pages.
+	times, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("time")].map(e => e.textContent)`))
+	if err != nil || len(times) != 2 {
+		t.Fatalf("times shown %q, %v; want the signing time twice (done, signed copy)", times, err)
+	}
+	for _, s := range times {
+		if s != "Friday, November 20, 2026 at 3:05 PM CST" {
+			t.Errorf("time shown %q; want %q", s, "Friday, November 20, 2026 at 3:05 PM CST")
+		}
+	}
 	w, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`(() => { const i = document.getElementById("copy-signature"); return i && i.complete ? i.naturalWidth : 0; })()`))
 	if err != nil || w != 60 {
 		t.Errorf("signature image natural width %v, %v; want the 60 px PNG, loaded", w, err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/moveleads/partnerapi/shared/app/htmlpage"
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 )
 
@@ -99,12 +100,6 @@ type pageData struct {
 	Binding     bool   `json:"binding"`
 	Company     string `json:"company"` // as a sentence starts: the script writes "Thank you. <company> has …"
 }
-
-// dateLayout is how the page states a time. The script rewrites each
-// <time> in the reader's own time zone; without it the page says UTC, and
-// names the day and month in words, which no reader misreads the way they
-// can 03/11.
-const dateLayout = "Monday 2 January 2006 at 15:04 UTC"
 
 // Render returns the quote page for p: status 200 with the headers of
 // Headers. It does not fail: the assets are embedded and checked by the
@@ -328,12 +323,12 @@ func priceLabel(estimateType string) string {
 	return "Price"
 }
 
-// timeView is a <time> element the script rewrites in the reader's time
-// zone.
+// timeView is a <time data-local> element: htmlpage.FormatTime's UTC
+// text, which htmlpage.LocalTimeJS rewrites in the reader's time zone.
 type timeView struct{ ISO, Text string }
 
 func timeOf(t time.Time) timeView {
-	return timeView{ISO: t.UTC().Format(time.RFC3339), Text: t.UTC().Format(dateLayout)}
+	return timeView{ISO: t.UTC().Format(time.RFC3339), Text: htmlpage.FormatTime(t)}
 }
 
 // expiryView is the "Valid until" row of the quote's details.

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/moveleads/partnerapi/shared/app/htmlpage"
 	"github.com/moveleads/partnerapi/shared/testkit/htmltest"
 )
 
@@ -185,7 +186,7 @@ func TestRenderOpenBindingQuote(t *testing.T) {
 	for _, w := range []string{
 		"Your moving quote", "From Demo Movers", "Demo Moving Services LLC · USDOT 1234567",
 		"Price $2,450.00", "Binding estimate — the price will not change unless you add items or services",
-		"Deposit to book $250.00", "Valid until Monday 30 November 2026 at 10:15 UTC",
+		"Deposit to book $250.00", "Valid until Monday, November 30, 2026 at 10:15 AM UTC",
 		"Sign this quote", "Full name", "Email address", "How should your belongings be protected?",
 		"Full value protection", "Released value", "60 cents per pound per article",
 		"Paper copies. You can ask Demo Movers for a paper copy", "I agree to sign electronically",
@@ -388,7 +389,7 @@ func TestRenderAcceptedStates(t *testing.T) {
 		pay    string // "button", "link" or "" (none)
 	}{
 		{"signed, deposit due", func(p *Page) {},
-			[]string{"Quote signed", "Thank you. Demo Movers has your signed quote.", "You signed this quote on Friday 20 November 2026 at 21:05 UTC.",
+			[]string{"Quote signed", "Thank you. Demo Movers has your signed quote.", "You signed this quote on Friday, November 20, 2026 at 9:05 PM UTC.",
 				"To book your move, pay the deposit of $250.00.", "Pay deposit of $250.00"},
 			[]string{"Sign this quote", "Valid until", "did not go through", "No deposit"}, "button"},
 		{"accepted, no deposit", func(p *Page) { p.EstimateType = NonBinding; p.Stage = StageAccepted; p.DepositCents = 0 },
@@ -470,7 +471,7 @@ func TestRenderClosedStages(t *testing.T) {
 		absent []string
 	}{
 		{StageExpired, []string{"This quote has expired", "It can no longer be accepted. To go ahead with your move, please contact Demo Movers for a new quote.",
-			"Expired Monday 30 November 2026 at 10:15 UTC", "Price $2,450.00"}, []string{"Valid until"}},
+			"Expired Monday, November 30, 2026 at 10:15 AM UTC", "Price $2,450.00"}, []string{"Valid until"}},
 		{StageSuperseded, []string{"This quote has been replaced", "Demo Movers has sent you a newer quote, so this one can no longer be accepted."}, []string{"Expired", "Valid until"}},
 		{"", []string{"This quote can’t be accepted online", "Please contact Demo Movers about this quote."}, nil},
 		{"withdrawn", []string{"This quote can’t be accepted online"}, nil},
@@ -673,3 +674,35 @@ func TestAccessibleNames(t *testing.T) {
 
 // tinyPNG is a 60 × 20 signature: one stroke across.
 var tinyPNG = []byte{137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 60, 0, 0, 0, 20, 8, 6, 0, 0, 0, 209, 3, 94, 41, 0, 0, 0, 43, 73, 68, 65, 84, 120, 156, 237, 208, 65, 13, 0, 48, 8, 0, 49, 12, 160, 96, 50, 240, 175, 13, 84, 44, 60, 104, 147, 51, 112, 17, 0, 0, 124, 146, 175, 250, 82, 219, 191, 1, 128, 67, 6, 37, 143, 81, 25, 70, 91, 69, 18, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130}
+
+// TestTimesUseTheSharedFormat: every time on the page is written as all
+// pages write one, <time datetime=RFC3339 data-local> with
+// htmlpage.FormatTime's text, which htmlpage.LocalTimeJS (at the start of
+// the page's script) rewrites in the reader's zone.
+func TestTimesUseTheSharedFormat(t *testing.T) {
+	expired := bindingPage()
+	expired.Stage = StageExpired
+	for name, p := range map[string]Page{"open": bindingPage(), "signed": signedPage(), "expired": expired} {
+		t.Run(name, func(t *testing.T) {
+			doc, els, _ := render(t, p)
+			times := 0
+			for _, e := range els {
+				if e.Tag != "time" {
+					continue
+				}
+				times++
+				at, err := time.Parse(time.RFC3339, e.Attrs["datetime"])
+				_, local := e.Attrs["data-local"]
+				if err != nil || !local || e.Attrs["class"] != "" || e.Text != htmlpage.FormatTime(at) {
+					t.Errorf("<time %v>%s</time>; want datetime=RFC3339, data-local and htmlpage.FormatTime's text", e.Attrs, e.Text)
+				}
+			}
+			if times == 0 {
+				t.Error("the page shows no time")
+			}
+			if !strings.Contains(string(doc.Body), htmlpage.LocalTimeJS) {
+				t.Error("the page's script does not include htmlpage.LocalTimeJS")
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
-// The quote page's script: shows times in the reader's time zone, runs
-// the signature pad, sends the acceptance (or signature) as JSON and, once
-// the quote is accepted, asks for the deposit's checkout and goes there.
+// The quote page's script (after htmlpage's localtime.js, which shows
+// times in the reader's time zone): runs the signature pad, sends the
+// acceptance (or signature) as JSON and, once the quote is accepted, asks
+// for the deposit's checkout and goes there.
 // No framework and no third-party request; the data comes from the
 // quote-data JSON block. Text from the customer or the server only ever
 // goes into the page through textContent.
@@ -15,21 +16,6 @@
   var EXPORT_MAX_WIDTH = 1000, EXPORT_MIN_WIDTH = 50, EXPORT_MIN_HEIGHT = 20;
   var MIN_INK_LENGTH = 15; // CSS px of strokes below which the pad counts as empty
   var INK = "#0d1b33", LINE_WIDTH = 2.6;
-
-  // ---- times ---------------------------------------------------------------
-
-  function localTimes() {
-    document.querySelectorAll("time.local-time").forEach(function (t) {
-      var d = new Date(t.getAttribute("datetime"));
-      if (isNaN(d)) return;
-      try {
-        t.textContent = d.toLocaleString(undefined, {
-          weekday: "long", day: "numeric", month: "long", year: "numeric",
-          hour: "numeric", minute: "2-digit", timeZoneName: "short"
-        });
-      } catch (e) { /* keep the server's UTC text */ }
-    });
-  }
 
   // ---- calls to the page's own API -----------------------------------------
 
@@ -384,7 +370,6 @@
   // ---- wiring ------------------------------------------------------------------
 
   function init() {
-    localTimes();
     if (form) {
       form.addEventListener("submit", submit);
       $("reload").addEventListener("click", function () { window.location.reload(); });
