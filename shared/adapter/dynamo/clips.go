@@ -37,6 +37,7 @@ type clipItem struct {
 	Width         int    `dynamodbav:"width,omitempty"`
 	Height        int    `dynamodbav:"height,omitempty"`
 	RejectReason  string `dynamodbav:"reject_reason,omitempty"`
+	RejectCode    string `dynamodbav:"reject_code,omitempty"` // absent on clips rejected before codes
 }
 
 func newClipItem(t auth.Tenant, surveyID string, c survey.Clip) clipItem {
@@ -46,7 +47,7 @@ func newClipItem(t auth.Tenant, surveyID string, c survey.Clip) clipItem {
 		AnnouncedSize: c.AnnouncedSize, ContentType: c.ContentType,
 		AnnouncedAt: lead.FormatTime(c.AnnouncedAt), UpdatedAt: lead.FormatTime(c.UpdatedAt),
 		Size: c.Size, DurationNS: int64(c.Duration), Codec: c.Codec, Width: c.Width, Height: c.Height,
-		RejectReason: c.RejectReason,
+		RejectReason: c.RejectReason, RejectCode: string(c.RejectCode),
 	}
 }
 
@@ -65,7 +66,7 @@ func (it clipItem) clip() (survey.Clip, error) {
 		ID: it.ClipID, Room: it.Room, Status: survey.ClipStatus(it.Status), AnnouncedSize: it.AnnouncedSize,
 		ContentType: it.ContentType, AnnouncedAt: announced, UpdatedAt: updated,
 		Size: it.Size, Duration: time.Duration(it.DurationNS), Codec: it.Codec, Width: it.Width, Height: it.Height,
-		RejectReason: it.RejectReason,
+		RejectReason: it.RejectReason, RejectCode: survey.RejectCode(it.RejectCode),
 	}, nil
 }
 
@@ -187,6 +188,7 @@ func (s *Store) AdvanceClip(ctx context.Context, t auth.Tenant, ct record.ClipTr
 		{"size", ct.Size, ct.Size != 0}, {"duration_ns", int64(ct.Duration), ct.Duration != 0},
 		{"codec", ct.Codec, ct.Codec != ""}, {"width", ct.Width, ct.Width != 0}, {"height", ct.Height, ct.Height != 0},
 		{"reject_reason", ct.RejectReason, ct.RejectReason != ""},
+		{"reject_code", string(ct.RejectCode), ct.RejectCode != ""},
 	} {
 		if f.set {
 			upd = upd.Set(expression.Name(f.name), expression.Value(f.v))

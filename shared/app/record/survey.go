@@ -105,7 +105,9 @@ type SurveyTransition struct {
 
 // ClipTransition is one move of a clip's state, for the store's AdvanceClip: clip
 // ClipID of survey SurveyID goes From → To at At. The processor's findings
-// are stored with it when set (zero values are not).
+// are stored with it when set (zero values are not); a move to
+// survey.ClipRejected carries RejectCode (for machines and the customer's
+// sentence) and RejectReason (for the operator).
 type ClipTransition struct {
 	SurveyID, ClipID string
 	From, To         survey.ClipStatus
@@ -116,6 +118,7 @@ type ClipTransition struct {
 	Codec        string
 	Width        int
 	Height       int
+	RejectCode   survey.RejectCode
 	RejectReason string
 }
 

@@ -317,7 +317,7 @@ func (s *Service) rejectMissingFrames(ctx context.Context, t auth.Tenant, survey
 			_, found, err := s.objects.Size(ctx, key)
 			if err == nil && !found {
 				err = s.store.AdvanceFrame(ctx, t, record.FrameTransition{
-					SurveyID: surveyID, ClipID: f.ClipID, Slot: f.Slot, From: f.Status, To: survey.FrameRejected, At: now, RejectReason: neverUploaded,
+					SurveyID: surveyID, ClipID: f.ClipID, Slot: f.Slot, From: f.Status, To: survey.FrameRejected, At: now, RejectReason: survey.NeverUploaded.Reason,
 				})
 				if errors.Is(err, record.ErrChanged) {
 					err = nil

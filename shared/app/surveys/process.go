@@ -16,10 +16,6 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 )
 
-// neverUploaded is the reason kept for a clip whose upload was requested
-// but whose object was not there when the customer finished.
-const neverUploaded = "never uploaded"
-
 // Finish ends the capture of the session's survey: it moves it to
 // processing and writes its finish marker (survey.FinishKey), whose event
 // has the clip processor settle it (Settle): the capture function answers
@@ -58,7 +54,8 @@ func (s *Service) Finish(ctx context.Context, ss *Session, now time.Time) (Finis
 			continue // the processor decides it
 		}
 		err := s.store.AdvanceClip(ctx, t, record.ClipTransition{
-			SurveyID: rec.ID, ClipID: c.ID, From: c.Status, To: survey.ClipRejected, At: now, RejectReason: neverUploaded,
+			SurveyID: rec.ID, ClipID: c.ID, From: c.Status, To: survey.ClipRejected, At: now,
+			RejectCode: survey.NeverUploaded.Code, RejectReason: survey.NeverUploaded.Reason,
 		})
 		if err != nil && !errors.Is(err, record.ErrChanged) {
 			return FinishView{}, err
@@ -260,32 +257,35 @@ func (s *Service) decide(ctx context.Context, t auth.Tenant, surveyID string, c 
 	}
 	tr := record.ClipTransition{SurveyID: surveyID, ClipID: c.ID, From: c.Status, At: now, Size: size}
 	var info clip.Info
+	var rj survey.Rejection
 	switch {
 	case size != c.AnnouncedSize:
-		tr.To, tr.RejectReason = survey.ClipRejected, fmt.Sprintf("size %d bytes does not match the %d announced at upload", size, c.AnnouncedSize)
+		tr.To, rj = survey.ClipRejected, survey.SizeMismatch(size, c.AnnouncedSize)
 	default:
 		info, err = clip.Probe(s.objects.Open(ctx, obj.Key, size), size)
 		if err == nil {
 			err = clip.Check(info, clip.Rules{MaxDuration: survey.MaxClipDuration})
 		}
-		switch {
-		case clip.Rejected(err):
-			tr.To, tr.RejectReason = survey.ClipRejected, "not a playable video: "+err.Error()
+		var unplayable bool
+		switch rj, unplayable = survey.Unplayable(err); {
+		case unplayable:
+			tr.To = survey.ClipRejected
 		case err != nil:
 			return fmt.Errorf("read clip %s: %w", obj.Key, err)
 		default:
 			m := survey.Media{Container: string(info.Container), Codec: string(info.Codec), Size: size,
 				Duration: info.Duration, Width: info.Width, Height: info.Height}
-			tr.To, tr.RejectReason = survey.Inspect(c, m)
+			tr.To, rj = survey.Inspect(c, m)
 			tr.Duration, tr.Codec, tr.Width, tr.Height = info.Duration, codecName(info.Codec), info.Width, info.Height
 		}
 	}
+	tr.RejectCode, tr.RejectReason = rj.Code, rj.Reason
 	err = s.store.AdvanceClip(ctx, t, tr)
 	if errors.Is(err, record.ErrChanged) {
 		return nil // decided by another delivery
 	}
 	if err == nil {
-		s.log.InfoContext(ctx, "clip decided", "key", obj.Key, "status", string(tr.To), "reason", tr.RejectReason,
+		s.log.InfoContext(ctx, "clip decided", "key", obj.Key, "status", string(tr.To), "code", string(tr.RejectCode), "reason", tr.RejectReason,
 			"duration_ms", tr.Duration.Milliseconds(), "codec", tr.Codec)
 	}
 	return err

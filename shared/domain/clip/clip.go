@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 )
 
@@ -66,6 +67,11 @@ var (
 )
 
 var rejections = []error{ErrNotVideo, ErrCorrupt, ErrUnsupportedCodec, ErrNoVideoTrack, ErrTooComplex, ErrEmpty, ErrTooLong}
+
+// Rejections returns the errors a clip is rejected with, the ones
+// Rejected tests for, so that a caller mapping them (to codes, to words)
+// can check it knows each.
+func Rejections() []error { return slices.Clone(rejections) }
 
 // Rejected reports whether err says the clip itself is unacceptable (so
 // reading it again cannot help), as opposed to a failure of the

@@ -57,8 +57,8 @@ const (
 	ClipProcessing ClipStatus = "processing"
 	// ClipPlayable: the processor accepted it; it counts.
 	ClipPlayable ClipStatus = "playable"
-	// ClipRejected: the processor refused it (RejectReason says why); it
-	// does not count.
+	// ClipRejected: the processor refused it (RejectCode and RejectReason
+	// say why); it does not count.
 	ClipRejected ClipStatus = "rejected"
 )
 
@@ -115,7 +115,8 @@ type Clip struct {
 	Codec        string        `json:"codec,omitempty" dynamodbav:"codec,omitempty"` // one of Codecs
 	Width        int           `json:"width,omitempty" dynamodbav:"width,omitempty"`
 	Height       int           `json:"height,omitempty" dynamodbav:"height,omitempty"`
-	RejectReason string        `json:"reject_reason,omitempty" dynamodbav:"reject_reason,omitempty"`
+	RejectReason string        `json:"reject_reason,omitempty" dynamodbav:"reject_reason,omitempty"` // for the operator
+	RejectCode   RejectCode    `json:"reject_code,omitempty" dynamodbav:"reject_code,omitempty"`     // for machines and the customer
 }
 
 // ParseContentType returns the media type of a clip's Content-Type, without

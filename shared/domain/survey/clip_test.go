@@ -159,28 +159,29 @@ func TestInspect(t *testing.T) {
 		clip   Clip
 		media  Media
 		want   ClipStatus
+		code   RejectCode
 		reason string // a substring of the reason
 	}{
-		{"MediaRecorder WebM", webm, good, ClipPlayable, ""},
-		{"VP9 in fragmented MP4", mp4, with(func(m *Media) { m.Container, m.Codec = "mp4", "vp09" }), ClipPlayable, ""},
-		{"iPhone HEVC MOV", mov, with(func(m *Media) { m.Container, m.Codec = "mov", "hvc1" }), ClipPlayable, ""},
-		{"MOV labelled video/mp4", mp4, with(func(m *Media) { m.Container, m.Codec = "mov", "avc1" }), ClipPlayable, ""},
-		{"exactly ten minutes", webm, with(func(m *Media) { m.Duration = MaxClipDuration }), ClipPlayable, ""},
-		{"larger than announced", webm, with(func(m *Media) { m.Size = 5001 }), ClipRejected, "does not match the 5000 announced"},
-		{"smaller than announced", webm, with(func(m *Media) { m.Size = 10 }), ClipRejected, "does not match"},
-		{"over the size limit", Clip{AnnouncedSize: MaxClipBytes + 1, ContentType: "video/webm"}, with(func(m *Media) { m.Size = MaxClipBytes + 1 }), ClipRejected, "over the"},
-		{"over ten minutes", webm, with(func(m *Media) { m.Duration = MaxClipDuration + time.Second }), ClipRejected, "over the 10m0s limit"},
-		{"no duration", webm, with(func(m *Media) { m.Duration = 0 }), ClipRejected, "no playable video"},
-		{"audio only", webm, with(func(m *Media) { m.Width, m.Height = 0, 0 }), ClipRejected, "no video picture"},
-		{"AV1", webm, with(func(m *Media) { m.Codec = "V_AV1" }), ClipRejected, "not one of avc1, hvc1, vp8, vp9"},
-		{"Matroska", webm, with(func(m *Media) { m.Container = "mkv" }), ClipRejected, "not MP4, MOV or WebM"},
-		{"WebM uploaded as MP4", mp4, good, ClipRejected, "a WEBM file was uploaded as video/mp4"},
+		{"MediaRecorder WebM", webm, good, ClipPlayable, "", ""},
+		{"VP9 in fragmented MP4", mp4, with(func(m *Media) { m.Container, m.Codec = "mp4", "vp09" }), ClipPlayable, "", ""},
+		{"iPhone HEVC MOV", mov, with(func(m *Media) { m.Container, m.Codec = "mov", "hvc1" }), ClipPlayable, "", ""},
+		{"MOV labelled video/mp4", mp4, with(func(m *Media) { m.Container, m.Codec = "mov", "avc1" }), ClipPlayable, "", ""},
+		{"exactly ten minutes", webm, with(func(m *Media) { m.Duration = MaxClipDuration }), ClipPlayable, "", ""},
+		{"larger than announced", webm, with(func(m *Media) { m.Size = 5001 }), ClipRejected, RejectSizeMismatch, "does not match the 5000 announced"},
+		{"smaller than announced", webm, with(func(m *Media) { m.Size = 10 }), ClipRejected, RejectSizeMismatch, "does not match"},
+		{"over the size limit", Clip{AnnouncedSize: MaxClipBytes + 1, ContentType: "video/webm"}, with(func(m *Media) { m.Size = MaxClipBytes + 1 }), ClipRejected, RejectTooLarge, "over the"},
+		{"over ten minutes", webm, with(func(m *Media) { m.Duration = MaxClipDuration + time.Second }), ClipRejected, RejectTooLong, "over the 10m0s limit"},
+		{"no duration", webm, with(func(m *Media) { m.Duration = 0 }), ClipRejected, RejectEmpty, "no playable video"},
+		{"audio only", webm, with(func(m *Media) { m.Width, m.Height = 0, 0 }), ClipRejected, RejectNoPicture, "no video picture"},
+		{"AV1", webm, with(func(m *Media) { m.Codec = "V_AV1" }), ClipRejected, RejectUnsupportedCodec, "not one of avc1, hvc1, vp8, vp9"},
+		{"Matroska", webm, with(func(m *Media) { m.Container = "mkv" }), ClipRejected, RejectNotAVideo, "not MP4, MOV or WebM"},
+		{"WebM uploaded as MP4", mp4, good, ClipRejected, RejectTypeMismatch, "a WEBM file was uploaded as video/mp4"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, reason := Inspect(tt.clip, tt.media)
-			if got != tt.want || (tt.reason == "") != (reason == "") || !strings.Contains(reason, tt.reason) {
-				t.Errorf("Inspect = %q, %q; want %q with a reason containing %q", got, reason, tt.want, tt.reason)
+			got, r := Inspect(tt.clip, tt.media)
+			if got != tt.want || r.Code != tt.code || (tt.reason == "") != (r.Reason == "") || !strings.Contains(r.Reason, tt.reason) {
+				t.Errorf("Inspect = %q, %+v; want %q with code %q and a reason containing %q", got, r, tt.want, tt.code, tt.reason)
 			}
 		})
 	}

@@ -50,46 +50,47 @@ func NormalizeCodec(codec string) (string, bool) {
 }
 
 // Inspect decides what becomes of clip c given what the processor read from
-// it: ClipPlayable with reason "", or ClipRejected with a reason kept for the
-// operator. A clip is rejected when its size differs from the size announced
-// at upload (or exceeds MaxClipBytes), its container is not MP4, MOV or
-// WebM or does not match the type it was uploaded as, its video codec is not
-// one of Codecs, it has no picture or no duration (not a playable video), or
-// it is longer than MaxClipDuration. A file the processor cannot read at all
-// is rejected by the processor without calling Inspect.
-func Inspect(c Clip, m Media) (ClipStatus, string) {
-	if reason := rejectReason(c, m); reason != "" {
-		return ClipRejected, reason
+// it: ClipPlayable with a zero Rejection, or ClipRejected with its code
+// and a reason kept for the operator. A clip is rejected when its size
+// differs from the size announced at upload (or exceeds MaxClipBytes), its
+// container is not MP4, MOV or WebM or does not match the type it was
+// uploaded as, its video codec is not one of Codecs, it has no picture or
+// no duration (not a playable video), or it is longer than
+// MaxClipDuration. A file the processor cannot read at all is rejected by
+// the processor without calling Inspect (see Unplayable).
+func Inspect(c Clip, m Media) (ClipStatus, Rejection) {
+	if r := rejection(c, m); r.Code != "" {
+		return ClipRejected, r
 	}
-	return ClipPlayable, ""
+	return ClipPlayable, Rejection{}
 }
 
-func rejectReason(c Clip, m Media) string {
+func rejection(c Clip, m Media) Rejection {
 	switch {
 	case m.Size != c.AnnouncedSize:
-		return fmt.Sprintf("size %d bytes does not match the %d announced at upload", m.Size, c.AnnouncedSize)
+		return SizeMismatch(m.Size, c.AnnouncedSize)
 	case m.Size > MaxClipBytes:
-		return fmt.Sprintf("size %d bytes is over the %d-byte limit", m.Size, MaxClipBytes)
+		return Rejection{RejectTooLarge, fmt.Sprintf("size %d bytes is over the %d-byte limit", m.Size, MaxClipBytes)}
 	}
 	types, ok := containers[m.Container]
 	if !ok {
-		return fmt.Sprintf("container %q is not MP4, MOV or WebM", m.Container)
+		return Rejection{RejectNotAVideo, fmt.Sprintf("container %q is not MP4, MOV or WebM", m.Container)}
 	}
 	if !slices.Contains(types, c.ContentType) {
-		return fmt.Sprintf("a %s file was uploaded as %s", strings.ToUpper(m.Container), c.ContentType)
+		return Rejection{RejectTypeMismatch, fmt.Sprintf("a %s file was uploaded as %s", strings.ToUpper(m.Container), c.ContentType)}
 	}
 	if _, ok := NormalizeCodec(m.Codec); !ok {
-		return fmt.Sprintf("video codec %q is not one of %s", m.Codec, strings.Join(Codecs, ", "))
+		return Rejection{RejectUnsupportedCodec, fmt.Sprintf("video codec %q is not one of %s", m.Codec, strings.Join(Codecs, ", "))}
 	}
 	switch {
 	case m.Width <= 0 || m.Height <= 0:
-		return "no video picture (width or height is 0)"
+		return Rejection{RejectNoPicture, "no video picture (width or height is 0)"}
 	case m.Duration <= 0:
-		return "no playable video (duration is 0)"
+		return Rejection{RejectEmpty, "no playable video (duration is 0)"}
 	case m.Duration > MaxClipDuration:
-		return fmt.Sprintf("duration %s is over the %s limit", m.Duration.Round(time.Second), MaxClipDuration)
+		return Rejection{RejectTooLong, fmt.Sprintf("duration %s is over the %s limit", m.Duration.Round(time.Second), MaxClipDuration)}
 	}
-	return ""
+	return Rejection{}
 }
 
 // Finished decides the state of a finished survey from its clips at now:
@@ -119,7 +120,7 @@ func Finished(clips []Clip, now time.Time) (Status, string) {
 		case now.Sub(c.AnnouncedAt) <= UploadWindow:
 			return Processing, ""
 		default:
-			reasons = append(reasons, "never uploaded")
+			reasons = append(reasons, NeverUploaded.Reason)
 		}
 	}
 	switch {

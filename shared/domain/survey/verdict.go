@@ -1,7 +1,5 @@
 package survey
 
-import "strings"
-
 // Verdict is what the capture page tells the customer about one clip.
 type Verdict string
 
@@ -17,38 +15,31 @@ const (
 	VerdictUnusable Verdict = "unusable"
 )
 
-// rejectSentences maps what a RejectReason starts with or contains (the
-// operator's words, made by Inspect, the processor and Finish) to a
-// sentence the customer understands. The first match wins; a reason no
-// row matches gets fallbackSentence.
-var rejectSentences = []struct{ match, sentence string }{
-	{"never uploaded", "The video never finished sending."},
-	{"does not match the", "Only part of the video arrived."},
-	{"-byte limit", "The video is larger than we accept."},
-	{"too long", "The video is longer than 10 minutes."},
-	{"limit", "The video is longer than 10 minutes."},
-	{"zero duration", "The video is empty: it has no length."},
-	{"duration is 0", "The video is empty: it has no length."},
-	{"no video picture", "The video has no picture."},
-	{"no video track", "The video has no picture."},
-	{"codec", "The video is in a format we can’t play."},
-	{"truncated or corrupt", "The video file is damaged or was only partly saved."},
-	{"too many reads", "We could not read this video file."},
-	{"was uploaded as", "This is not a video we can play."},
-	{"container", "This is not a video we can play."},
-	{"not a video", "This is not a video we can play."},
+// customerSentences is the one table of what the capture page says about
+// a rejected clip, by code; several codes may share a sentence.
+var customerSentences = map[RejectCode]string{
+	RejectNeverUploaded:    "The video never finished sending.",
+	RejectSizeMismatch:     "Only part of the video arrived.",
+	RejectTooLarge:         "The video is larger than we accept.",
+	RejectTooLong:          "The video is longer than 10 minutes.",
+	RejectEmpty:            "The video is empty: it has no length.",
+	RejectNoPicture:        "The video has no picture.",
+	RejectUnsupportedCodec: "The video is in a format we can’t play.",
+	RejectCorrupt:          "The video file is damaged or was only partly saved.",
+	RejectUnreadable:       "We could not read this video file.",
+	RejectNotAVideo:        "This is not a video we can play.",
+	RejectTypeMismatch:     "This is not a video we can play.",
 }
 
+// fallbackSentence is said for a code with no sentence: "" (a clip
+// rejected before codes were stored) or one this version does not know.
 const fallbackSentence = "We could not use this video."
 
 // CustomerReason is the sentence the capture page shows for a clip
-// rejected with reason: the operator's reason names sizes and codecs, the
-// customer's says what went wrong in plain words.
-func CustomerReason(reason string) string {
-	for _, r := range rejectSentences {
-		if strings.Contains(reason, r.match) {
-			return r.sentence
-		}
+// rejected with code: plain words, never the operator's reason.
+func CustomerReason(code RejectCode) string {
+	if s, ok := customerSentences[code]; ok {
+		return s
 	}
 	return fallbackSentence
 }
@@ -62,7 +53,7 @@ func (c Clip) Verdict() (Verdict, string) {
 	case ClipPlayable:
 		return VerdictChecked, ""
 	case ClipRejected:
-		return VerdictUnusable, CustomerReason(c.RejectReason)
+		return VerdictUnusable, CustomerReason(c.RejectCode)
 	}
 	return VerdictSending, ""
 }
