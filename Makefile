@@ -7,7 +7,7 @@ GO    ?= go
 .PHONY: dev test test-go test-infra deps vet lint docs generate fuzz help build synth bench opctl
 
 help:
-	@echo "make dev     start DynamoDB Local + the API at http://127.0.0.1:$${PORT:-3000}"
+	@echo "make dev     start DynamoDB Local + the API at http://127.0.0.1:$${PORT:-3000} (VERBOSE=1: log every stream, queue and S3 record)"
 	@echo "make test    go vet, staticcheck and every test (one DynamoDB Local, MinIO and stripe-mock for all)"
 	@echo "make docs    regenerate README tables and docs/API.md from their sources of truth"
 	@echo "make generate  regenerate the pages' Go code (x_templ.go) from their templ sources (x.templ)"
@@ -92,7 +92,9 @@ build:
 build-%Function:
 	$(GO) run ./scripts/build -sam-logical-id $*Function -out "$(ARTIFACTS_DIR)"
 
-## synth: the CloudFormation template, offline, into infra/cdk.out.
+## synth: the CloudFormation template, offline, into infra/cdk.out. The
+## jsii runtime's "Runtime process exited abnormally: waitid: no child
+## processes" after a good synth was a race of its own (infra/jsiiquiet drops it).
 CDK_ENV ?= dev
 synth: build
 	rm -rf infra/cdk.out

@@ -281,8 +281,17 @@ func description(f manifest.Function) string {
 		}
 		what = strings.Join(ops, ", ")
 	}
-	return what + ": " + f.Summary
+	d := what + ": " + f.Summary
+	if len(d) > maxDescription {
+		// Lambda refuses a longer one, and synth panicked (v1-capture's
+		// operations and summary came to 271).
+		d = strings.ToValidUTF8(d[:maxDescription-3], "") + "..."
+	}
+	return d
 }
+
+// maxDescription is Lambda's limit on a function's description.
+const maxDescription = 256
 
 // grant is one statement of table permissions.
 type grant struct {
