@@ -4,12 +4,13 @@
 SHELL := /bin/bash
 GO    ?= go
 
-.PHONY: dev test checks test-go test-infra deps vet lint docs generate fuzz help build synth bench opctl
+.PHONY: dev test checks test-go test-infra deps vet lint docs generate fuzz help build synth bench opctl screenshots
 
 help:
-	@echo "make dev     start DynamoDB Local + the API at http://127.0.0.1:$${PORT:-3000}"
+	@echo "make dev     start DynamoDB Local + the API at http://127.0.0.1:$${PORT:-3000} (VERBOSE=1: log every stream, queue and S3 record)"
 	@echo "make test    go vet, staticcheck and every test (one DynamoDB Local, MinIO and stripe-mock for all)"
 	@echo "make docs    regenerate README tables and docs/API.md from their sources of truth"
+	@echo "make screenshots  rewrite docs/screenshots: each page state at 390x844 and 1280x800 (headless Chromium)"
 	@echo "make generate  regenerate the pages' Go code (x_templ.go) from their templ sources (x.templ)"
 	@echo "make opctl   build the operator CLI as ./opctl (git-ignored)"
 	@echo "make fuzz    run each fuzz target for FUZZTIME (default 30s): takes targets x FUZZTIME; it prints the count"
@@ -83,6 +84,11 @@ docs:
 generate:
 	$(GO) tool templ generate -path shared
 
+## screenshots: each page's states at a phone's and a laptop's size into
+## docs/screenshots (scripts/screenshots; make test only checks the list).
+screenshots: deps
+	SCREENSHOTS_WRITE=1 $(GO) test -count=1 -run '^TestScreenshots$$' ./scripts/screenshots
+
 ## opctl: the operator CLI, built into the repository root (git-ignored).
 opctl:
 	$(GO) build -o opctl ./scripts/opctl
@@ -99,7 +105,9 @@ build:
 build-%Function:
 	$(GO) run ./scripts/build -sam-logical-id $*Function -out "$(ARTIFACTS_DIR)"
 
-## synth: the CloudFormation template, offline, into infra/cdk.out.
+## synth: the CloudFormation template, offline, into infra/cdk.out. The
+## jsii runtime's "Runtime process exited abnormally: waitid: no child
+## processes" after a good synth was a race of its own (infra/jsiiquiet drops it).
 CDK_ENV ?= dev
 synth: build
 	rm -rf infra/cdk.out

@@ -21,10 +21,17 @@ import (
 	"github.com/aws/aws-cdk-go/awscdk/v2"
 	"github.com/aws/jsii-runtime-go"
 
+	"github.com/moveleads/partnerapi/infra/jsiiquiet"
 	"github.com/moveleads/partnerapi/infra/stack"
 )
 
 func main() {
+	// jsii.Close may print a false alarm (package jsiiquiet); it runs
+	// before the real stderr is back.
+	if restore, err := jsiiquiet.Stderr(); err == nil {
+		restoreStderr = restore
+	}
+	defer restoreStderr()
 	defer jsii.Close()
 	app := awscdk.NewApp(nil)
 	p, err := stack.FromContext(app)
@@ -46,8 +53,12 @@ func main() {
 	}
 }
 
+// restoreStderr puts the real stderr back (jsiiquiet.Stderr).
+var restoreStderr = func() {}
+
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "infra:", err)
 	jsii.Close()
+	restoreStderr()
 	os.Exit(1)
 }

@@ -104,13 +104,22 @@ func connectHTTP(w wiring, f function) {
 		for _, path := range r.Paths() {
 			for _, route := range *w.api.AddRoutes(&awsapigatewayv2.AddRoutesOptions{
 				Path:        jsii.String(path),
-				Methods:     &[]awsapigatewayv2.HttpMethod{awsapigatewayv2.HttpMethod(r.Method)},
+				Methods:     httpMethods(r),
 				Integration: integ,
 			}) {
 				suppressAuth(route, r)
 			}
 		}
 	}
+}
+
+// httpMethods are r's methods (a page's HEAD too: manifest.Route.Methods).
+func httpMethods(r manifest.Route) *[]awsapigatewayv2.HttpMethod {
+	var ms []awsapigatewayv2.HttpMethod
+	for _, m := range r.Methods() {
+		ms = append(ms, awsapigatewayv2.HttpMethod(m))
+	}
+	return &ms
 }
 
 // suppressAuth records why route has no API Gateway authorizer, by r's

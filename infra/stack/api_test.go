@@ -53,7 +53,7 @@ func (s *synthed) routeTargets(t *testing.T) map[string]string {
 
 // wantRouteKeys returns the route keys the API must have for fns, each
 // with the slug of the function it must invoke: both paths of every
-// partner route, and "$default" for the $default route.
+// partner route (a page's HEAD too), and "$default" for the $default route.
 func wantRouteKeys(fns []manifest.Function) map[string]string {
 	want := map[string]string{}
 	for _, f := range fns {
@@ -63,7 +63,9 @@ func wantRouteKeys(fns []manifest.Function) map[string]string {
 				continue
 			}
 			for _, p := range r.Paths() {
-				want[r.Method+" "+p] = f.Slug
+				for _, m := range r.Methods() {
+					want[m+" "+p] = f.Slug
+				}
 			}
 		}
 	}

@@ -14,6 +14,11 @@
 // and .local/sam-env.host-network.json so that `sam local invoke` and `sam
 // local start-api` do (samconfig.toml).
 //
+// Its log is quiet: one JSON line per request, state change (a clip
+// decided, a survey settled, a webhook attempt, a deposit moved) and
+// warning or error. -v, or VERBOSE=1 (make dev VERBOSE=1), logs every
+// line, each stream and queue record and the MCP SDK's sessions too.
+//
 // Ctrl-C (SIGINT) or SIGTERM stops everything it started, removes those
 // files and exits 0: a signal is the normal way to stop it. It exits 1,
 // with one line on stderr, when the stack cannot start or fails while
@@ -26,6 +31,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
 	"github.com/moveleads/partnerapi/shared/local/detectlocal"
@@ -68,6 +74,17 @@ import (
 )
 
 func main() {
+	verbose := flag.Bool("v", false, "log every line: each stream, queue and S3 record and the MCP SDK's session lines (as VERBOSE=1)")
+	flag.Parse()
+	getenv := os.Getenv
+	if *verbose {
+		getenv = func(k string) string {
+			if k == VerboseVar {
+				return "1"
+			}
+			return os.Getenv(k)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := func() error {
@@ -81,7 +98,7 @@ func main() {
 		if state == "" {
 			state = filepath.Join(root, ".local")
 		}
-		return run(ctx, os.Stdout, os.Getenv, state)
+		return run(ctx, os.Stdout, getenv, state)
 	}()
 	code := exitCode(ctx, err)
 	if code != 0 {
@@ -161,7 +178,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 		return err
 	}
 	queues := localQueues(nil)
-	gw, stack, log, err := gateway(ctx, out, detector, queues)
+	gw, stack, log, err := gateway(ctx, newLog(out, getenv(VerboseVar) != ""), detector, queues)
 	if err != nil {
 		return err
 	}
@@ -193,17 +210,23 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	if err != nil {
 		return stop0(stopServing, served, err)
 	}
-	remove, err := writeStateFiles(stateDir, devfile.File{
+	dev := devfile.File{
 		BaseURL: base, APIKey: key, PartnerID: partnerID, Env: env, PID: os.Getpid(),
 		S3Events:    &devfile.S3Events{URL: hook.Endpoint, Authorization: "Bearer " + hook.AuthToken},
 		DetectorURL: detectorURL,
-	})
+		Demo: &devfile.Demo{
+			LeadID: demo.LeadID, SurveyID: demo.SurveyID, CaptureURL: demo.CaptureURL,
+			VideoURL:         base + "/v1-video/" + sample.ViewToken,
+			FixturePartnerID: sample.PartnerID, FixtureAPIKey: sample.APIKey, FixtureLeadID: sample.LeadID,
+		},
+	}
+	remove, err := writeStateFiles(stateDir, dev)
 	defer remove()
 	if err != nil {
 		return stop0(stopServing, served, err)
 	}
 
-	printBanner(out, banner{base: base, partnerID: partnerID, key: key, s3Endpoint: srv.s3.Endpoint, detectorURL: detectorURL, demo: demo})
+	printBanner(out, dev, srv.names())
 
 	select {
 	case err = <-served:
@@ -212,7 +235,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 		stopServing()
 		<-served
 	}
-	fmt.Fprintln(out, "Stopping the API, DynamoDB Local, MinIO and the detector.")
+	fmt.Fprintf(out, "Stopping %s.\n", srv.names())
 	return err
 }
 
@@ -257,6 +280,25 @@ func startServers(ctx context.Context, hook s3local.Webhook, base string) (*serv
 	wg.Go(func() { s.stripe, strErr = stripelocal.Start(ctx) })
 	wg.Wait()
 	return &s, errors.Join(dbErr, s3Err, strErr)
+}
+
+// names names the API and the servers that started, for the banner and
+// the stop message.
+func (s *servers) names() string {
+	names := []string{"the API"}
+	for _, n := range []struct {
+		on   bool
+		name string
+	}{{s.db != nil, "DynamoDB Local"}, {s.s3 != nil, "MinIO"}, {s.det != nil, "the detector"}, {s.stripe != nil, "stripe-mock"}} {
+		if n.on {
+			names = append(names, n.name)
+		}
+	}
+	last := len(names) - 1
+	if last == 0 {
+		return names[0]
+	}
+	return strings.Join(names[:last], ", ") + " and " + names[last]
 }
 
 // stop stops the servers that started, in the reverse order of their start.
@@ -348,29 +390,29 @@ func writeStateFiles(stateDir string, dev devfile.File) (remove func(), err erro
 	return remove, nil
 }
 
-// banner is what make dev prints once the stack serves.
-type banner struct {
-	base, partnerID, key string
-	s3Endpoint           string
-	detectorURL          string
-	demo                 demoLead
-}
-
 // printBanner prints how to reach the stack, its fixtures and the demo
-// survey.
-func printBanner(out io.Writer, b banner) {
-	base, key := b.base, b.key
+// survey: only values of dev (what dev.json holds), so that the banner can
+// say that everything in it is also in the file. stops names what Ctrl-C
+// stops.
+func printBanner(out io.Writer, dev devfile.File, stops string) {
+	base, key := dev.BaseURL, dev.APIKey
+	demo := dev.Demo
+	if demo == nil {
+		demo = &devfile.Demo{}
+	}
 	fmt.Fprintf(out, `
-Partner API running at %s   (Ctrl-C stops it, DynamoDB Local, MinIO and the detector)
+Partner API running at %s   (Ctrl-C stops %s)
   partner:  %s
   API key:  %s   (test mode, all scopes)
-  details:  .local/dev.json   API description: %s/openapi.yaml
+  details:  everything shown here is also in %s (jq . %s)   API description: %s/openapi.yaml
   S3:       MinIO at %s, bucket %s; uploads under %s run the clip processor
   detector: %s
   webhooks: the events table's stream runs webhook-dispatcher, an in-process queue webhook-sender; webhook-retrier runs every %s
             watch events arrive: go run ./scripts/webhook-listen   (another terminal)
   fixtures: partner %s, key %s, lead %s
             (local-only, not secret) used by events/*.json
+  log:      one line per request, error and state change; make dev VERBOSE=1 logs every stream,
+            queue and S3 record and the MCP SDK's session lines too
 
   curl -s %s/v1/leads -H "Authorization: Bearer %s" -H "Content-Type: application/json" -d '{"customer_name":"Ada Lovelace","email":"ada@example.com","from_address":"1 Main St, New York, NY 10001","to_address":"9 Oak Ave, Boston, MA 02108","home_size":"2 bedroom"}'
 
@@ -382,14 +424,15 @@ Video survey of the demo lead %s (the customer's side):
   curl -s %s/v1/leads/%s -H "Authorization: Bearer %s"   (survey.status, recommended_estimate)
 
 Forwardable video link of a fixture survey with a playable clip (the carrier's side):
-  %s/v1-video/%s
+  %s
   Mint your own once your survey has a playable clip (its survey_id is in getLead's survey):
-  curl -s -X POST %s/v1/surveys/SURVEY_ID/video-access -H "Authorization: Bearer %s" -d '{"ttl_hours":24}'
+  curl -s -X POST %s/v1/surveys/SURVEY_ID/video-access -H "Authorization: Bearer %s" -H "Content-Type: application/json" -d '{"ttl_hours":24}'
 
-`, base, b.partnerID, key, base, b.s3Endpoint, clipBucket, manifest.ClipPrefix, detectorLine(b.detectorURL), retrierEvery(),
-		sample.PartnerID, sample.APIKey, sample.LeadID, base, key,
-		b.demo.LeadID, b.demo.CaptureURL, base, b.demo.LeadID, key,
-		base, sample.ViewToken, base, key)
+`, base, stops, dev.PartnerID, key, devfile.RelPath, devfile.RelPath, base,
+		dev.Env["AWS_ENDPOINT_URL_S3"], dev.Env[settings.ClipBucket], manifest.ClipPrefix, detectorLine(dev.DetectorURL), retrierEvery(),
+		demo.FixturePartnerID, demo.FixtureAPIKey, demo.FixtureLeadID, base, key,
+		demo.LeadID, demo.CaptureURL, base, demo.LeadID, key,
+		demo.VideoURL, base, key)
 }
 
 // detectorLine says where survey frames are analysed.
@@ -552,9 +595,8 @@ func stripeEnv(srv *stripelocal.Server) map[string]string {
 // built by package catalog from the environment run set (awsenv.Load: the
 // table, DynamoDB Local, CURSOR_SECRET; the clip bucket, MinIO and the
 // public base URL through the AWS configuration and settings), with the
-// stack (for its clip processor, whose frames go to detector) and the logger that writes one JSON line
-// per request to out.
-func gateway(ctx context.Context, out io.Writer, detector inventory.Detector, queues map[string]*queuelocal.Queue) (*localgw.Gateway, *catalog.Stack, *slog.Logger, error) {
+// stack (for its clip processor, whose frames go to detector) and log.
+func gateway(ctx context.Context, log *slog.Logger, detector inventory.Detector, queues map[string]*queuelocal.Queue) (*localgw.Gateway, *catalog.Stack, *slog.Logger, error) {
 	env, err := awsenv.Load()
 	if err != nil {
 		return nil, nil, nil, err
@@ -563,7 +605,6 @@ func gateway(ctx context.Context, out io.Writer, detector inventory.Detector, qu
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	log := slog.New(slog.NewJSONHandler(out, nil))
 	deps := catalog.Deps{Store: env.Store, Secret: env.Secret, AWS: cfg, Log: log, Detector: detector}
 	if q, ok := queues[manifest.QueueWebhookAttempts]; ok {
 		deps.WebhookQueue = q

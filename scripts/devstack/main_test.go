@@ -110,6 +110,14 @@ func TestMakeDev(t *testing.T) {
 	if log := out.String(); !strings.Contains(log, `"msg":"s3 record","event":"s3:ObjectCreated:Put"`) || !strings.Contains(log, `"bucket":"`+clipBucket+`"`) {
 		t.Errorf("the log shows no S3 event of %s reaching the clip processor:\n%s", clipBucket, log)
 	}
+	// The log is quiet by default: the survey's stream records (its
+	// events, the webhooks') are not logged, its requests are, one line
+	// each, and so are its state changes.
+	if log := out.String(); strings.Contains(log, `"msg":"stream record"`) ||
+		!strings.Contains(log, `"msg":"request"`) || !strings.Contains(log, `"method":"POST","path":"/v1/leads","status":200`) ||
+		!strings.Contains(log, `"msg":"survey settled"`) || !strings.Contains(log, `"msg":"webhook attempt"`) {
+		t.Errorf("the default log has stream records, or lacks the createLead request line, the survey settled or the webhook attempt:\n%s", log)
+	}
 	if err := dev.Alive(context.Background()); err != nil {
 		t.Errorf("dev.json of a running stack is not alive: %v", err)
 	}

@@ -63,15 +63,20 @@ func TestMakeDevStopsCleanly(t *testing.T) {
 		name     string
 		group    bool // signal the whole process group (Ctrl-C) or the program's pid
 		sig      syscall.Signal
-		wantExit int // -1: make ended by the signal
+		wantExit int  // -1: make ended by the signal
+		verbose  bool // make dev VERBOSE=1
 	}{
-		{"SIGTERM to the program", false, syscall.SIGTERM, 0},
-		{"Ctrl-C to the process group", true, syscall.SIGINT, -1},
+		{"SIGTERM to the program", false, syscall.SIGTERM, 0, false},
+		{"Ctrl-C to the process group", true, syscall.SIGINT, -1, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			state := t.TempDir()
-			cmd := exec.Command("make", "--no-print-directory", "dev")
+			args := []string{"--no-print-directory", "dev"}
+			if tt.verbose {
+				args = append(args, VerboseVar+"=1")
+			}
+			cmd := exec.Command("make", args...)
 			cmd.Dir = root
 			cmd.Env = append(os.Environ(), "PORT=0", devfile.StateDirVar+"="+state)
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -129,8 +134,16 @@ func TestMakeDevStopsCleanly(t *testing.T) {
 			if strings.Contains(stdout.String(), "***") || strings.Contains(stdout.String(), "make dev:") {
 				t.Errorf("make dev printed an error on stop:\n%s", stdout.String())
 			}
-			if !strings.Contains(stdout.String(), "Stopping") {
-				t.Errorf("output lacks the program's stop message:\n%s", stdout.String())
+			if !strings.Contains(stdout.String(), "Stopping the API, DynamoDB Local, MinIO, ") || !strings.Contains(stdout.String(), " and stripe-mock.") {
+				t.Errorf("output lacks the program's stop message naming everything, stripe-mock included:\n%s", stdout.String())
+			}
+			// The demo lead's createLead is logged either way; the stream
+			// poller's start is detail, logged only with VERBOSE=1.
+			if !strings.Contains(stdout.String(), `"method":"POST","path":"/v1/leads","status":200`) {
+				t.Errorf("the log lacks the demo lead's request line:\n%s", stdout.String())
+			}
+			if got := strings.Contains(stdout.String(), `"msg":"stream poll started"`); got != tt.verbose {
+				t.Errorf("VERBOSE=1 %v: the stream poller's start logged %v; want %v:\n%s", tt.verbose, got, tt.verbose, stdout.String())
 			}
 			if _, err := os.Stat(devPath); !os.IsNotExist(err) {
 				t.Errorf("dev.json left behind: %v", err)

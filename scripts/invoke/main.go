@@ -45,7 +45,7 @@
 // deliver it and the records after it again), or when the handler failed
 // (an S3- or schedule-triggered function's error: Lambda would retry the
 // event), or when the function could not be built or the event read; 2
-// for a wrong command line.
+// for a wrong command line (an unknown flag or function).
 package main
 
 import (
@@ -112,9 +112,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 		fmt.Fprintln(stderr, "invoke: -function and -event are required")
 		return exitUsage
 	}
-	f, known := manifest.BySlug(*slug) // an unknown slug fails in build
-	isHTTP := !known || f.Trigger() == manifest.TriggerHTTP
-	if *key != "" && !isHTTP {
+	f, known := manifest.BySlug(*slug)
+	if !known {
+		// A wrong command line, as the docs' exit status 2 says.
+		fmt.Fprintf(stderr, "invoke: no function %q in the manifest (functions: %s)\n", *slug, strings.Join(runnable(), ", "))
+		return exitUsage
+	}
+	if *key != "" && f.Trigger() != manifest.TriggerHTTP {
 		fmt.Fprintf(stderr, "invoke: -key applies to API Gateway events; function %s is started by %s\n", f.Slug, f.Trigger())
 		return exitUsage
 	}
@@ -176,7 +180,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, resolve f
 	if f.Stream != nil {
 		return streamAnswer(*slug, out, stdout, stderr)
 	}
-	if !isHTTP {
+	if f.Trigger() != manifest.TriggerHTTP {
 		// The handler returns only an error: Lambda's answer is null.
 		if _, err := fmt.Fprintln(stdout, strings.TrimSpace(string(out))); err != nil {
 			fmt.Fprintln(stderr, "invoke: write response:", err)

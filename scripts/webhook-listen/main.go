@@ -80,15 +80,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// The signing secret stays in memory: secrets are never printed or
-	// logged, except once by opctl webhook add to the endpoint's owner (to
-	// try your own receiver, register it that way).
-	fmt.Fprintf(out, `Listening at %s
-  registered as test-mode endpoint %s of partner %s (every event type)
-Events appear below as make dev sends them, each verified with the endpoint's
-signing secret. Ctrl-C disables the endpoint and exits.
-
-`, url, ep.ID, env.File.PartnerID)
+	printIntro(out, url, ep.ID, env.File.PartnerID)
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		<-ctx.Done()
@@ -100,4 +92,22 @@ signing secret. Ctrl-C disables the endpoint and exits.
 		return err
 	}
 	return nil
+}
+
+// printIntro says where the listener listens and how a partner verifies
+// deliveries. The signing secret stays in memory: secrets are never
+// printed or logged, except once by opctl webhook add to the endpoint's
+// owner, which is how a partner tries its own receiver.
+func printIntro(out io.Writer, url, endpointID, partnerID string) {
+	fmt.Fprintf(out, `Listening at %s
+  registered as test-mode endpoint %s of partner %s (every event type)
+Events appear below as make dev sends them, each verified with the endpoint's
+signing secret, which stays in this process (secrets are never printed).
+To verify deliveries in your own receiver: register its URL with
+  go run ./scripts/opctl webhook add --partner %s --mode test --url URL
+which prints that endpoint's secret once, and check each request's raw body
+with the Standard Webhooks library (docs/WEBHOOKS.md#verifying-the-signature).
+Ctrl-C disables the endpoint and exits.
+
+`, url, endpointID, partnerID, partnerID)
 }

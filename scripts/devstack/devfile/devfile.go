@@ -61,6 +61,23 @@ type File struct {
 	// http://127.0.0.1:PORT; "" when it did not start. Tests reuse it
 	// through DETECTOR_URL.
 	DetectorURL string `json:"detector_url,omitempty"`
+	// Demo is what the banner shows of the demo lead and the fixtures, so
+	// that everything it prints can be read back here; nil in files of
+	// older make devs.
+	Demo *Demo `json:"demo,omitempty"`
+}
+
+// Demo is the demo lead make dev creates and the fixtures the sample
+// events use (events/sample; local-only, not secret).
+type Demo struct {
+	LeadID     string `json:"lead_id"`
+	SurveyID   string `json:"survey_id"`
+	CaptureURL string `json:"capture_url"`
+	// VideoURL is the forwardable video link of the fixture survey.
+	VideoURL         string `json:"video_url"`
+	FixturePartnerID string `json:"fixture_partner_id"`
+	FixtureAPIKey    string `json:"fixture_api_key"`
+	FixtureLeadID    string `json:"fixture_lead_id"`
 }
 
 // S3Events is the endpoint that takes MinIO's notifications of the clip

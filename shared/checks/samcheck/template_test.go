@@ -343,7 +343,9 @@ func wantEvents(f manifest.Function) ([]string, []string) {
 				continue
 			}
 			for _, p := range r.Paths() {
-				want = append(want, "HttpApi "+r.Method+" "+p)
+				for _, m := range r.Methods() {
+					want = append(want, "HttpApi "+m+" "+p)
+				}
 			}
 		}
 		return want, nil

@@ -64,6 +64,10 @@ func (h *Handler) Serve(ep pipeline.Endpoint) LambdaFunc {
 			res = h.p.Run(ctx, ep, req)
 		}
 		out := encode(req.RequestID, res, h.now())
+		if ev.RequestContext.HTTP.Method == "HEAD" {
+			// A page's HEAD: GET's status and headers, no body.
+			out.Body, out.IsBase64Encoded = "", false
+		}
 		logLine(ctx, h.log, rt, &ev, req.RequestID, res, start)
 		return out, nil
 	}
@@ -113,8 +117,10 @@ func servesRouteKey(rt manifest.Route, routeKey string) bool {
 		return true
 	}
 	for _, p := range rt.Paths() {
-		if routeKey == rt.Method+" "+p {
-			return true
+		for _, m := range rt.Methods() {
+			if routeKey == m+" "+p {
+				return true
+			}
 		}
 	}
 	return false

@@ -251,7 +251,8 @@ func Event(r *http.Request, rt manifest.Route, template, name, value string, bod
 		params = map[string]string{name: value}
 	}
 	ip, _, _ := net.SplitHostPort(r.RemoteAddr)
-	routeKey := rt.Method + " " + template
+	// The request's method: a page's HEAD has a route of its own.
+	routeKey := r.Method + " " + template
 	if rt.IsDefault() || template == manifest.DefaultPath {
 		routeKey = manifest.DefaultPath
 	}

@@ -172,6 +172,16 @@ type Route struct {
 	RateLimit RateLimitPolicy
 }
 
+// Methods returns the methods r answers: its Method, and for a page (an
+// HTML GET) HEAD too, which answers as GET does without the body. The
+// local gateway, the CDK stack and the SAM template route each of them.
+func (r Route) Methods() []string {
+	if r.Method == "GET" && r.Response == HTML {
+		return []string{"GET", "HEAD"}
+	}
+	return []string{r.Method}
+}
+
 // IsDefault reports whether r is the $default route.
 func (r Route) IsDefault() bool { return r.PilotPath == DefaultPath }
 
@@ -250,11 +260,13 @@ func Resolve(routes []Route, method, path string) (r Route, template, name, valu
 			if !m {
 				continue
 			}
-			if rt.Method == method {
+			if slices.Contains(rt.Methods(), method) {
 				return rt, t, n, v, nil, true
 			}
-			if !slices.Contains(allowed, rt.Method) {
-				allowed = append(allowed, rt.Method)
+			for _, m := range rt.Methods() {
+				if !slices.Contains(allowed, m) {
+					allowed = append(allowed, m)
+				}
 			}
 		}
 	}

@@ -272,11 +272,6 @@ func TestCaptureFlowOnAPhone(t *testing.T) {
 	if _, err := browser.WaitFor(step(10*time.Second), browser.RoleButton, "Start recording"); err != nil {
 		t.Fatal(err)
 	}
-	if os.Getenv("UPDATE_SCREENSHOT") == "1" {
-		if err := browser.ScreenshotViewport(ctx, "../../../../docs/capture-page-phone.png", 1); err != nil {
-			t.Fatal(err)
-		}
-	}
 	htmltest.Shot(t, ctx, "1-start")
 
 	if err := browser.Click(step(10*time.Second), browser.RoleButton, "Start recording"); err != nil {

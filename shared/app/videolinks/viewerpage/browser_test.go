@@ -240,11 +240,6 @@ func TestClipsPlayInChromium(t *testing.T) {
 	// Let the players finish loading, so the shot shows no spinner.
 	settle(t, within(t, ctx, 10*time.Second))
 	htmltest.Shot(t, ctx, "viewer-page")
-	if os.Getenv("UPDATE_SCREENSHOT") == "1" {
-		if err := htmltest.ScreenshotPage(ctx, "../../../../docs/viewer-page-phone.png"); err != nil {
-			t.Fatal(err)
-		}
-	}
 
 	// Play each clip, muted as autoplay rules require of a play() that no
 	// tap started, until its time moves on.
@@ -330,11 +325,6 @@ func TestErrorPagesInChromium(t *testing.T) {
 				t.Error(err)
 			}
 			htmltest.Shot(t, ctx, "viewer-error"+strings.ReplaceAll(tc.path, "/", "-"))
-			if tc.path == "/v/gone" && os.Getenv("UPDATE_SCREENSHOT") == "1" {
-				if err := htmltest.ScreenshotPage(ctx, "../../../../docs/viewer-page-expired-phone.png"); err != nil {
-					t.Fatal(err)
-				}
-			}
 		})
 	}
 }

@@ -1,0 +1,178 @@
+package screenshots
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"image/png"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/partner"
+	"github.com/moveleads/partnerapi/shared/local/repo"
+	"github.com/moveleads/partnerapi/shared/testkit/apitest"
+	"github.com/moveleads/partnerapi/shared/testkit/browser"
+	"github.com/moveleads/partnerapi/shared/testkit/htmltest"
+)
+
+func TestMain(m *testing.M) { apitest.MainS3(m) }
+
+// WriteVar, set to 1, makes TestScreenshots write docs/screenshots.
+const WriteVar = "SCREENSHOTS_WRITE"
+
+// TestShotsCoverEveryPage: each page package under shared/app (but the
+// shared layout, htmlpage) has a state in Shots, so a new page cannot
+// miss its screenshots.
+func TestShotsCoverEveryPage(t *testing.T) {
+	root, err := repo.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages []string
+	err = filepath.WalkDir(filepath.Join(root, "shared", "app"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && strings.HasSuffix(d.Name(), "page") && d.Name() != "htmlpage" {
+			pages = append(pages, d.Name())
+		}
+		return err
+	})
+	if err != nil || len(pages) < 3 {
+		t.Fatalf("page packages %v, %v; want capture, viewer and quote pages at least", pages, err)
+	}
+	for _, p := range pages {
+		if !slices.ContainsFunc(Shots, func(s Shot) bool { return s.Page == p }) {
+			t.Errorf("page package %s has no screenshot in Shots", p)
+		}
+	}
+}
+
+// TestScreenshots writes docs/screenshots (make screenshots); make test
+// skips it, so that it never rewrites them.
+func TestScreenshots(t *testing.T) {
+	if os.Getenv(WriteVar) != "1" {
+		t.Skip("writes docs/screenshots: make screenshots")
+	}
+	root, err := repo.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	urls := pageStates(t)
+	log := htmltest.NewConsole(t)
+	ctx, cancel, err := browser.Start(context.Background(), browser.Logf(log.Logf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	for _, s := range Shots {
+		for _, z := range Sizes {
+			emulate := chromedp.EmulateViewport(z.Width, z.Height)
+			if z.Name == "phone" {
+				emulate = browser.Phone()
+			}
+			media := ""
+			if strings.HasSuffix(s.Name, "-copy") {
+				media = "print"
+			}
+			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: media}); err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(htmltest.Within(t, ctx, 30*time.Second), emulate, chromedp.Navigate(urls[s.Name])); err != nil {
+				t.Fatalf("%s: %v", s.Name, err)
+			}
+			path := filepath.Join(root, Dir, s.Name+"-"+z.Name+".png")
+			if err := htmltest.ScreenshotPage(ctx, path); err != nil {
+				t.Fatal(err)
+			}
+			recompress(t, path)
+		}
+	}
+}
+
+// recompress re-encodes a PNG at the best compression (Chromium's are
+// about a third larger).
+func recompress(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&out, img); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() < len(b) {
+		b = out.Bytes()
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// pageStates makes each state of Shots on a fresh stack and returns its
+// page's URL by name.
+func pageStates(t *testing.T) map[string]string {
+	t.Helper()
+	env := apitest.New(t, apitest.Options{S3: true})
+	pid := env.NewPartner(t, "Acme Movers")
+	key, _ := env.NewKey(t, pid, auth.Test)
+	ctx := context.Background()
+	if _, err := env.Store.SetBeta(ctx, pid, []partner.Feature{partner.Deposits}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.Store.SetDepositSettings(ctx, pid, partner.DepositSettings{
+		CarrierLegalName: "Acme Moving LLC", USDOTNumber: "1234567", StripeAccount: "acct_1Screenshots",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	do := func(method, path, body string, field string) string {
+		m := apitest.Want(t, env.Do(t, method, path, key, body), 200, "")
+		v, _ := m[field].(string)
+		return v
+	}
+	page := func(link string) string {
+		u, err := url.Parse(link)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return env.Server.URL + u.Path
+	}
+	lead := `{"customer_name":"Ada Lovelace","email":"ada@example.com","from_address":"1 Main St, New York, NY 10001",` +
+		`"to_address":"9 Oak Ave, Boston, MA 02108","home_size":"2 bedroom","move_date":"2027-01-15"}`
+	fresh := do("POST", "/v1/leads", lead, "lead_id")
+	urls := map[string]string{"capture-start": page(do("POST", "/v1/leads/"+fresh+"/video-survey", "", "capture_url"))}
+
+	sv := env.PlayableSurvey(t, key, apitest.MP4Clip, apitest.WebMClip)
+	urls["capture-uploaded"] = env.Server.URL + sv.CapturePath
+	urls["viewer"] = page(do("POST", "/v1/surveys/"+sv.SurveyID+"/video-access", `{"ttl_hours":24}`, "view_url"))
+	urls["viewer-expired"] = page(do("POST", "/v1/surveys/"+sv.SurveyID+"/video-access", `{"ttl_hours":1}`, "view_url"))
+
+	quoted := do("POST", "/v1/leads", lead, "lead_id")
+	urls["quote-open"] = page(do("POST", "/v1/leads/"+quoted+"/quote",
+		`{"estimate_type":"binding","price_cents":245000,"deposit_cents":25000,"expires_in_days":14}`, "quote_url"))
+	signed := do("POST", "/v1/leads", lead, "lead_id")
+	urls["quote-signed"] = page(do("POST", "/v1/leads/"+signed+"/quote",
+		`{"estimate_type":"binding","price_cents":245000,"deposit_cents":25000,"expires_in_days":14}`, "quote_url"))
+	sig, err := os.ReadFile(filepath.Join("..", "..", "docs", "signature-example.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	do("POST", "/v1/leads/"+signed+"/accept", `{"signer_name":"Ada Lovelace","signer_email":"ada@example.com","signature_image_b64":"`+
+		base64.StdEncoding.EncodeToString(sig)+`","liability_election":"full_value_protection","esign_consent_checked":true}`, "status")
+	urls["quote-signed-copy"] = urls["quote-signed"]
+	// The hour-long link expires; the quotes' 14 days do not.
+	env.Clock.Advance(2 * time.Hour)
+	return urls
+}
