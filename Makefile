@@ -65,9 +65,11 @@ test: deps
 
 checks: vet lint test-infra
 
+## test-go: tests that run make themselves (make dev's) get a clean make
+## environment, not this make's -j2 jobserver, which they cannot reach.
 test-go:
 	@echo 'GORACE=atexit_sleep_ms=0 $(GO) run ./scripts/teststack -race -count=1 -vet=off -ldflags=-w ./...'; \
-	$(call timed,GORACE=atexit_sleep_ms=0 GO=$(GO) $(GO) run ./scripts/teststack -race -count=1 -vet=off -ldflags=-w ./...)
+	$(call timed,env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL GORACE=atexit_sleep_ms=0 GO=$(GO) $(GO) run ./scripts/teststack -race -count=1 -vet=off -ldflags=-w ./...)
 
 ## test-infra: the CDK app's tests (its own module, infra/go.mod); the
 ## synthesised template is checked with the assertions library and cdk-nag.
