@@ -182,14 +182,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	if err != nil {
 		return err
 	}
-	gw.Extra = map[string]http.Handler{
-		"/openapi.yaml": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-			w.Header().Set("Content-Type", "application/yaml")
-			_, _ = w.Write(openapi.Document)
-		}),
-		s3EventsPath: s3local.Receiver(hook.AuthToken, stack.Clips(), log),
-	}
-	if gw.Extra[stripelocal.CheckoutPath], err = co.page(ctx, log); err != nil {
+	if gw.Extra, err = extraHandlers(ctx, hook, stack, co, log); err != nil {
 		return err
 	}
 
@@ -210,16 +203,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	if err != nil {
 		return stop0(stopServing, served, err)
 	}
-	dev := devfile.File{
-		BaseURL: base, APIKey: key, PartnerID: partnerID, Env: env, PID: os.Getpid(),
-		S3Events:    &devfile.S3Events{URL: hook.Endpoint, Authorization: "Bearer " + hook.AuthToken},
-		DetectorURL: detectorURL,
-		Demo: &devfile.Demo{
-			LeadID: demo.LeadID, SurveyID: demo.SurveyID, CaptureURL: demo.CaptureURL,
-			VideoURL:         base + "/v1-video/" + sample.ViewToken,
-			FixturePartnerID: sample.PartnerID, FixtureAPIKey: sample.APIKey, FixtureLeadID: sample.LeadID,
-		},
-	}
+	dev := devFile(base, key, partnerID, env, hook, detectorURL, demo)
 	remove, err := writeStateFiles(stateDir, dev)
 	defer remove()
 	if err != nil {
@@ -237,6 +221,40 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	}
 	fmt.Fprintf(out, "Stopping %s.\n", srv.names())
 	return err
+}
+
+// extraHandlers are the gateway's routes beside the functions': the
+// OpenAPI document, MinIO's bucket notifications and the local checkout
+// page.
+func extraHandlers(ctx context.Context, hook s3local.Webhook, stack *catalog.Stack, co *checkout, log *slog.Logger) (map[string]http.Handler, error) {
+	extra := map[string]http.Handler{
+		"/openapi.yaml": http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/yaml")
+			_, _ = w.Write(openapi.Document)
+		}),
+		s3EventsPath: s3local.Receiver(hook.AuthToken, stack.Clips(), log),
+	}
+	page, err := co.page(ctx, log)
+	if err != nil {
+		return nil, err
+	}
+	extra[stripelocal.CheckoutPath] = page
+	return extra, nil
+}
+
+// devFile is what the stack tells its clients (.local/dev.json), and all
+// the banner shows.
+func devFile(base, key, partnerID string, env map[string]string, hook s3local.Webhook, detectorURL string, demo demoLead) devfile.File {
+	return devfile.File{
+		BaseURL: base, APIKey: key, PartnerID: partnerID, Env: env, PID: os.Getpid(),
+		S3Events:    &devfile.S3Events{URL: hook.Endpoint, Authorization: "Bearer " + hook.AuthToken},
+		DetectorURL: detectorURL,
+		Demo: &devfile.Demo{
+			LeadID: demo.LeadID, SurveyID: demo.SurveyID, CaptureURL: demo.CaptureURL,
+			VideoURL:         base + "/v1-video/" + sample.ViewToken,
+			FixturePartnerID: sample.PartnerID, FixtureAPIKey: sample.APIKey, FixtureLeadID: sample.LeadID,
+		},
+	}
 }
 
 // listenPort listens on loopback at $PORT (default 3000).
