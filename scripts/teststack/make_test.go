@@ -36,7 +36,7 @@ func TestMakeTestPhases(t *testing.T) {
 		"sc=$(scripts/install-staticcheck.sh) && $sc ./... && (cd infra && $sc ./...)",
 		"cd infra && go vet ./... && go test -count=1 ./...",
 		// make dev's tests run make: without this make's jobserver, which they cannot reach.
-		"env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL GORACE=atexit_sleep_ms=0 GO=go go run ./scripts/teststack -race -count=1 -vet=off -ldflags=-w ./...",
+		"env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL GORACE=atexit_sleep_ms=0 GO=go go run ./scripts/teststack -race -count=1 -vet=off -ldflags=-w -p 3 ./...",
 	} {
 		if !strings.Contains(script, want) {
 			t.Errorf("make test does not run %q:\n%s", want, script)
