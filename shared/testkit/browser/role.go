@@ -220,18 +220,30 @@ func Text(ctx context.Context) (string, error) {
 // WaitText waits until the page's visible text contains text. It gives up
 // when ctx ends, with the text it last saw in the error.
 func WaitText(ctx context.Context, text string) error {
+	_, err := WaitAnyText(ctx, text)
+	return err
+}
+
+// WaitAnyText waits until the page's visible text contains one of texts,
+// and returns the first of them it found. It is for a state the page may
+// pass through quickly on its way to another (a clip that says "Sent" and
+// then "Checked"). It gives up when ctx ends, with the text it last saw in
+// the error.
+func WaitAnyText(ctx context.Context, texts ...string) (string, error) {
 	var last string
 	for {
 		s, err := Text(ctx)
-		if err == nil && strings.Contains(s, text) {
-			return nil
-		}
 		if err == nil {
+			for _, text := range texts {
+				if strings.Contains(s, text) {
+					return text, nil
+				}
+			}
 			last = s
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("wait for text %q: %w; the page shows:\n%s", text, context.Cause(ctx), last)
+			return "", fmt.Errorf("wait for text %q: %w; the page shows:\n%s", texts, context.Cause(ctx), last)
 		case <-time.After(pollEvery):
 		}
 	}
