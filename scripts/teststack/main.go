@@ -14,6 +14,9 @@
 // started (a developer's running stack). Tests that need a server of their
 // own (MinIO with notification targets, a server they stop) still start it.
 //
+// It also lists the packages longest first, by the durations of the last
+// run (order.go), so that no long test binary starts last.
+//
 //	teststack -race -count=1 ./...
 package main
 
@@ -56,10 +59,16 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "teststack:", err)
 		return 1
 	}
-	cmd := exec.Command(goCommand(getenv), append([]string{"test"}, args...)...)
+	goCmd, record := goCommand(getenv), durationsFile(getenv)
+	cmd := exec.Command(goCmd, append([]string{"test"}, orderedArgs(goCmd, args, record)...)...)
 	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
-	return runChild(cmd, sigs, stderr)
+	var durations durationRecorder
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, recordTo(stdout, &durations), stderr
+	code := runChild(cmd, sigs, stderr)
+	if err := writeDurations(record, durations.durations()); err != nil {
+		fmt.Fprintln(stderr, "teststack: recording the packages' durations:", err)
+	}
+	return code
 }
 
 // goCommand is $GO (as the Makefile names it) or "go".

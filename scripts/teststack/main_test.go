@@ -43,6 +43,8 @@ func fakeGo(record string) int {
 	if err := os.WriteFile(record, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 		return 1
 	}
+	// go test's summary line of one package, for the durations record.
+	os.Stdout.WriteString("ok  \texample.com/slow\t12.500s\n")
 	return 3
 }
 
@@ -64,6 +66,8 @@ func TestRunSharesServersAndPassesStatus(t *testing.T) {
 		}
 		return os.Getenv(k)
 	}
+	durations := filepath.Join(t.TempDir(), "durations.json")
+	t.Setenv(DurationsVar, durations)
 	var out bytes.Buffer
 	if code := run([]string{"-race", "-count=1", "./..."}, getenv, &out, &out); code != 3 {
 		t.Fatalf("run = %d; want go test's 3 (output %q)", code, out.String())
@@ -83,6 +87,9 @@ func TestRunSharesServersAndPassesStatus(t *testing.T) {
 	}
 	if key := strings.TrimPrefix(lines[4], "AWS_ACCESS_KEY_ID="); key == "" || key == "local" {
 		t.Errorf("AWS_ACCESS_KEY_ID = %q; want MinIO's credentials, which DynamoDB Local also accepts", key)
+	}
+	if d := readDurations(durations); d["example.com/slow"] != 12.5 {
+		t.Errorf("recorded durations %v; want example.com/slow's 12.5 s from go test's output", d)
 	}
 }
 
