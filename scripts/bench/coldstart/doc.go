@@ -17,7 +17,7 @@
 // Binaries are cold-started Options.Runs times, round-robin, with the
 // baseline before every [BaselineEvery]-th function, and each function's
 // init is budgeted as a ratio to the baseline's ([InitRatioBudget],
-// [S3InitRatioBudget], [AgentToolsInitRatioBudget]); binary sizes are held
+// [ClientInitRatioBudget], [AgentToolsInitRatioBudget]); binary sizes are held
 // only to [BloatGuard]. Lambda's own code download and sandbox start are
 // not included, and a laptop is not a Graviton core: what is budgeted is
 // what the code adds over the baseline. Method and budgets: README.md,

@@ -144,21 +144,23 @@ func TestRoundRatios(t *testing.T) {
 
 // TestBudgets: every function, v1-mcp included, has the 16 MiB bloat
 // guard; the init ratio budget is 1.5×, 1.7× for the five functions that
-// link the S3 client, v1-mcp's 2.0×.
+// link the S3 client and the two that link stripe-go's API client,
+// v1-mcp's 2.0×.
 func TestBudgets(t *testing.T) {
-	if BloatGuard != 16<<20 || InitRatioBudget != 1.5 || S3InitRatioBudget != 1.7 || AgentToolsInitRatioBudget != 2.0 || InitRounds != 3 {
-		t.Fatalf("BloatGuard %d, InitRatioBudget %v, S3InitRatioBudget %v, AgentToolsInitRatioBudget %v, InitRounds %d; want 16 MiB, 1.5, 1.7, 2.0, 3",
-			BloatGuard, InitRatioBudget, S3InitRatioBudget, AgentToolsInitRatioBudget, InitRounds)
+	if BloatGuard != 16<<20 || InitRatioBudget != 1.5 || ClientInitRatioBudget != 1.7 || AgentToolsInitRatioBudget != 2.0 || InitRounds != 3 {
+		t.Fatalf("BloatGuard %d, InitRatioBudget %v, ClientInitRatioBudget %v, AgentToolsInitRatioBudget %v, InitRounds %d; want 16 MiB, 1.5, 1.7, 2.0, 3",
+			BloatGuard, InitRatioBudget, ClientInitRatioBudget, AgentToolsInitRatioBudget, InitRounds)
 	}
 	var agent bool
-	s3 := map[string]bool{"v1-capture": true, "v1-video": true, "v1-accept": true, "v1-quote": true, "clip-processor": true}
+	clients := map[string]bool{"v1-capture": true, "v1-video": true, "v1-accept": true, "v1-quote": true, "clip-processor": true,
+		"v1-deposits": true, "v1-deposit-status": true}
 	for _, f := range manifest.Functions {
 		want := InitRatioBudget
 		switch {
 		case f.Slug == manifest.AgentToolsSlug:
 			want, agent = AgentToolsInitRatioBudget, true
-		case s3[f.Slug]:
-			want = S3InitRatioBudget
+		case clients[f.Slug]:
+			want = ClientInitRatioBudget
 		}
 		if got := initRatioBudget(f.Slug); got != want {
 			t.Errorf("%s: init ratio budget %v; want %v", f.Slug, got, want)
