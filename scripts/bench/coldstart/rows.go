@@ -30,9 +30,9 @@ const (
 	// rules, SigV4a, checksums, XML) and ~1 MiB more code cost ≈ 0.2×
 	// (docs/BENCHMARKS.md at 2026-11-27: the five such functions
 	// 1.51–1.63×, the other partner functions 1.27–1.49×); stripe-go's
-	// client ≈ 0.1× (v1-deposits 1.35–1.57× and v1-deposit-status
-	// 1.42–1.55× over five make bench runs, against 1.35× for
-	// stripe-webhook, which links only its webhook package). Meeting 1.5×
+	// client ≈ 0.1× (the last three make bench runs: v1-deposits 1.35,
+	// 1.46, 1.57×; v1-deposit-status 1.43, 1.55, 1.46×; stripe-webhook,
+	// which links only stripe-go's webhook package, 1.32–1.39×). Meeting 1.5×
 	// would need hand-written clients again (issue 24 removed them);
 	// proposed to the owner in issue 24's notes.
 	ClientInitRatioBudget = 1.7
