@@ -131,8 +131,7 @@ func rows(r Result) []report.Row {
 	}
 }
 
-// Measure runs the measurement and returns its figures.
-func Measure(ctx context.Context, o Options) (Result, error) {
+func (o Options) withDefaults() Options {
 	if o.Events == 0 {
 		o.Events = 100
 	}
@@ -145,6 +144,12 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
+	return o
+}
+
+// Measure runs the measurement and returns its figures.
+func Measure(ctx context.Context, o Options) (Result, error) {
+	o = o.withDefaults()
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 
 	defer cancel()
