@@ -19,6 +19,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/local/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/local/s3local"
+	"github.com/moveleads/partnerapi/shared/local/stripelocal"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
 
@@ -48,9 +49,22 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(stop)
+	// The test binary's MinIO and stripe-mock (make test's shared ones
+	// when it runs): Run would start its own of each otherwise.
+	s3srv, stopS3, err := s3local.ForTests()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stopS3)
+	stripeSrv, stopStripe, err := stripelocal.ForTests()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stopStripe)
 
 	start := time.Now()
-	rows, err := Run(context.Background(), Options{Runs: runs, Endpoint: endpoint, Log: t.Output(), Only: shapeFunction, HostSizes: true})
+	rows, err := Run(context.Background(), Options{Runs: runs, Endpoint: endpoint, S3: s3srv, Stripe: stripeSrv,
+		Log: t.Output(), Only: shapeFunction, HostSizes: true})
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}

@@ -56,6 +56,9 @@ type Options struct {
 	Endpoint string
 	// Events is how many survey completions are measured [100].
 	Events int
+	// Warmup is how many survey completions go first, unmeasured [5;
+	// negative for none]: the shape tests need fewer.
+	Warmup int
 	// Log receives progress lines; nil for none.
 	Log io.Writer
 	// Hanging, when not zero, is how many events another partner is owed
@@ -128,14 +131,25 @@ func rows(r Result) []report.Row {
 	}
 }
 
-// Measure runs the measurement and returns its figures.
-func Measure(ctx context.Context, o Options) (Result, error) {
+func (o Options) withDefaults() Options {
 	if o.Events == 0 {
 		o.Events = 100
+	}
+	switch {
+	case o.Warmup == 0:
+		o.Warmup = defaultWarmup
+	case o.Warmup < 0:
+		o.Warmup = 0
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
+	return o
+}
+
+// Measure runs the measurement and returns its figures.
+func Measure(ctx context.Context, o Options) (Result, error) {
+	o = o.withDefaults()
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 
 	defer cancel()
@@ -219,11 +233,11 @@ func Measure(ctx context.Context, o Options) (Result, error) {
 		defer stopHanging()
 	}
 
-	res, err := deliverEvents(ctx, store, &meter, rcv, tn, ep.ID, o.Events)
+	res, err := deliverEvents(ctx, store, &meter, rcv, tn, ep.ID, o.Warmup, o.Events)
 	if err != nil {
 		return Result{}, err
 	}
-	fmt.Fprintf(o.Log, "hooklatency: %d events, %d deliveries\n", res.Events, res.Deliveries)
+	fmt.Fprintf(o.Log, "hooklatency: %d warm-up, %d events, %d deliveries\n", o.Warmup, res.Events, res.Deliveries)
 	return res, nil
 }
 
@@ -258,12 +272,14 @@ func subscribe(ctx context.Context, store *dynamo.Store, sealer *webhook.Sealer,
 	return rcv, ep, nil
 }
 
-// deliverEvents moves n surveys (after a few warm-up ones) to
+// defaultWarmup is Options.Warmup's default.
+const defaultWarmup = 5
+
+// deliverEvents moves n surveys (after warm unmeasured ones) to
 // inventory_ready, each one after the last one's delivery reached rcv,
 // and returns the latencies and what meter and rcv saw of them.
-func deliverEvents(ctx context.Context, store *dynamo.Store, meter *dynamometer.Meter, rcv *receiver, tn auth.Tenant, endpointID string, n int) (Result, error) {
+func deliverEvents(ctx context.Context, store *dynamo.Store, meter *dynamometer.Meter, rcv *receiver, tn auth.Tenant, endpointID string, warm, n int) (Result, error) {
 	var res Result
-	const warm = 5
 	for i := range n + warm {
 		leadID, surveyID, err := processingSurvey(ctx, store, tn)
 		if err != nil {

@@ -43,9 +43,13 @@ func TestMeasure(t *testing.T) {
 		t.Skip("starts DynamoDB Local")
 	}
 	endpoint := localDynamo(t)
-	res, err := Measure(context.Background(), Options{Endpoint: endpoint, Events: 10})
+	var log strings.Builder
+	res, err := Measure(context.Background(), Options{Endpoint: endpoint, Events: 10, Warmup: 1, Log: &log})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "hooklatency: 1 warm-up, 10 events,") {
+		t.Errorf("log %q; want 1 warm-up before the 10 events", log.String())
 	}
 	if len(res.Latencies) != 10 || res.Deliveries < 10 {
 		t.Errorf("latencies %d, deliveries %d; want 10 and at least 10", len(res.Latencies), res.Deliveries)
@@ -72,7 +76,7 @@ func TestMeasureWithAHangingNeighbour(t *testing.T) {
 		t.Skip("starts DynamoDB Local")
 	}
 	endpoint := localDynamo(t)
-	res, err := Measure(context.Background(), Options{Endpoint: endpoint, Events: 5, Hanging: 3, HangFor: time.Minute})
+	res, err := Measure(context.Background(), Options{Endpoint: endpoint, Events: 5, Warmup: 1, Hanging: 3, HangFor: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,6 +37,9 @@ func TestRun(t *testing.T) {
 	defer cancel()
 	rows, err := Run(ctx, Options{
 		Duration: 2 * time.Second, Concurrency: []int{4}, SingleKeyDuration: 2 * time.Second,
+		// 32 keys admit 3,840 requests a minute, far more than 4 clients
+		// send in 2 s; the default 512 would only lengthen the seeding.
+		Partners: 4, KeysPerPartner: 8,
 		DynamoDBEndpoint: endpoint,
 	})
 	if err != nil {

@@ -1,18 +1,20 @@
 package samcheck
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
-	"github.com/awslabs/goformation/v7"
 	"github.com/awslabs/goformation/v7/cloudformation"
 	"github.com/awslabs/goformation/v7/cloudformation/global"
 	"github.com/awslabs/goformation/v7/cloudformation/serverless"
@@ -74,8 +76,10 @@ func processorOptions() *intrinsics.ProcessorOptions {
 
 func openTemplate(t *testing.T) *cloudformation.Template {
 	t.Helper()
-	tpl, err := goformation.OpenWithOptions(templatePath, processorOptions())
-	if err != nil {
+	// What goformation.OpenWithOptions does after processing the YAML, on
+	// a fresh Template each call: callers mutate what they get.
+	tpl := &cloudformation.Template{}
+	if err := json.Unmarshal(rawTemplate(t), tpl); err != nil {
 		t.Fatalf("parse %s: %v", templatePath, err)
 	}
 	return tpl
@@ -83,19 +87,30 @@ func openTemplate(t *testing.T) *cloudformation.Template {
 
 // rawTemplate returns the template as JSON with its intrinsics resolved
 // (processorOptions) but nothing dropped: what goformation's types do not
-// model is still there.
+// model is still there. The file is processed once per test binary (the
+// slow part); each caller gets its own copy.
 func rawTemplate(t *testing.T) []byte {
 	t.Helper()
+	processed := processTemplate()
+	if processed.err != nil {
+		t.Fatalf("process %s: %v", templatePath, processed.err)
+	}
+	return bytes.Clone(processed.json)
+}
+
+// processTemplate reads and processes the template once.
+var processTemplate = sync.OnceValue(func() (out struct {
+	json []byte
+	err  error
+}) {
 	data, err := os.ReadFile(templatePath)
 	if err != nil {
-		t.Fatal(err)
+		out.err = err
+		return out
 	}
-	out, err := intrinsics.ProcessYAML(data, processorOptions())
-	if err != nil {
-		t.Fatalf("process %s: %v", templatePath, err)
-	}
+	out.json, out.err = intrinsics.ProcessYAML(data, processorOptions())
 	return out
-}
+})
 
 // rawEvents returns the Events of every resource of the template, by
 // logical id and event name, as the template spells them.
@@ -172,6 +187,38 @@ func functions(t *testing.T, tpl *cloudformation.Template) map[string]function {
 		out[id] = fn
 	}
 	return out
+}
+
+// freshFunctions is functions(t, tpl) with each function's events decoded
+// anew from their JSON (the template's own decoding of them, which it
+// checks), so that a mutation of fns never reaches tpl; decoding the whole
+// template again per case was most of TestChecksCatchMistakes' time.
+func freshFunctions(t *testing.T, tpl *cloudformation.Template) map[string]function {
+	t.Helper()
+	fns := functions(t, tpl)
+	for id, fn := range fns {
+		fresh := make(map[string]serverless.Function_EventSource, len(fn.rawEvents))
+		for name, raw := range fn.rawEvents {
+			data, err := json.Marshal(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ev serverless.Function_EventSource
+			if err := json.Unmarshal(data, &ev); err != nil {
+				t.Fatalf("%s event %s: %v", id, name, err)
+			}
+			fresh[name] = ev
+		}
+		if len(fresh) == 0 && len(fn.events) == 0 {
+			continue // nothing to share
+		}
+		if !reflect.DeepEqual(fresh, fn.events) {
+			t.Fatalf("%s: events decoded alone %+v; want the template's %+v", id, fresh, fn.events)
+		}
+		fn.events = fresh
+		fns[id] = fn
+	}
+	return fns
 }
 
 // pick returns *own, else *global, else the zero value.
@@ -828,7 +875,7 @@ func TestChecksCatchMistakes(t *testing.T) {
 			"Timeout 10s; a Schedule function's is at least 60 s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fns := functions(t, openTemplate(t)) // fresh: mutations must not leak
+			fns := freshFunctions(t, tpl) // mutations must not leak
 			tc.mutate(fns)
 			problems := checkPresence(fns, manifest.Functions)
 			if fn, ok := fns[lambdafn.LogicalID(tc.slug)]; ok {

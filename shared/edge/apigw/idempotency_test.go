@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/moveleads/partnerapi/shared/app/pipeline/idempotency"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/testkit/apitest"
@@ -185,6 +188,15 @@ func (f *faultyTransport) bodyMatches(req *http.Request) bool {
 	return bytes.Contains(b, []byte(f.match))
 }
 
+// quickRetries keeps the SDK's standard retryer (its attempts and what it
+// retries) but backs off 1 ms instead of up to seconds, which these tests
+// would only wait out.
+func quickRetries(o *dynamodb.Options) {
+	o.Retryer = retry.NewStandard(func(s *retry.StandardOptions) {
+		s.Backoff = retry.BackoffDelayerFunc(func(int, error) (time.Duration, error) { return time.Millisecond, nil })
+	})
+}
+
 // leadWrite matches the PutItem of a lead item (its sort key is "LEAD").
 const leadWrite = `{"S":"LEAD"}`
 
@@ -193,7 +205,7 @@ func TestUpstreamFailure(t *testing.T) {
 		name := map[bool]string{false: "write never lands", true: "write lands, answer lost"}[after]
 		t.Run(name, func(t *testing.T) {
 			ft := &faultyTransport{target: "PutItem", match: leadWrite, after: after}
-			env := apitest.New(t, apitest.Options{HTTPClient: &http.Client{Transport: ft}})
+			env := apitest.New(t, apitest.Options{HTTPClient: &http.Client{Transport: ft}, DynamoDB: quickRetries})
 			p := newPartner(t, env)
 			body := `{"email":"ada@example.com"}`
 			ft.fail.Store(true)
@@ -217,7 +229,7 @@ func TestUpstreamFailure(t *testing.T) {
 	}
 	t.Run("without Idempotency-Key nothing is written", func(t *testing.T) {
 		ft := &faultyTransport{target: "PutItem"}
-		env := apitest.New(t, apitest.Options{HTTPClient: &http.Client{Transport: ft}})
+		env := apitest.New(t, apitest.Options{HTTPClient: &http.Client{Transport: ft}, DynamoDB: quickRetries})
 		p := newPartner(t, env)
 		ft.fail.Store(true)
 		wantError(t, env.Do(t, "POST", "/v1-leads", p.key, `{"email":"ada@example.com"}`), 502, "upstream_failed")

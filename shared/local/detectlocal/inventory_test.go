@@ -14,7 +14,7 @@ import (
 // what only the detector saw is added as detected, and the report counts
 // the frames.
 func TestInventoryFromRealDetections(t *testing.T) {
-	srv := sidecar(t)
+	sidecar(t)
 	clips := []survey.Clip{
 		{ID: "c1", Room: "Living room", Status: survey.ClipPlayable},
 		{ID: "c2", Room: "Bedroom", Status: survey.ClipPlayable},
@@ -27,7 +27,7 @@ func TestInventoryFromRealDetections(t *testing.T) {
 		{"c2", "bedroom.jpg"},
 		{"c3", "kitchen.jpg"},
 	} {
-		a, err := inventory.Analyse(context.Background(), srv.Client(), frame(t, f.file))
+		a, err := inventory.Analyse(context.Background(), detected, frame(t, f.file))
 		if err != nil || a.Error != "" {
 			t.Fatalf("%s: %s (%v)", f.file, a.Error, err)
 		}
