@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -111,8 +112,8 @@ type Options struct {
 	SettingsTTL time.Duration
 	// S3 gives the Env its own clip bucket on the test binary's MinIO
 	// (see MainS3), whose object-created events reach the stack's clip
-	// processor, and sets CLIP_BUCKET and PUBLIC_BASE_URL (so tests using
-	// it cannot run in parallel).
+	// processor, and gives its stack (not the process) CLIP_BUCKET and
+	// PUBLIC_BASE_URL, so tests using it may run in parallel.
 	S3 bool
 	// Detector is the clip processor's frame detector (the local sidecar:
 	// shared/local/detectlocal); nil records frames as not analysed.
@@ -152,13 +153,22 @@ func New(t testing.TB, opts ...Options) *Env {
 	_, _ = rand.Read(secret)
 	e := &Env{DB: db, Store: dynamo.New(db, name), Clock: &Clock{}, Logs: &SyncBuffer{}, Secret: secret}
 	e.Server = httptest.NewUnstartedServer(nil)
+	// The Env's own settings reach its stack only, never the process
+	// environment, so that S3 Envs can run in parallel tests.
+	own := map[string]string{}
 	if o.S3 {
 		e.Bucket = e.newBucket(t, cfg)
-		t.Setenv(settings.ClipBucket, e.Bucket)
-		t.Setenv(settings.PublicBaseURL, "http://"+e.Server.Listener.Addr().String())
+		own[settings.ClipBucket] = e.Bucket
+		own[settings.PublicBaseURL] = "http://" + e.Server.Listener.Addr().String()
+	}
+	getenv := func(name string) string {
+		if v, ok := own[name]; ok {
+			return v
+		}
+		return os.Getenv(name)
 	}
 	e.Stack = catalog.New(catalog.Deps{
-		Store: e.Store, Now: e.Clock.Now, AWS: cfg,
+		Store: e.Store, Now: e.Clock.Now, AWS: cfg, Getenv: getenv,
 		Secret: func(name string) func(context.Context) ([]byte, error) {
 			return func(context.Context) ([]byte, error) {
 				if v, ok := StripeSecrets[name]; ok {
