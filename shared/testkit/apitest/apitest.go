@@ -112,9 +112,13 @@ type Options struct {
 	SettingsTTL time.Duration
 	// S3 gives the Env its own clip bucket on the test binary's MinIO
 	// (see MainS3), whose object-created events reach the stack's clip
-	// processor, and gives its stack (not the process) CLIP_BUCKET and
-	// PUBLIC_BASE_URL, so tests using it may run in parallel.
+	// processor, and sets CLIP_BUCKET and PUBLIC_BASE_URL (also in the
+	// process environment, for subprocesses, unless Parallel).
 	S3 bool
+	// Parallel keeps the Env's settings out of the process environment
+	// (no t.Setenv): they reach its stack only, so the test may call
+	// t.Parallel, and a subprocess it starts does not get them.
+	Parallel bool
 	// Detector is the clip processor's frame detector (the local sidecar:
 	// shared/local/detectlocal); nil records frames as not analysed.
 	Detector inventory.Detector
@@ -153,13 +157,18 @@ func New(t testing.TB, opts ...Options) *Env {
 	_, _ = rand.Read(secret)
 	e := &Env{DB: db, Store: dynamo.New(db, name), Clock: &Clock{}, Logs: &SyncBuffer{}, Secret: secret}
 	e.Server = httptest.NewUnstartedServer(nil)
-	// The Env's own settings reach its stack only, never the process
-	// environment, so that S3 Envs can run in parallel tests.
+	// The Env's own settings reach its stack through getenv, whatever
+	// another Env in the process sets.
 	own := map[string]string{}
 	if o.S3 {
 		e.Bucket = e.newBucket(t, cfg)
 		own[settings.ClipBucket] = e.Bucket
 		own[settings.PublicBaseURL] = "http://" + e.Server.Listener.Addr().String()
+		if !o.Parallel {
+			for k, v := range own {
+				t.Setenv(k, v)
+			}
+		}
 	}
 	getenv := func(name string) string {
 		if v, ok := own[name]; ok {

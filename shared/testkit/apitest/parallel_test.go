@@ -13,7 +13,7 @@ import (
 
 func TestMain(m *testing.M) { apitest.MainS3(m) }
 
-// TestS3EnvsInParallelTests: two S3 Envs in parallel tests each mint
+// TestS3EnvsInParallelTests: two Parallel S3 Envs in parallel tests each mint
 // capture links on their own server and get their own clip processed from
 // their own bucket; the process environment is left alone. Before, New set
 // CLIP_BUCKET and PUBLIC_BASE_URL with t.Setenv, which panics in a
@@ -24,7 +24,7 @@ func TestS3EnvsInParallelTests(t *testing.T) {
 		for _, name := range []string{"a", "b"} {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				e := apitest.New(t, apitest.Options{S3: true})
+				e := apitest.New(t, apitest.Options{S3: true, Parallel: true})
 				key, _ := e.NewKey(t, e.NewPartner(t, "Demo Movers "+name), auth.Test)
 				sv := e.PlayableSurvey(t, key, apitest.MP4Clip)
 				if len(sv.Clips) != 1 || sv.Status[sv.Clips[0]] != survey.ClipPlayable {
