@@ -40,6 +40,7 @@ func TestE2EDetectedInventory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser and the detector sidecar")
 	}
+	t.Parallel() // mostly waiting (recording, uploads, detection); its own table, bucket, tab or sidecar
 	browser.Require(t)
 	camera := makeCamera(t, "living-room.jpg")
 	sidecar := sharedSidecar(t)
@@ -141,6 +142,7 @@ func TestDeadSidecarMidSurvey(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the detector sidecar (Node.js, CenterNet)")
 	}
+	t.Parallel() // mostly waiting (recording, uploads, detection); its own table, bucket, tab or sidecar
 	// A sidecar of its own: this test kills it.
 	startCtx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	srv, err := detectlocal.Start(startCtx)

@@ -39,6 +39,7 @@ func TestE2ESurveyOnAPhone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel() // mostly waiting (recording, uploads, detection); its own table, bucket, tab or sidecar
 	browser.Require(t)
 	clipFile := makeClip(t)
 

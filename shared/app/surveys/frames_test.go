@@ -73,7 +73,7 @@ func (d *scripted) answer(jpg []byte, labels ...string) {
 
 func newDetectingEnv(t *testing.T, d inventory.Detector) *env {
 	t.Helper()
-	e := apitest.New(t, apitest.Options{S3: true, Detector: d})
+	e := apitest.New(t, apitest.Options{S3: true, Parallel: true, Detector: d})
 	p := e.NewPartner(t, "Demo Movers")
 	key, _ := e.NewKey(t, p, auth.Test)
 	return &env{Env: e, partner: p, key: key}

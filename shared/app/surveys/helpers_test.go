@@ -31,7 +31,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := apitest.New(t, apitest.Options{S3: true})
+	e := apitest.New(t, apitest.Options{S3: true, Parallel: true})
 	p := e.NewPartner(t, "Demo Movers")
 	key, _ := e.NewKey(t, p, auth.Test)
 	live, _ := e.NewKey(t, p, auth.Live)

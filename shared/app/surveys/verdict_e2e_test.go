@@ -24,6 +24,7 @@ func TestE2ERejectedClipVerdictShowsWithoutAReload(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel() // mostly waiting (recording, uploads, detection); its own table, bucket, tab or sidecar
 	browser.Require(t)
 	ctx, cancelAll := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancelAll()

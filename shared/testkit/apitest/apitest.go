@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -111,9 +112,13 @@ type Options struct {
 	SettingsTTL time.Duration
 	// S3 gives the Env its own clip bucket on the test binary's MinIO
 	// (see MainS3), whose object-created events reach the stack's clip
-	// processor, and sets CLIP_BUCKET and PUBLIC_BASE_URL (so tests using
-	// it cannot run in parallel).
+	// processor, and sets CLIP_BUCKET and PUBLIC_BASE_URL (also in the
+	// process environment, for subprocesses, unless Parallel).
 	S3 bool
+	// Parallel keeps the Env's settings out of the process environment
+	// (no t.Setenv): they reach its stack only, so the test may call
+	// t.Parallel, and a subprocess it starts does not get them.
+	Parallel bool
 	// Detector is the clip processor's frame detector (the local sidecar:
 	// shared/local/detectlocal); nil records frames as not analysed.
 	Detector inventory.Detector
@@ -152,13 +157,27 @@ func New(t testing.TB, opts ...Options) *Env {
 	_, _ = rand.Read(secret)
 	e := &Env{DB: db, Store: dynamo.New(db, name), Clock: &Clock{}, Logs: &SyncBuffer{}, Secret: secret}
 	e.Server = httptest.NewUnstartedServer(nil)
+	// The Env's own settings reach its stack through getenv, whatever
+	// another Env in the process sets.
+	own := map[string]string{}
 	if o.S3 {
 		e.Bucket = e.newBucket(t, cfg)
-		t.Setenv(settings.ClipBucket, e.Bucket)
-		t.Setenv(settings.PublicBaseURL, "http://"+e.Server.Listener.Addr().String())
+		own[settings.ClipBucket] = e.Bucket
+		own[settings.PublicBaseURL] = "http://" + e.Server.Listener.Addr().String()
+		if !o.Parallel {
+			for k, v := range own {
+				t.Setenv(k, v)
+			}
+		}
+	}
+	getenv := func(name string) string {
+		if v, ok := own[name]; ok {
+			return v
+		}
+		return os.Getenv(name)
 	}
 	e.Stack = catalog.New(catalog.Deps{
-		Store: e.Store, Now: e.Clock.Now, AWS: cfg,
+		Store: e.Store, Now: e.Clock.Now, AWS: cfg, Getenv: getenv,
 		Secret: func(name string) func(context.Context) ([]byte, error) {
 			return func(context.Context) ([]byte, error) {
 				if v, ok := StripeSecrets[name]; ok {

@@ -116,6 +116,14 @@ func ForTools(store *dynamo.Store, log *slog.Logger, secret func(name string) fu
 	return &Env{Config: cfg, Store: store, Log: log, getenv: os.Getenv, secret: secret}
 }
 
+// WithGetenv makes e read its settings through getenv instead of the
+// process environment, and returns e: stacks side by side in one process
+// (parallel tests) each get their own bucket and base URL.
+func (e *Env) WithGetenv(getenv func(string) string) *Env {
+	e.getenv = getenv
+	return e
+}
+
 // Getenv returns the environment variable name (a settings name) as the
 // function sees it.
 func (e *Env) Getenv(name string) string { return e.getenv(name) }

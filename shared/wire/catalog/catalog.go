@@ -42,9 +42,11 @@ type Deps struct {
 	// awsenv.Env.Secret).
 	Secret func(name string) func(context.Context) ([]byte, error)
 	// AWS configures the other AWS clients (S3); settings such as the
-	// clip bucket come from the process environment.
+	// clip bucket come from Getenv.
 	AWS aws.Config
-	Log *slog.Logger
+	// Getenv reads the functions' settings; nil: the process environment.
+	Getenv func(string) string
+	Log    *slog.Logger
 	// Now, NewID, IdempotencyWait and SettingsTTL override the pipeline's
 	// defaults (tests).
 	Now             func() time.Time
@@ -154,7 +156,11 @@ func New(d Deps) *Stack {
 		IdempotencyWait: d.IdempotencyWait, SettingsTTL: d.SettingsTTL,
 	})
 	s := &Stack{Pipeline: p, handler: apigw.New(p, d.Log, d.Now), eps: map[manifest.Operation]pipeline.Endpoint{}, log: d.Log}
-	env := awsenv.ForTools(d.Store, d.Log, d.Secret, d.AWS)
+	getenv := d.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	env := awsenv.ForTools(d.Store, d.Log, d.Secret, d.AWS).WithGetenv(getenv)
 	for _, f := range manifest.Functions {
 		b, ok := Builders()[f.Slug]
 		if !ok {
@@ -168,7 +174,7 @@ func New(d Deps) *Stack {
 			s.eps[ep.Operation] = ep
 		}
 	}
-	s.agentTools = s.agentToolsHandler(d.Log)
+	s.agentTools = s.agentToolsHandler(d.Log, getenv)
 	proc, err := clipwiring.ClipProcessorWith(env, d.Detector)
 	if err != nil {
 		proc = failingProcessor{err}
@@ -259,13 +265,13 @@ func (s *Stack) Clips() s3event.Handler { return s.clips }
 // environment's settings.AgentToolsAllowedOrigins. When that is malformed,
 // every request answers 500 with the reason in the log, as an
 // unconfigured function's routes do (the deployed function fails at init).
-func (s *Stack) agentToolsHandler(log *slog.Logger) apigw.LambdaFunc {
+func (s *Stack) agentToolsHandler(log *slog.Logger, getenv func(string) string) apigw.LambdaFunc {
 	var eps []pipeline.Endpoint
 	for _, op := range manifest.AgentToolOperations {
 		eps = append(eps, s.eps[op])
 	}
 	rt := manifest.ByOperation(manifest.AgentTools)
-	o, err := mcpwiring.HTTPOptions(os.Getenv)
+	o, err := mcpwiring.HTTPOptions(getenv)
 	if err != nil {
 		return unconfiguredHTTP(rt, fmt.Errorf("function %s is not configured: %w", manifest.AgentToolsSlug, err), log)
 	}

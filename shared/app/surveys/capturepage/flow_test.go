@@ -260,6 +260,7 @@ func TestCaptureFlowOnAPhone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel() // mostly waits on the page's real-time recording and uploads; own fake server and tab
 	f := newFakeSurvey(t, flowPage())
 	f.failNextUpload = true
 	ctx := startPhone(t, f, "/v1-capture/tok", "")
@@ -360,6 +361,7 @@ func TestRetryAfterALostAnswer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel() // mostly waits on the page's real-time recording and uploads; own fake server and tab
 	f := newFakeSurvey(t, flowPage())
 	f.dropNextUpload = true
 	ctx, _ := htmltest.StartPhone(t, f.base+"/v1-capture/tok", "", "Failed to load resource")

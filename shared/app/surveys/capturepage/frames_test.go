@@ -300,6 +300,7 @@ func TestFramesWhileRecording(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel() // mostly waits on the page's real-time recording and uploads; own fake server and tab
 	f := newFakeSurvey(t, flowPage())
 	f.frameDelay = time.Second
 	ctx, _, step := phoneSteps(t, f)
@@ -342,6 +343,7 @@ func TestFramesOfAPickedVideo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel() // mostly waits on the page's real-time recording and uploads; own fake server and tab
 	noise := filepath.Join(t.TempDir(), "noise.mp4")
 	junk := make([]byte, 20000)
 	rand.Read(junk)
@@ -393,6 +395,7 @@ func TestFramesPerSurveyCap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel() // mostly waits on the page's real-time recording and uploads; own fake server and tab
 	p := flowPage()
 	p.FramesUsed = 58
 	f := newFakeSurvey(t, p)
@@ -425,6 +428,7 @@ func TestFrameFailuresStayHidden(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
+	t.Parallel() // mostly waits on the page's real-time recording and uploads; own fake server and tab
 	f := newFakeSurvey(t, flowPage())
 	f.failFrames = true
 	ctx, log, step := phoneSteps(t, f)
