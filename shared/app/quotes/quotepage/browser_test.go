@@ -204,6 +204,7 @@ func TestPagesFitAPhoneAndADesktop(t *testing.T) {
 	expired := bindingPage()
 	expired.Stage = StageExpired
 	f.add("expired", expired)
+	ctx := openPhone(t, f, "/v1-quote/bind")
 	sizes := []struct {
 		name    string
 		emulate chromedp.Action[chromedp.Void]
@@ -223,23 +224,18 @@ func TestPagesFitAPhoneAndADesktop(t *testing.T) {
 		{"error-404", "/v1-quote/unknown", "We can’t find this quote"},
 	}
 	for _, size := range sizes {
-		// Each size in a tab of its own, side by side: the pages only read
-		// the fake service.
-		t.Run(size.name, func(t *testing.T) {
-			t.Parallel()
-			ctx := openPhone(t, f, "/v1-quote/bind")
-			for _, pg := range pages {
-				t.Run(pg.name+"-"+size.name, func(t *testing.T) {
-					if err := chromedp.Do(ctx, size.emulate, chromedp.Navigate(f.base+pg.path)); err != nil {
-						t.Fatal(err)
-					}
-					if _, err := browser.WaitFor(htmltest.Within(t, ctx, 10*time.Second), browser.RoleHeading, pg.heading); err != nil {
-						t.Fatal(err)
-					}
-					m, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
-						Inner, Scroll, Font float64
-						Small               []target
-					}](`(() => {
+		for _, pg := range pages {
+			t.Run(pg.name+"-"+size.name, func(t *testing.T) {
+				if err := chromedp.Do(ctx, size.emulate, chromedp.Navigate(f.base+pg.path)); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := browser.WaitFor(htmltest.Within(t, ctx, 10*time.Second), browser.RoleHeading, pg.heading); err != nil {
+					t.Fatal(err)
+				}
+				m, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
+					Inner, Scroll, Font float64
+					Small               []target
+				}](`(() => {
 					const shown = e => e.getClientRects().length > 0;
 					const small = [...document.querySelectorAll("button, a.btn, input, label.choice, label.check, .error-summary a")]
 						.filter(shown)
@@ -249,24 +245,23 @@ func TestPagesFitAPhoneAndADesktop(t *testing.T) {
 					return {Inner: innerWidth, Scroll: document.documentElement.scrollWidth,
 						Font: parseFloat(getComputedStyle(document.body).fontSize), Small: small};
 				})()`))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if m.Inner != size.width {
-						t.Errorf("viewport %.0f px wide; want %.0f", m.Inner, size.width)
-					}
-					if m.Scroll > m.Inner {
-						t.Errorf("the page is %.0f px wide on a %.0f px screen: it scrolls sideways", m.Scroll, m.Inner)
-					}
-					if m.Font < 16 {
-						t.Errorf("body text %.1f px; want at least 16", m.Font)
-					}
-					for _, s := range m.Small {
-						t.Errorf("control %q is %.0f × %.0f px; want at least 44 × 44 to tap", s.Name, s.W, s.H)
-					}
-					htmltest.Shot(t, ctx, pg.name+"-"+size.name)
-				})
-			}
-		})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if m.Inner != size.width {
+					t.Errorf("viewport %.0f px wide; want %.0f", m.Inner, size.width)
+				}
+				if m.Scroll > m.Inner {
+					t.Errorf("the page is %.0f px wide on a %.0f px screen: it scrolls sideways", m.Scroll, m.Inner)
+				}
+				if m.Font < 16 {
+					t.Errorf("body text %.1f px; want at least 16", m.Font)
+				}
+				for _, s := range m.Small {
+					t.Errorf("control %q is %.0f × %.0f px; want at least 44 × 44 to tap", s.Name, s.W, s.H)
+				}
+				htmltest.Shot(t, ctx, pg.name+"-"+size.name)
+			})
+		}
 	}
 }
