@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 GO    ?= go
 
-.PHONY: dev dev-build test checks test-go test-infra deps vet lint docs generate fuzz help build synth bench opctl screenshots
+.PHONY: dev test checks test-go test-infra deps vet lint docs generate fuzz help build synth bench opctl screenshots
 
 help:
 	@echo "make dev     start DynamoDB Local + the API at http://127.0.0.1:$${PORT:-3000} (VERBOSE=1: log every stream, queue and S3 record)"
@@ -34,14 +34,9 @@ deps:
 ## and exits 0. Stopped by a signal to its pid (.local/dev.json), make dev
 ## exits 0; stopped by Ctrl-C, make itself also got SIGINT and ends by it,
 ## as GNU make always does (status 130, no error line).
-## dev-build is apart so that tests can build once before they run make dev
-## side by side: go build leaves an up-to-date binary alone, so their own
-## builds then write nothing that another's make dev is executing.
-dev: deps dev-build
-	@trap '' INT; .cache/bin/devstack
-
-dev-build:
+dev: deps
 	@$(GO) build -o .cache/bin/devstack ./scripts/devstack
+	@trap '' INT; .cache/bin/devstack
 
 vet:
 	@echo '$(GO) vet ./...'; $(call timed,$(GO) vet ./...)

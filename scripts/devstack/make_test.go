@@ -45,8 +45,8 @@ func (s *syncBuffer) String() string {
 // stop DynamoDB Local and MinIO. Before, `make dev` used `go run`, which
 // exits 1 when interrupted, and make printed "Error 1". Its state files go
 // to a scratch folder (DEVSTACK_STATE_DIR), so a developer's running make
-// dev is not disturbed. The two cases, each with a stack of its own, run
-// side by side, and beside TestMakeDev.
+// dev is not disturbed. The two runs cover SIGINT and SIGTERM of the
+// program, which each started a stack of its own before.
 func TestMakeDevStopsCleanly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs make dev (builds, starts DynamoDB Local)")
@@ -54,17 +54,9 @@ func TestMakeDevStopsCleanly(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("make not on PATH")
 	}
-	t.Parallel()
 	root, err := repo.Root()
 	if err != nil {
 		t.Fatal(err)
-	}
-	// Built once here, the program is up to date when the cases' make dev
-	// build it, side by side: they then write nothing.
-	build := exec.Command("make", "--no-print-directory", "dev-build")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("make dev-build: %v\n%s", err, out)
 	}
 
 	tests := []struct {
@@ -79,7 +71,6 @@ func TestMakeDevStopsCleanly(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel() // each case has a stack of its own: ports from :0, its own state folder
 			state := t.TempDir()
 			args := []string{"--no-print-directory", "dev"}
 			if tt.verbose {
