@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/moveleads/partnerapi/shared/app/apikeys"
+	"github.com/moveleads/partnerapi/shared/domain/audit"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -35,14 +37,37 @@ type keyList struct {
 }
 
 // keyView is a key record as key list shows it: never the key, never its
-// digest. RevokedAt is null for a live key.
+// digest. RevokedAt is null for a live key, LastUsedAt for one never used,
+// CreatedBy for one created before creators were kept.
 type keyView struct {
-	KeyID     string       `json:"key_id"`
-	Mode      auth.Mode    `json:"mode"`
-	Scopes    []auth.Scope `json:"scopes"`
-	CreatedAt string       `json:"created_at"`
-	RevokedAt *string      `json:"revoked_at"`
+	KeyID      string       `json:"key_id"`
+	Prefix     string       `json:"prefix"`
+	Mode       auth.Mode    `json:"mode"`
+	Scopes     []auth.Scope `json:"scopes"`
+	CreatedAt  string       `json:"created_at"`
+	CreatedBy  *actorView   `json:"created_by"`
+	LastUsedAt *string      `json:"last_used_at"`
+	RevokedAt  *string      `json:"revoked_at"`
 }
+
+// actorView is who made a change: "operator", or a dashboard person's id
+// and email.
+type actorView struct {
+	Kind     audit.ActorKind `json:"kind"`
+	PersonID string          `json:"person_id,omitempty"`
+	Email    string          `json:"email,omitempty"`
+}
+
+// viewActor returns a as shown, nil when unknown.
+func viewActor(a audit.Actor) *actorView {
+	if a.IsZero() {
+		return nil
+	}
+	return &actorView{Kind: a.Kind, PersonID: a.PersonID, Email: a.Email}
+}
+
+// keys is the key service over s, acting as an operator.
+func (s target) keys() *apikeys.Service { return apikeys.New(s.Store, nil) }
 
 func parseKeyCreate(fs *flag.FlagSet, args []string) (action, error) {
 	readTenant := tenantFlags(fs)
@@ -61,19 +86,12 @@ func parseKeyCreate(fs *flag.FlagSet, args []string) (action, error) {
 			return nil, usagef(fs, "--scopes: %v", err)
 		}
 	}
-	return func(ctx context.Context, s target, now time.Time) (any, error) {
-		key, keyID, err := auth.NewKey(mode)
-		if err != nil {
-			return nil, err
-		}
-		err = s.CreateKey(ctx, auth.Key{
-			KeyID: keyID, Digest: auth.Digest(key), PartnerID: partnerID,
-			Mode: mode, Scopes: scopes, CreatedAt: now,
-		})
+	return func(ctx context.Context, s target, _ time.Time) (any, error) {
+		k, err := s.keys().Create(ctx, audit.ByOperator(), partnerID, mode, scopes)
 		if err != nil {
 			return nil, partnerErr(partnerID, err)
 		}
-		return keyCreated{KeyID: keyID, Key: key, Mode: mode, Scopes: scopes}, nil
+		return keyCreated{KeyID: k.KeyID, Key: k.Secret, Mode: k.Mode, Scopes: k.Scopes}, nil
 	}, nil
 }
 
@@ -117,8 +135,14 @@ func parseKeyRevoke(fs *flag.FlagSet, args []string) (action, error) {
 		return nil, usagef(fs, "unexpected argument %q", rest[1])
 	}
 	keyID := strings.TrimSpace(rest[0])
-	return func(ctx context.Context, s target, now time.Time) (any, error) {
-		k, err := s.RevokeKey(ctx, keyID, now)
+	return func(ctx context.Context, s target, _ time.Time) (any, error) {
+		// An operator names the key alone: revoke it within its partner.
+		svc := s.keys()
+		partnerID, err := svc.Owner(ctx, keyID)
+		var k auth.Key
+		if err == nil {
+			k, err = svc.Revoke(ctx, audit.ByOperator(), partnerID, keyID)
+		}
 		if e := errcode.As(err); e != nil && e.Code == errcode.NotFound {
 			return nil, fmt.Errorf("key %s not found", keyID)
 		}
@@ -142,20 +166,21 @@ func parseKeyList(fs *flag.FlagSet, args []string) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, s target, _ time.Time) (any, error) {
-		// ListKeys cannot tell an unknown partner from one without keys.
-		if _, err := s.GetPartner(ctx, partnerID); err != nil {
-			return nil, partnerErr(partnerID, err)
-		}
-		keys, err := s.ListKeys(ctx, partnerID)
+		keys, err := s.keys().List(ctx, partnerID)
 		if err != nil {
-			return nil, err
+			return nil, partnerErr(partnerID, err)
 		}
 		out := keyList{PartnerID: partnerID, Keys: make([]keyView, 0, len(keys))}
 		for _, k := range keys {
-			v := keyView{KeyID: k.KeyID, Mode: k.Mode, Scopes: k.Scopes, CreatedAt: lead.FormatTime(k.CreatedAt)}
+			v := keyView{
+				KeyID: k.KeyID, Prefix: k.Prefix(), Mode: k.Mode, Scopes: k.Scopes, CreatedAt: lead.FormatTime(k.CreatedAt),
+				CreatedBy: viewActor(k.CreatedBy),
+			}
 			if k.RevokedAt != nil {
-				at := lead.FormatTime(*k.RevokedAt)
-				v.RevokedAt = &at
+				v.RevokedAt = optTime(*k.RevokedAt)
+			}
+			if k.LastUsedAt != nil {
+				v.LastUsedAt = optTime(*k.LastUsedAt)
 			}
 			out.Keys = append(out.Keys, v)
 		}

@@ -218,7 +218,7 @@ func TestKeyList(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range raw.Keys {
-		if got, want := slices.Sorted(maps.Keys(k)), []string{"created_at", "key_id", "mode", "revoked_at", "scopes"}; !slices.Equal(got, want) {
+		if got, want := slices.Sorted(maps.Keys(k)), []string{"created_at", "created_by", "key_id", "last_used_at", "mode", "prefix", "revoked_at", "scopes"}; !slices.Equal(got, want) {
 			t.Errorf("key fields %q; want %q", got, want)
 		}
 	}

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/adapter/webhookhttp"
+	"github.com/moveleads/partnerapi/shared/app/webhooks"
+	"github.com/moveleads/partnerapi/shared/domain/audit"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -149,29 +150,43 @@ func parseWebhookAdd(fs *flag.FlagSet, args []string) (action, error) {
 		if types == nil {
 			return nil, usagef(fs, "--events: name at least one event type, or leave the flag out for every type")
 		}
-		types = catalogueOrder(types)
 	}
 	return func(ctx context.Context, s target, now time.Time) (any, error) {
-		sl, err := s.sealer(ctx)
+		added, err := s.endpoints().Add(ctx, audit.ByOperator(), auth.Tenant{PartnerID: partnerID, Mode: mode}, url, types)
 		if err != nil {
-			return nil, err
-		}
-		if _, err := s.GetPartner(ctx, partnerID); err != nil {
 			return nil, partnerErr(partnerID, err)
 		}
-		e, secret, err := webhook.NewEndpoint(auth.Tenant{PartnerID: partnerID, Mode: mode}, url, types, sl.Sealer, now)
-		if err != nil {
-			return nil, fmt.Errorf("new webhook endpoint: %w", err)
-		}
-		if err := s.PutEndpoint(ctx, e); err != nil {
-			return nil, err
-		}
 		return webhookAdded{
-			endpointView: viewEndpoint(e, now), Secret: secret,
+			endpointView: viewEndpoint(added.Endpoint, now), Secret: added.Secret,
 			Note: "This is the only time the signing secret is shown: give it to the partner now, over a channel fit for a password. " +
 				"It is stored sealed and no command shows it again; if it is lost, use opctl webhook rotate-secret.",
 		}, nil
 	}, nil
+}
+
+// endpoints is the endpoint service over s, its sealing key read when
+// first needed.
+func (s target) endpoints() *webhooks.Endpoints {
+	return webhooks.NewEndpoints(webhooks.EndpointDeps{
+		Store: s.Store, CheckURL: webhookhttp.CheckURL,
+		Sealer: func(ctx context.Context) (*webhook.Sealer, error) {
+			sl, err := s.sealer(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return sl.Sealer, nil
+		},
+	})
+}
+
+// ownerOf returns the partner of endpoint id: an operator names an
+// endpoint alone, and the service acts within its partner.
+func ownerOf(ctx context.Context, s target, id string) (string, error) {
+	e, err := s.GetEndpoint(ctx, id)
+	if err != nil {
+		return "", endpointErr(id, err)
+	}
+	return e.Tenant.PartnerID, nil
 }
 
 func parseWebhookList(fs *flag.FlagSet, args []string) (action, error) {
@@ -193,35 +208,16 @@ func parseWebhookList(fs *flag.FlagSet, args []string) (action, error) {
 		modes = []auth.Mode{mode}
 	}
 	return func(ctx context.Context, s target, now time.Time) (any, error) {
-		// TenantEndpoints cannot tell an unknown partner from one without
-		// endpoints.
-		if _, err := s.GetPartner(ctx, partnerID); err != nil {
+		eps, err := s.endpoints().List(ctx, partnerID, modes...)
+		if err != nil {
 			return nil, partnerErr(partnerID, err)
 		}
 		out := webhookList{PartnerID: partnerID, Endpoints: []endpointView{}}
-		for _, m := range modes {
-			eps, err := s.TenantEndpoints(ctx, auth.Tenant{PartnerID: partnerID, Mode: m})
-			if err != nil {
-				return nil, err
-			}
-			for _, e := range eps {
-				out.Endpoints = append(out.Endpoints, viewEndpoint(e, now))
-			}
+		for _, e := range eps {
+			out.Endpoints = append(out.Endpoints, viewEndpoint(e, now))
 		}
 		return out, nil
 	}, nil
-}
-
-// catalogueOrder returns ts without repeats, in the order of
-// webhook.Catalogue.
-func catalogueOrder(ts []webhook.Type) []webhook.Type {
-	var out []webhook.Type
-	for _, k := range webhook.Catalogue {
-		if slices.Contains(ts, k.Type) {
-			out = append(out, k.Type)
-		}
-	}
-	return out
 }
 
 // endpointFlag reads the required --endpoint flag.
@@ -239,17 +235,13 @@ func parseWebhookDisable(fs *flag.FlagSet, args []string) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, s target, now time.Time) (any, error) {
-		e, err := s.GetEndpoint(ctx, endpointID)
+		partnerID, err := ownerOf(ctx, s, endpointID)
+		if err != nil {
+			return nil, err
+		}
+		e, err := s.endpoints().Disable(ctx, audit.ByOperator(), partnerID, endpointID, operatorDisabled)
 		if err != nil {
 			return nil, endpointErr(endpointID, err)
-		}
-		// An endpoint disabled already keeps its reason and time: why it
-		// stopped first is what the partner will ask.
-		if !e.Disabled {
-			e.Disabled, e.DisabledReason, e.DisabledAt = true, operatorDisabled, now
-			if err := s.UpdateEndpoint(ctx, e); err != nil {
-				return nil, endpointErr(endpointID, err)
-			}
 		}
 		return viewEndpoint(e, now), nil
 	}, nil
@@ -261,15 +253,13 @@ func parseWebhookEnable(fs *flag.FlagSet, args []string) (action, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, s target, now time.Time) (any, error) {
-		e, err := s.GetEndpoint(ctx, endpointID)
+		partnerID, err := ownerOf(ctx, s, endpointID)
+		if err != nil {
+			return nil, err
+		}
+		e, err := s.endpoints().Enable(ctx, audit.ByOperator(), partnerID, endpointID)
 		if err != nil {
 			return nil, endpointErr(endpointID, err)
-		}
-		if e.Disabled || !e.FailingSince.IsZero() {
-			e.Disabled, e.DisabledReason, e.DisabledAt, e.FailingSince = false, "", time.Time{}, time.Time{}
-			if err := s.UpdateEndpoint(ctx, e); err != nil {
-				return nil, endpointErr(endpointID, err)
-			}
 		}
 		return webhookEnabled{
 			endpointView: viewEndpoint(e, now),
@@ -284,39 +274,28 @@ func parseWebhookRotate(fs *flag.FlagSet, args []string) (action, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context, s target, now time.Time) (any, error) {
+	return func(ctx context.Context, s target, _ time.Time) (any, error) {
 		sl, err := s.sealer(ctx)
 		if err != nil {
 			return nil, err
 		}
-		e, err := s.GetEndpoint(ctx, endpointID)
+		partnerID, err := ownerOf(ctx, s, endpointID)
 		if err != nil {
-			return nil, endpointErr(endpointID, err)
+			return nil, err
 		}
-		cur, err := e.Open(sl.Sealer)
+		r, err := s.endpoints().RotateSecret(ctx, audit.ByOperator(), partnerID, endpointID)
 		if errors.Is(err, webhook.ErrSealed) {
 			return nil, fmt.Errorf("the signing secrets of webhook endpoint %s do not open with the webhook sealing key from %s: is it this table's stack's key? Nothing was changed", endpointID, sl.from)
 		}
 		if err != nil {
-			return nil, err
-		}
-		secret, err := webhook.NewSecret()
-		if err != nil {
-			return nil, err
-		}
-		next := cur.Rotate(secret, now)
-		if e.Sealed, err = next.Seal(sl.Sealer, e.ID); err != nil {
-			return nil, fmt.Errorf("seal the signing secret: %w", err)
-		}
-		if err := s.UpdateEndpoint(ctx, e); err != nil {
 			return nil, endpointErr(endpointID, err)
 		}
 		note := "This is the only time the new signing secret is shown: give it to the partner now. " +
 			"Until previous_secret_until every delivery is signed with both secrets, so the partner can switch at any moment before then; " +
 			"after it only the new secret signs."
-		if cur.Previous != "" && now.Before(cur.PreviousUntil) {
-			note += " The secret before the previous one, which still signed until " + lead.FormatTime(cur.PreviousUntil) + ", stopped signing now."
+		if !r.CutShort.IsZero() {
+			note += " The secret before the previous one, which still signed until " + lead.FormatTime(r.CutShort) + ", stopped signing now."
 		}
-		return secretRotated{EndpointID: e.ID, Secret: secret, PreviousSecretUntil: lead.FormatTime(next.PreviousUntil), Note: note}, nil
+		return secretRotated{EndpointID: r.Endpoint.ID, Secret: r.Secret, PreviousSecretUntil: lead.FormatTime(r.PreviousUntil), Note: note}, nil
 	}, nil
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/app/webhooks"
+	"github.com/moveleads/partnerapi/shared/domain/audit"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -96,8 +98,9 @@ type replayed struct {
 	Note       string         `json:"note"`
 }
 
-// viewDelivery returns d with its logged attempts.
-func viewDelivery(ctx context.Context, s target, d webhook.Delivery) (deliveryView, error) {
+// viewLogged returns delivery l with its logged attempts.
+func viewLogged(l webhooks.Logged) deliveryView {
+	d := l.Delivery
 	v := deliveryView{
 		WebhookID: d.ID(), EndpointID: d.EndpointID, EventID: d.Event.ID, EventType: d.Event.Type,
 		EventAt: lead.FormatTime(d.Event.At), Status: d.Status, Attempts: d.Attempts,
@@ -105,19 +108,24 @@ func viewDelivery(ctx context.Context, s target, d webhook.Delivery) (deliveryVi
 	if d.Status == webhook.Pending {
 		v.NextAttemptAt = optTime(d.NextAt)
 	}
+	v.AttemptLog = make([]attemptView, len(l.Attempts))
+	for i, a := range l.Attempts {
+		v.AttemptLog[i] = viewAttempt(a)
+	}
+	if len(l.Attempts) > 0 {
+		last := v.AttemptLog[len(l.Attempts)-1]
+		v.LastAttempt = &last
+	}
+	return v
+}
+
+// viewDelivery returns d with its logged attempts, read from the store.
+func viewDelivery(ctx context.Context, s target, d webhook.Delivery) (deliveryView, error) {
 	log, err := s.Attempts(ctx, d.EndpointID, d.Event)
 	if err != nil {
 		return deliveryView{}, err
 	}
-	v.AttemptLog = make([]attemptView, len(log))
-	for i, a := range log {
-		v.AttemptLog[i] = viewAttempt(a)
-	}
-	if len(log) > 0 {
-		last := v.AttemptLog[len(log)-1]
-		v.LastAttempt = &last
-	}
-	return v, nil
+	return viewLogged(webhooks.Logged{Delivery: d, Attempts: log}), nil
 }
 
 // viewAttempt shows attempt a with the first maxShownBody bytes of its
@@ -177,41 +185,36 @@ func parseWebhookDeliveries(fs *flag.FlagSet, args []string) (action, error) {
 		return nil, usagef(fs, "--limit must be from 1 to %d; got %d", maxDeliveries, *limit)
 	}
 	return func(ctx context.Context, s target, now time.Time) (any, error) {
-		e, err := s.GetEndpoint(ctx, endpointID)
-		if err != nil {
-			return nil, endpointErr(endpointID, err)
-		}
-		ds, err := s.EndpointDeliveries(ctx, endpointID, *limit)
+		partnerID, err := ownerOf(ctx, s, endpointID)
 		if err != nil {
 			return nil, err
+		}
+		e, ds, err := s.endpoints().Deliveries(ctx, partnerID, endpointID, *limit)
+		if err != nil {
+			return nil, endpointErr(endpointID, err)
 		}
 		out := deliveryLog{
 			EndpointID: e.ID, PartnerID: e.Tenant.PartnerID, Mode: e.Tenant.Mode,
 			EndpointStatus: viewEndpoint(e, now).Status, Deliveries: make([]deliveryView, 0, len(ds)),
 		}
 		for _, d := range ds {
-			v, err := viewDelivery(ctx, s, d)
-			if err != nil {
-				return nil, err
-			}
-			out.Deliveries = append(out.Deliveries, v)
+			out.Deliveries = append(out.Deliveries, viewLogged(d))
 		}
 		return out, nil
 	}, nil
 }
 
-// enabledEndpoint returns endpoint id, or an error when it is unknown or
-// disabled (an attempt on a disabled endpoint fails at once, so sending
-// to it is pointless: enable it first).
-func enabledEndpoint(ctx context.Context, s target, id string) (webhook.Endpoint, error) {
-	e, err := s.GetEndpoint(ctx, id)
-	if err != nil {
-		return webhook.Endpoint{}, endpointErr(id, err)
+// sendErr turns the service's errors about endpoint id into the
+// operator's messages: not found, or disabled (enable it first).
+func sendErr(ctx context.Context, s target, id string, err error) error {
+	if !errors.Is(err, webhooks.ErrDisabled) {
+		return endpointErr(id, err)
 	}
-	if e.Disabled {
-		return webhook.Endpoint{}, fmt.Errorf("webhook endpoint %s is disabled (%s); enable it first: opctl webhook enable --endpoint %s", id, e.DisabledReason, id)
+	e, gerr := s.GetEndpoint(ctx, id)
+	if gerr != nil {
+		return endpointErr(id, gerr)
 	}
-	return e, nil
+	return fmt.Errorf("webhook endpoint %s is disabled (%s); enable it first: opctl webhook enable --endpoint %s", id, e.DisabledReason, id)
 }
 
 func parseWebhookRedeliver(fs *flag.FlagSet, args []string) (action, error) {
@@ -227,30 +230,24 @@ func parseWebhookRedeliver(fs *flag.FlagSet, args []string) (action, error) {
 	if !ok {
 		return nil, usagef(fs, "--delivery %q is not a webhook-id: want msg_<event_id>_<endpoint_id>, as webhook deliveries shows it", webhookID)
 	}
-	return func(ctx context.Context, s target, now time.Time) (any, error) {
-		e, err := enabledEndpoint(ctx, s, endpointID)
+	return func(ctx context.Context, s target, _ time.Time) (any, error) {
+		partnerID, err := ownerOf(ctx, s, endpointID)
 		if err != nil {
 			return nil, err
 		}
-		d, err := s.FindDelivery(ctx, e.ID, eventID)
+		r, err := s.endpoints().Redeliver(ctx, audit.ByOperator(), partnerID, endpointID, eventID)
+		// The endpoint is the partner's (ownerOf): not found is the delivery.
 		if ec := errcode.As(err); ec != nil && ec.Code == errcode.NotFound {
 			return nil, fmt.Errorf("webhook delivery %s not found", webhookID)
 		}
 		if err != nil {
-			return nil, err
+			return nil, sendErr(ctx, s, endpointID, err)
 		}
-		re, err := s.Redeliver(ctx, d, now)
-		if err != nil {
-			return nil, err
-		}
-		v, err := viewDelivery(ctx, s, re)
-		if err != nil {
-			return nil, err
-		}
+		d, e := r.Before, r.After.Delivery
 		return redelivered{
-			deliveryView: v, PreviousStatus: d.Status, PreviousAttempts: d.Attempts,
+			deliveryView: viewLogged(r.After), PreviousStatus: d.Status, PreviousAttempts: d.Attempts,
 			Note: "Pending and due now, on a new round of the retry schedule (earlier attempts stay in the log): the webhook-retrier sends it within a minute, " +
-				"with the same webhook-id (the partner dedupes by it). Watch it with opctl webhook deliveries --endpoint " + e.ID + ".",
+				"with the same webhook-id (the partner dedupes by it). Watch it with opctl webhook deliveries --endpoint " + e.EndpointID + ".",
 		}, nil
 	}, nil
 }
@@ -260,24 +257,20 @@ func parseWebhookTest(fs *flag.FlagSet, args []string) (action, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context, s target, now time.Time) (any, error) {
-		e, err := enabledEndpoint(ctx, s, endpointID)
+	return func(ctx context.Context, s target, _ time.Time) (any, error) {
+		partnerID, err := ownerOf(ctx, s, endpointID)
 		if err != nil {
 			return nil, err
 		}
-		ev := webhook.TestEvent(webhook.NewTestEventID(), e, now)
-		created, err := s.PutEvent(ctx, e.Tenant, ev)
+		ev, err := s.endpoints().SendTest(ctx, audit.ByOperator(), partnerID, endpointID)
 		if err != nil {
-			return nil, err
-		}
-		if !created {
-			return nil, fmt.Errorf("event %s exists already; nothing was written: run webhook test again", ev.ID)
+			return nil, sendErr(ctx, s, endpointID, err)
 		}
 		return testSent{
-			EventID: ev.ID, WebhookID: webhook.MessageID(ev.ID, e.ID), EndpointID: e.ID,
-			PartnerID: e.Tenant.PartnerID, Mode: e.Tenant.Mode, Type: ev.Type,
+			EventID: ev.ID, WebhookID: webhook.MessageID(ev.ID, endpointID), EndpointID: endpointID,
+			PartnerID: partnerID, Mode: auth.Mode(ev.Mode), Type: ev.Type,
 			Note: "Written to the table: its stream hands it to the webhook-dispatcher, which sends it within seconds. " +
-				"Watch it with opctl webhook deliveries --endpoint " + e.ID + ".",
+				"Watch it with opctl webhook deliveries --endpoint " + endpointID + ".",
 		}, nil
 	}, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
+	"github.com/moveleads/partnerapi/shared/domain/lead"
 	"github.com/moveleads/partnerapi/shared/spec/table"
 )
 
@@ -29,7 +30,7 @@ import (
 func (s *Store) Admit(ctx context.Context, digest string, now time.Time, limit int) (auth.Principal, auth.Usage, error) {
 	pk, sk := apiKeyKey(digest)
 	var it keyItem
-	u, found, err := s.count(ctx, pk, sk, now, limit, &it)
+	u, found, err := s.count(ctx, pk, sk, now, limit, true, &it)
 	switch {
 	case err != nil:
 		return auth.Principal{}, auth.Usage{}, upstream("admit request", err)
@@ -45,13 +46,18 @@ func (s *Store) Admit(ctx context.Context, digest string, now time.Time, limit i
 // the record into out. found is false when the record does not exist or is
 // revoked (revoked_at set; out then holds it); the count is not made then.
 // At the limit it returns the Usage with Admitted false and changes
-// nothing.
-func (s *Store) count(ctx context.Context, pk, sk string, now time.Time, limit int, out any) (auth.Usage, bool, error) {
+// nothing. With touch, a counted request also sets last_used_at to now
+// (an API key's last use, in the same update).
+func (s *Store) count(ctx context.Context, pk, sk string, now time.Time, limit int, touch bool, out any) (auth.Usage, bool, error) {
+	var lastUsed []time.Time
+	if touch {
+		lastUsed = []time.Time{now}
+	}
 	w := auth.Window(now)
 	last, _ := s.window.Load(pk)
 	reset := last != w
 	for attempt := 0; attempt < 4; attempt++ {
-		in, err := admitInput(s.table, pk, sk, w, limit, reset)
+		in, err := admitInput(s.table, pk, sk, w, limit, reset, lastUsed...)
 		if err != nil {
 			return auth.Usage{}, false, err
 		}
@@ -112,7 +118,7 @@ func unmarshalBoth(item map[string]types.AttributeValue, c *windowCount, out any
 // increment (a later request of w). Both require the key to exist and not
 // be revoked, and return the whole record (ALL_NEW) on success and the old
 // one (ALL_OLD) on a failed condition.
-func admitInput(tableName, pk, sk string, w int64, limit int, reset bool) (*dynamodb.UpdateItemInput, error) {
+func admitInput(tableName, pk, sk string, w int64, limit int, reset bool, lastUsed ...time.Time) (*dynamodb.UpdateItemInput, error) {
 	win, count := expression.Name("rl_window"), expression.Name("rl_count")
 	cond := expression.AttributeExists(expression.Name(table.PK)).
 		And(expression.AttributeNotExists(expression.Name("revoked_at")))
@@ -123,6 +129,9 @@ func admitInput(tableName, pk, sk string, w int64, limit int, reset bool) (*dyna
 	} else {
 		upd = expression.Set(count, count.Plus(expression.Value(1)))
 		cond = cond.And(win.Equal(expression.Value(w)), count.LessThan(expression.Value(limit)))
+	}
+	for _, at := range lastUsed {
+		upd = upd.Set(expression.Name("last_used_at"), expression.Value(lead.FormatTime(at)))
 	}
 	expr, err := expression.NewBuilder().WithUpdate(upd).WithCondition(cond).Build()
 	if err != nil {

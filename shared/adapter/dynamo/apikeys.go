@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/moveleads/partnerapi/shared/domain/audit"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -38,31 +39,35 @@ type keyItem struct {
 	RevokedAt string   `dynamodbav:"revoked_at,omitempty"`
 	RLWindow  int64    `dynamodbav:"rl_window"`
 	RLCount   int      `dynamodbav:"rl_count"`
+	// LastUsedAt is set by the update that admits a request (Admit): no
+	// round trip of its own. It lives here only; ListKeys reads it.
+	LastUsedAt string `dynamodbav:"last_used_at,omitempty"`
 }
 
 // keyIDItem is a key's listing record: found by key id (revocation) and in
 // its partner's key listing (gsi1). It points to the authentication record
 // by digest and mirrors its metadata.
 type keyIDItem struct {
-	PK        string   `dynamodbav:"pk"`
-	SK        string   `dynamodbav:"sk"`
-	GSI1PK    string   `dynamodbav:"gsi1pk"`
-	GSI1SK    string   `dynamodbav:"gsi1sk"`
-	Type      string   `dynamodbav:"type"`
-	KeyID     string   `dynamodbav:"key_id"`
-	Digest    string   `dynamodbav:"digest"`
-	PartnerID string   `dynamodbav:"partner_id"`
-	Mode      string   `dynamodbav:"mode"`
-	Scopes    []string `dynamodbav:"scopes"`
-	CreatedAt string   `dynamodbav:"created_at"`
-	RevokedAt string   `dynamodbav:"revoked_at,omitempty"`
+	PK        string     `dynamodbav:"pk"`
+	SK        string     `dynamodbav:"sk"`
+	GSI1PK    string     `dynamodbav:"gsi1pk"`
+	GSI1SK    string     `dynamodbav:"gsi1sk"`
+	Type      string     `dynamodbav:"type"`
+	KeyID     string     `dynamodbav:"key_id"`
+	Digest    string     `dynamodbav:"digest"`
+	PartnerID string     `dynamodbav:"partner_id"`
+	Mode      string     `dynamodbav:"mode"`
+	Scopes    []string   `dynamodbav:"scopes"`
+	CreatedAt string     `dynamodbav:"created_at"`
+	RevokedAt string     `dynamodbav:"revoked_at,omitempty"`
+	CreatedBy *actorItem `dynamodbav:"created_by,omitempty"`
 }
 
 // key returns the stored key; a stored time that does not parse is an
 // error naming the item.
 func (k keyIDItem) key() (auth.Key, error) {
 	out := auth.Key{KeyID: k.KeyID, Digest: k.Digest, PartnerID: k.PartnerID, Mode: auth.Mode(k.Mode),
-		Scopes: scopes(k.Scopes)}
+		Scopes: scopes(k.Scopes), CreatedBy: k.CreatedBy.actor()}
 	var err error
 	if out.CreatedAt, err = parseTime(k.PK, "created_at", k.CreatedAt); err != nil {
 		return auth.Key{}, err
@@ -93,11 +98,11 @@ func scopes(ss []string) []auth.Scope {
 	return out
 }
 
-// CreateKey stores a new key's authentication and listing records in one
-// transaction, for an existing partner. Unknown partner → not_found; a key
-// id or digest that is taken → conflict (nothing written); any other
-// failure is upstream_failed.
-func (s *Store) CreateKey(ctx context.Context, k auth.Key) error {
+// CreateKey stores a new key's authentication and listing records, and
+// the audit entries given, in one transaction, for an existing partner.
+// Unknown partner → not_found; a key id or digest that is taken →
+// conflict (nothing written); any other failure is upstream_failed.
+func (s *Store) CreateKey(ctx context.Context, k auth.Key, audits ...audit.Entry) error {
 	if _, err := s.GetPartner(ctx, k.PartnerID); err != nil {
 		return err
 	}
@@ -120,10 +125,14 @@ func (s *Store) CreateKey(ctx context.Context, k auth.Key) error {
 	idItem, err := attributevalue.MarshalMap(keyIDItem{
 		PK: ipk, SK: isk, GSI1PK: g1pk, GSI1SK: g1sk, Type: "api_key_id",
 		KeyID: k.KeyID, Digest: k.Digest, PartnerID: k.PartnerID, Mode: string(k.Mode),
-		Scopes: scopes, CreatedAt: created,
+		Scopes: scopes, CreatedAt: created, CreatedBy: newActorItem(k.CreatedBy),
 	})
 	if err != nil {
 		return fmt.Errorf("marshal key id %s: %w", k.KeyID, err)
+	}
+	puts, err := s.auditPuts(audits)
+	if err != nil {
+		return err
 	}
 	cond, err := expression.NewBuilder().WithCondition(expression.AttributeNotExists(expression.Name(table.PK))).Build()
 	if err != nil {
@@ -136,7 +145,7 @@ func (s *Store) CreateKey(ctx context.Context, k auth.Key) error {
 		}}
 	}
 	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
-		TransactItems: []types.TransactWriteItem{put(item), put(idItem)},
+		TransactItems: append([]types.TransactWriteItem{put(item), put(idItem)}, puts...),
 	})
 	if hasReason(err, "ConditionalCheckFailed") {
 		return errcode.New(errcode.Conflict, "An API key with id %s or the same secret already exists; nothing was written.", k.KeyID)
@@ -156,13 +165,13 @@ const (
 )
 
 // RevokeKey marks the key with keyID revoked at now (keeping an earlier
-// revocation time), in one transaction over its two records, and returns
-// it as stored. Revoking twice is not an error.
+// revocation time), in one transaction over its two records and the audit
+// entries given, and returns it as stored. Revoking twice is not an error.
 //
 // Unknown id → not_found. A transaction cancelled by a concurrent write of
 // the key is retried, a few times with a short backoff, then conflict. Any
 // other failure is upstream_failed.
-func (s *Store) RevokeKey(ctx context.Context, keyID string, now time.Time) (auth.Key, error) {
+func (s *Store) RevokeKey(ctx context.Context, keyID string, now time.Time, audits ...audit.Entry) (auth.Key, error) {
 	ipk, isk := apiKeyIDKey(keyID)
 	var ref keyIDItem
 	if err := s.getItem(ctx, ipk, isk, "API key", &ref); err != nil {
@@ -172,6 +181,11 @@ func (s *Store) RevokeKey(ctx context.Context, keyID string, now time.Time) (aut
 	if err != nil {
 		return auth.Key{}, err
 	}
+	puts, err := s.auditPuts(audits)
+	if err != nil {
+		return auth.Key{}, err
+	}
+	in.TransactItems = append(in.TransactItems, puts...)
 	for attempt := 1; ; attempt++ {
 		_, err := s.db.TransactWriteItems(ctx, in)
 		switch {
@@ -253,9 +267,82 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// GetKey returns the key record with keyID (never the key), without its
+// last use; unknown id → not_found.
+func (s *Store) GetKey(ctx context.Context, keyID string) (auth.Key, error) {
+	ipk, isk := apiKeyIDKey(keyID)
+	var ref keyIDItem
+	if err := s.getItem(ctx, ipk, isk, "API key", &ref); err != nil {
+		return auth.Key{}, err
+	}
+	return ref.key()
+}
+
 // ListKeys returns the partner's key records, oldest first, reading every
-// page of its listing. A failed query is upstream_failed.
+// page of its listing, each with its last use (one BatchGetItem of the
+// authentication records per 100 keys). A failed read is upstream_failed.
 func (s *Store) ListKeys(ctx context.Context, partnerID string) ([]auth.Key, error) {
+	keys, err := s.listKeyRecords(ctx, partnerID)
+	if err != nil {
+		return nil, err
+	}
+	for start := 0; start < len(keys); start += maxBatchGet {
+		if err := s.readLastUsed(ctx, keys[start:min(start+maxBatchGet, len(keys))]); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
+}
+
+// maxBatchGet is the most keys one BatchGetItem takes.
+const maxBatchGet = 100
+
+// readLastUsed sets LastUsedAt of each of keys from its authentication
+// record, retrying the keys DynamoDB leaves unprocessed.
+func (s *Store) readLastUsed(ctx context.Context, keys []auth.Key) error {
+	byDigest := map[string]*auth.Key{}
+	req := types.KeysAndAttributes{ProjectionExpression: aws.String("digest, last_used_at"), ConsistentRead: aws.Bool(true)}
+	for i := range keys {
+		byDigest[keys[i].Digest] = &keys[i]
+		pk, sk := apiKeyKey(keys[i].Digest)
+		req.Keys = append(req.Keys, keyAV(pk, sk))
+	}
+	pending := map[string]types.KeysAndAttributes{s.table: req}
+	for attempt := 1; len(pending) > 0; attempt++ {
+		res, err := s.db.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: pending, ReturnConsumedCapacity: capacity})
+		if err != nil {
+			return upstream("read keys' last use", err)
+		}
+		var items []struct {
+			Digest     string `dynamodbav:"digest"`
+			LastUsedAt string `dynamodbav:"last_used_at"`
+		}
+		if err := attributevalue.UnmarshalListOfMaps(res.Responses[s.table], &items); err != nil {
+			return fmt.Errorf("unmarshal keys' last use: %w", err)
+		}
+		for _, it := range items {
+			k := byDigest[it.Digest]
+			if k == nil || it.LastUsedAt == "" {
+				continue
+			}
+			t, err := parseTime(table.AuthKeyPrefix+it.Digest, "last_used_at", it.LastUsedAt)
+			if err != nil {
+				return err
+			}
+			k.LastUsedAt = &t
+		}
+		pending = res.UnprocessedKeys
+		if len(pending) > 0 {
+			if err := sleep(ctx, backoff(revokeBackoff, min(attempt, 5))); err != nil {
+				return fmt.Errorf("read keys' last use: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// listKeyRecords is ListKeys' query of the partner's listing records.
+func (s *Store) listKeyRecords(ctx context.Context, partnerID string) ([]auth.Key, error) {
 	g1pk, _ := partnerKeysIndex(partnerID, "", "")
 	kc := expression.Key(table.GSI1.PK).Equal(expression.Value(g1pk))
 	expr, err := expression.NewBuilder().WithKeyCondition(kc).Build()

@@ -208,7 +208,7 @@ func (s *Store) SurveyByToken(ctx context.Context, tokenHash string, now time.Ti
 func (s *Store) AdmitCaptureToken(ctx context.Context, tokenHash string, now time.Time, limit int) (record.CaptureGrant, auth.Usage, error) {
 	pk, sk := captureTokenKey(tokenHash)
 	var tok tokenItem
-	u, found, err := s.count(ctx, pk, sk, now, limit, &tok)
+	u, found, err := s.count(ctx, pk, sk, now, limit, false, &tok)
 	switch {
 	case err != nil:
 		return record.CaptureGrant{}, auth.Usage{}, upstream("admit capture token", err)

@@ -22,6 +22,13 @@ func partnerKeysIndex(partnerID, createdAt, keyID string) (gsi1pk, gsi1sk string
 	return "PARTNER#" + partnerID + "#APIKEYS", createdAt + "#" + keyID
 }
 
+// auditKey is an audit entry in its partner's trail: one partition per
+// partner (both modes), sorted by time, so the newest come first from one
+// Query. The random id keeps two entries of the same microsecond apart.
+func auditKey(partnerID, at, id string) (pk, sk string) {
+	return "PARTNER#" + partnerID + table.AuditSuffix, at + "#" + id
+}
+
 func tenantPrefix(t auth.Tenant) string {
 	return "PARTNER#" + t.PartnerID + "#MODE#" + string(t.Mode)
 }

@@ -79,7 +79,7 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 	type key struct {
 		name, pk string
 	}
-	var leads, idems, auths, surveys, captures, views, refs, events, hooks, deposits, quotePages, stripes, others []key
+	var leads, idems, auths, surveys, captures, views, refs, events, hooks, deposits, quotePages, stripes, audits, others []key
 	for _, tn := range tenants {
 		pk, _ := leadKey(tn, "lead_0123456789abcdef")
 		leads = append(leads, key{"lead of " + string(tn.Mode), pk})
@@ -117,6 +117,8 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 		others = append(others, key{"lead listing index key", pk})
 		pk, _ = partnerKey(tn.PartnerID)
 		others = append(others, key{"partner profile", pk})
+		pk, _ = auditKey(tn.PartnerID, "2026-01-01T00:00:00.000000Z", "0123456789abcdef")
+		audits = append(audits, key{"audit entry", pk})
 		pk, _ = partnerKeysIndex(tn.PartnerID, "2026-01-01T00:00:00.000000Z", "key_1")
 		others = append(others, key{"key listing index key", pk})
 	}
@@ -160,6 +162,7 @@ func TestKeysMatchGrantPatterns(t *testing.T) {
 		{table.DepositKeys, "DepositKeys", deposits},
 		{table.QuoteTokenKeys, "QuoteTokenKeys", quotePages},
 		{table.StripeKeys, "StripeKeys", stripes},
+		{table.AuditKeys, "AuditKeys", audits},
 	}
 	for _, g := range groups {
 		for _, other := range groups {

@@ -26,11 +26,15 @@ func AccessPatterns() []AccessPattern {
 		ps = append(ps, AccessPattern{pattern, call, index, pk, sk})
 	}
 	pk, sk := apiKeyKey("<sha256(key)>")
-	add("authenticate a key and count the request (rate limit)", "UpdateItem (conditional)", "", pk, sk)
+	add("authenticate a key, count the request (rate limit) and set its last_used_at", "UpdateItem (conditional)", "", pk, sk)
+	add("a partner's keys' last use (key listing)", "BatchGetItem (projection last_used_at)", "", pk, sk)
 	pk, sk = apiKeyIDKey("<key_id>")
-	add("find a key by id (revoke: then one transaction over both key records)", "GetItem / TransactWriteItems", "", pk, sk)
+	add("find a key by id (revoke: then one transaction over both key records and its audit entry)", "GetItem / TransactWriteItems", "", pk, sk)
 	pk, sk = partnerKeysIndex("<partner_id>", "<created_at>", "<key_id>")
 	add("list a partner's keys", "Query", table.GSI1.Name, pk, sk)
+	pk, sk = auditKey("<partner_id>", "<at>", "<random id>")
+	add("a partner's audit trail (who changed which key, endpoint, secret, person): write with the change or right after; list newest first",
+		"in TransactWriteItems or PutItem (conditional: new) / Query (ScanIndexForward false, Limit)", "", pk, sk)
 	pk, sk = partnerKey("<partner_id>")
 	add("read a partner's settings (rate card, beta features) for a request", "GetItem (strongly consistent)", "", pk, sk)
 	add("change a partner's rate card, beta features or deposit settings", "UpdateItem (conditional; beta: ADD / DELETE on a string set)", "", pk, sk)

@@ -440,7 +440,7 @@ func (s *Store) AddQuoteToken(ctx context.Context, t auth.Tenant, tok record.Pag
 func (s *Store) AdmitQuoteToken(ctx context.Context, tokenHash string, now time.Time, limit int) (record.QuotePageGrant, auth.Usage, error) {
 	pk, sk := quoteTokenKey(tokenHash)
 	var tok quoteTokenItem
-	u, found, err := s.count(ctx, pk, sk, now, limit, &tok)
+	u, found, err := s.count(ctx, pk, sk, now, limit, false, &tok)
 	switch {
 	case err != nil:
 		return record.QuotePageGrant{}, auth.Usage{}, upstream("admit quote token", err)

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/moveleads/partnerapi/shared/domain/audit"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
@@ -133,14 +134,44 @@ func (it endpointItem) endpoint() (webhook.Endpoint, error) {
 	return e, nil
 }
 
-// PutEndpoint stores a new endpoint (never overwriting one with its id).
-// An existing id → conflict; any other failure → upstream_failed.
-func (s *Store) PutEndpoint(ctx context.Context, e webhook.Endpoint) error {
-	created, err := s.putIfNew(ctx, newEndpointItem(e), "put webhook endpoint")
+// PutEndpoint stores a new endpoint (never overwriting one with its id),
+// with the audit entries given in the same transaction. An existing id →
+// conflict; any other failure → upstream_failed.
+func (s *Store) PutEndpoint(ctx context.Context, e webhook.Endpoint, audits ...audit.Entry) error {
+	var created bool
+	var err error
+	if len(audits) == 0 {
+		created, err = s.putIfNew(ctx, newEndpointItem(e), "put webhook endpoint")
+	} else {
+		created, err = s.putWithAudit(ctx, newEndpointItem(e), audits)
+	}
 	if err == nil && !created {
 		return errcode.New(errcode.Conflict, "A webhook endpoint with id %s already exists; nothing was written.", e.ID)
 	}
 	return err
+}
+
+// putWithAudit puts item unless its key exists, with audits, in one
+// transaction; false when the item exists (nothing written).
+func (s *Store) putWithAudit(ctx context.Context, item any, audits []audit.Entry) (bool, error) {
+	put, err := s.putNew(item)
+	if err != nil {
+		return false, err
+	}
+	puts, err := s.auditPuts(audits)
+	if err != nil {
+		return false, err
+	}
+	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		TransactItems: append([]types.TransactWriteItem{put}, puts...), ReturnConsumedCapacity: capacity,
+	})
+	if hasReason(err, "ConditionalCheckFailed") {
+		return false, nil
+	}
+	if err != nil {
+		return false, upstream(fmt.Sprintf("put %T with its audit entry", item), err)
+	}
+	return true, nil
 }
 
 // putIfNew puts item unless its key exists, and reports whether it did. A
@@ -197,9 +228,10 @@ func (s *Store) TenantEndpoints(ctx context.Context, t auth.Tenant) ([]webhook.E
 }
 
 // UpdateEndpoint sets endpoint id's state to e's (disabled and why,
-// failing since, sealed secrets), conditioned on the endpoint existing.
-// Unknown id → not_found; any other failure → upstream_failed.
-func (s *Store) UpdateEndpoint(ctx context.Context, e webhook.Endpoint) error {
+// failing since, sealed secrets), conditioned on the endpoint existing,
+// with the audit entries given in the same transaction. Unknown id →
+// not_found (nothing written); any other failure → upstream_failed.
+func (s *Store) UpdateEndpoint(ctx context.Context, e webhook.Endpoint, audits ...audit.Entry) error {
 	it := newEndpointItem(e)
 	set := func(u expression.UpdateBuilder, attr, v string) expression.UpdateBuilder {
 		if v == "" {
@@ -219,6 +251,9 @@ func (s *Store) UpdateEndpoint(ctx context.Context, e webhook.Endpoint) error {
 		return fmt.Errorf("build endpoint update: %w", err)
 	}
 	pk, sk := endpointKey(e.ID)
+	if len(audits) > 0 {
+		return s.updateWithAudit(ctx, s.update(pk, sk, expr), audits)
+	}
 	_, err = s.db.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName: &s.table, Key: keyAV(pk, sk), UpdateExpression: expr.Update(), ConditionExpression: expr.Condition(),
 		ExpressionAttributeNames: expr.Names(), ExpressionAttributeValues: expr.Values(), ReturnConsumedCapacity: capacity,
@@ -229,6 +264,25 @@ func (s *Store) UpdateEndpoint(ctx context.Context, e webhook.Endpoint) error {
 	}
 	if err != nil {
 		return upstream("update webhook endpoint", err)
+	}
+	return nil
+}
+
+// updateWithAudit runs upd (an endpoint's) with audits in one
+// transaction; a failed condition → not_found.
+func (s *Store) updateWithAudit(ctx context.Context, upd types.TransactWriteItem, audits []audit.Entry) error {
+	puts, err := s.auditPuts(audits)
+	if err != nil {
+		return err
+	}
+	_, err = s.db.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
+		TransactItems: append([]types.TransactWriteItem{upd}, puts...), ReturnConsumedCapacity: capacity,
+	})
+	if hasReason(err, "ConditionalCheckFailed") {
+		return notFound("webhook endpoint")
+	}
+	if err != nil {
+		return upstream("update webhook endpoint with its audit entry", err)
 	}
 	return nil
 }
@@ -450,7 +504,7 @@ func (s *Store) FinishAttempt(ctx context.Context, d webhook.Delivery, a webhook
 	}
 	logItem, err := s.putNew(attemptItem{
 		PK: apk, SK: ask, Type: "webhook_attempt", EventID: d.Event.ID, N: a.N, At: lead.FormatTime(a.At),
-		Status: a.Status, LatencyMS: a.Latency.Milliseconds(), Body: body, Error: a.Error,
+		Status: a.Status, LatencyMS: a.Latency.Milliseconds(), LatencyUS: a.Latency.Microseconds(), Body: body, Error: a.Error,
 	})
 	if err != nil {
 		return webhook.Delivery{}, err
@@ -556,6 +610,10 @@ type attemptItem struct {
 	At        string `dynamodbav:"at"`
 	Status    int    `dynamodbav:"status"`
 	LatencyMS int64  `dynamodbav:"latency_ms"`
+	// LatencyUS is the latency in microseconds: a nearby endpoint answers
+	// within a millisecond, which latency_ms shows as 0. Attempts logged
+	// before it have latency_ms alone.
+	LatencyUS int64  `dynamodbav:"latency_us,omitempty"`
 	Body      string `dynamodbav:"body,omitempty"`
 	Error     string `dynamodbav:"error,omitempty"`
 }
@@ -577,6 +635,10 @@ func (s *Store) Attempts(ctx context.Context, endpointID string, e webhook.Event
 		ExpressionAttributeValues: expr.Values(), ReturnConsumedCapacity: capacity,
 	}, "webhook attempts", func(it attemptItem) (webhook.Attempt, error) {
 		at, err := parseTime(it.PK, "at", it.At)
-		return webhook.Attempt{N: it.N, At: at, Status: it.Status, Latency: time.Duration(it.LatencyMS) * time.Millisecond, Body: it.Body, Error: it.Error}, err
+		latency := time.Duration(it.LatencyMS) * time.Millisecond
+		if it.LatencyUS > 0 {
+			latency = time.Duration(it.LatencyUS) * time.Microsecond
+		}
+		return webhook.Attempt{N: it.N, At: at, Status: it.Status, Latency: latency, Body: it.Body, Error: it.Error}, err
 	})
 }

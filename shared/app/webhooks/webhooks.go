@@ -30,6 +30,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/moveleads/partnerapi/shared/domain/audit"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 )
@@ -38,7 +39,7 @@ import (
 type Store interface {
 	TenantEndpoints(ctx context.Context, t auth.Tenant) ([]webhook.Endpoint, error)
 	GetEndpoint(ctx context.Context, id string) (webhook.Endpoint, error)
-	UpdateEndpoint(ctx context.Context, e webhook.Endpoint) error
+	UpdateEndpoint(ctx context.Context, e webhook.Endpoint, audits ...audit.Entry) error
 	CreateDelivery(ctx context.Context, d webhook.Delivery) (bool, error)
 	GetDelivery(ctx context.Context, endpointID string, e webhook.Event) (webhook.Delivery, error)
 	ClaimAttempt(ctx context.Context, d webhook.Delivery, now time.Time, lease time.Duration) (webhook.Delivery, error)

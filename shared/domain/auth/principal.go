@@ -3,6 +3,8 @@ package auth
 import (
 	"slices"
 	"time"
+
+	"github.com/moveleads/partnerapi/shared/domain/audit"
 )
 
 // Tenant is the owner of every partner resource: a partner in one mode. It
@@ -31,4 +33,14 @@ type Key struct {
 	Scopes    []Scope
 	CreatedAt time.Time
 	RevokedAt *time.Time
+	// CreatedBy is who created the key (zero for keys from before it was
+	// kept).
+	CreatedBy audit.Actor
+	// LastUsedAt is when a request last authenticated with the key (nil:
+	// never); set by the same update that counts the request.
+	LastUsedAt *time.Time
 }
+
+// Prefix is what a listing shows of the key itself: its mode's prefix.
+// Nothing more of a key is stored, only its digest.
+func (k Key) Prefix() string { return k.Mode.Prefix() }

@@ -99,6 +99,11 @@ const QuoteTokenPrefix = "QUOTEPAGE#"
 // empty, finds its deposit.
 const StripePrefix = "STRIPE#"
 
+// AuditSuffix ends the partition key of every partner's audit trail
+// ("PARTNER#<partner_id>#AUDIT": who changed which key, endpoint, secret
+// or person, and when).
+const AuditSuffix = "#AUDIT"
+
 // DefaultName is the table name used when TABLE_NAME is not set locally.
 const DefaultName = "partner-api"
 
@@ -139,9 +144,12 @@ const (
 	QuoteTokenKeys = QuoteTokenPrefix + "*"
 	// StripeKeys matches the Stripe receiver's records (StripePrefix).
 	StripeKeys = StripePrefix + "*"
+	// AuditKeys matches partners' audit trails:
+	// PARTNER#<partner_id>#AUDIT.
+	AuditKeys = "PARTNER#*" + AuditSuffix
 )
 
 // WritePatterns lists the leading-key patterns a function's manifest entry
 // may name in its Table.Write (API keys' records are granted apart, to the
 // functions that authenticate keys).
-var WritePatterns = []string{LeadKeys, IdempotencyKeys, SurveyKeys, CaptureTokenKeys, ViewTokenKeys, SurveyRefKeys, EventKeys, WebhookKeys, DepositKeys, QuoteTokenKeys, StripeKeys}
+var WritePatterns = []string{LeadKeys, IdempotencyKeys, SurveyKeys, CaptureTokenKeys, ViewTokenKeys, SurveyRefKeys, EventKeys, WebhookKeys, DepositKeys, QuoteTokenKeys, StripeKeys, AuditKeys}
