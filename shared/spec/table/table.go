@@ -99,6 +99,14 @@ const QuoteTokenPrefix = "QUOTEPAGE#"
 // empty, finds its deposit.
 const StripePrefix = "STRIPE#"
 
+// DashboardPrefix starts the partition key of every item of the partner
+// dashboard's sign-in: people and their passkeys ("DASH#PERSON#<id>"),
+// invitations, sessions and WebAuthn ceremonies by their token's hash
+// ("DASH#INVITE#", "DASH#SESSION#", "DASH#CEREMONY#"), a partner's people
+// and audit trail ("DASH#AUDIT#<partner>") and sign-in attempt counts
+// ("DASH#RATE#").
+const DashboardPrefix = "DASH#"
+
 // DefaultName is the table name used when TABLE_NAME is not set locally.
 const DefaultName = "partner-api"
 
@@ -139,9 +147,12 @@ const (
 	QuoteTokenKeys = QuoteTokenPrefix + "*"
 	// StripeKeys matches the Stripe receiver's records (StripePrefix).
 	StripeKeys = StripePrefix + "*"
+	// DashboardKeys matches the dashboard's sign-in items
+	// (DashboardPrefix).
+	DashboardKeys = DashboardPrefix + "*"
 )
 
 // WritePatterns lists the leading-key patterns a function's manifest entry
 // may name in its Table.Write (API keys' records are granted apart, to the
 // functions that authenticate keys).
-var WritePatterns = []string{LeadKeys, IdempotencyKeys, SurveyKeys, CaptureTokenKeys, ViewTokenKeys, SurveyRefKeys, EventKeys, WebhookKeys, DepositKeys, QuoteTokenKeys, StripeKeys}
+var WritePatterns = []string{LeadKeys, IdempotencyKeys, SurveyKeys, CaptureTokenKeys, ViewTokenKeys, SurveyRefKeys, EventKeys, WebhookKeys, DepositKeys, QuoteTokenKeys, StripeKeys, DashboardKeys}

@@ -1,0 +1,143 @@
+package dashboard
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"time"
+
+	"github.com/moveleads/partnerapi/shared/domain/auth"
+)
+
+// Role is what a person may do in the dashboard.
+type Role string
+
+// The roles: an admin may also create, revoke, rotate, redeliver, remove
+// people and read the audit log; a viewer only reads.
+const (
+	Admin  Role = "admin"
+	Viewer Role = "viewer"
+)
+
+// Valid reports whether r is a known role.
+func (r Role) Valid() bool { return r == Admin || r == Viewer }
+
+// Lifetimes of the dashboard's secrets.
+const (
+	InvitationTTL   = 24 * time.Hour
+	SessionIdle     = 30 * time.Minute
+	SessionAbsolute = 12 * time.Hour
+	// RecentSignIn is how long after proving presence (a passkey
+	// assertion) a person may create or revoke keys, rotate secrets and
+	// remove people without being asked again.
+	RecentSignIn = 10 * time.Minute
+	// AttemptLimit is how many sign-in and invitation calls one client
+	// address, and one invitation, may make a minute.
+	AttemptLimit = 30
+	// CeremonyTTL bounds a WebAuthn ceremony from begin to finish.
+	CeremonyTTL = 5 * time.Minute
+)
+
+// Person is someone of a partner who signs in to the dashboard.
+type Person struct {
+	ID        string
+	PartnerID string
+	Email     string
+	Role      Role
+	CreatedAt time.Time
+}
+
+// Invitation lets one person register a first passkey. Only the SHA-256
+// of its token is stored; it is used once and lives InvitationTTL.
+type Invitation struct {
+	Hash      string
+	PartnerID string
+	Email     string
+	Role      Role
+	CreatedBy string // "operator" or a person id
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// Credential is one passkey of a person: the WebAuthn credential record
+// (go-webauthn's Credential, marshalled by the adapter, is Record).
+type Credential struct {
+	ID         []byte // the credential id the authenticator chose
+	PersonID   string
+	PublicKey  []byte
+	SignCount  uint32
+	Transports []string
+	Record     []byte // the full credential record, as the WebAuthn adapter keeps it
+	CreatedAt  time.Time
+	LastUsedAt time.Time
+}
+
+// Session is a signed-in person's session. The cookie holds the token; the
+// table holds Hash only.
+type Session struct {
+	Hash      string
+	PersonID  string
+	PartnerID string
+	Mode      auth.Mode // the data the person looks at; test by default
+	CreatedAt time.Time
+	LastSeen  time.Time
+	// VerifiedAt is when the person last proved presence with a passkey.
+	VerifiedAt time.Time
+}
+
+// ExpiresAt is when s ends if unused: the earlier of its idle and its
+// absolute end.
+func (s Session) ExpiresAt() time.Time {
+	idle, abs := s.LastSeen.Add(SessionIdle), s.CreatedAt.Add(SessionAbsolute)
+	if idle.Before(abs) {
+		return idle
+	}
+	return abs
+}
+
+// Live reports whether s may still be used at now.
+func (s Session) Live(now time.Time) bool { return now.Before(s.ExpiresAt()) }
+
+// Recent reports whether s proved presence within RecentSignIn of now.
+func (s Session) Recent(now time.Time) bool { return now.Sub(s.VerifiedAt) < RecentSignIn }
+
+// Tenant is the partner and mode s looks at.
+func (s Session) Tenant() auth.Tenant { return auth.Tenant{PartnerID: s.PartnerID, Mode: s.Mode} }
+
+// AuditEntry is one thing a person (or the operator) did.
+type AuditEntry struct {
+	ID        string
+	PartnerID string
+	Actor     string // a person's email, or "operator"
+	Action    string // e.g. "person.invited", "person.removed", "passkey.added"
+	Target    string // what it was done to (an email, a key prefix, an endpoint id)
+	At        time.Time
+}
+
+// The audited actions of the sign-in foundation (the key, endpoint and
+// secret pages add theirs).
+const (
+	ActionPersonInvited = "person.invited"
+	ActionPersonJoined  = "person.joined"
+	ActionPersonRemoved = "person.removed"
+	ActionPasskeyAdded  = "passkey.added"
+	ActionAuditRead     = "audit.read"
+)
+
+// OperatorActor is the actor of what opctl does.
+const OperatorActor = "operator"
+
+// CSRF returns the CSRF token of the session whose cookie token is token:
+// bound to that session, and derived so nothing more is stored.
+func CSRF(token string) string {
+	sum := sha256.Sum256([]byte("dashboard-csrf\x00" + token))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// CheckCSRF reports whether sent is the CSRF token of the session token.
+func CheckCSRF(token, sent string) bool {
+	if token == "" || sent == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(CSRF(token)), []byte(sent)) == 1
+}
