@@ -22,7 +22,10 @@ var pages = template.Must(template.New("dashboard").Parse(pagesHTML))
 
 // Headers are every dashboard page's: a CSP that allows only the
 // dashboard's own script and stylesheet (no inline code), same-origin
-// fetches and forms, and no framing.
+// fetches and forms, and no framing. Referrer-Policy is same-origin, not
+// the token pages' no-referrer: under no-referrer a browser sends
+// "Origin: null" with a form's POST, which the Origin check refuses; no
+// referrer leaves the dashboard's origin either way.
 func Headers() map[string]string {
 	return map[string]string{
 		"Content-Type": "text/html; charset=utf-8",
@@ -30,7 +33,7 @@ func Headers() map[string]string {
 			"default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src data:",
 			"connect-src 'self'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
 		}, "; "),
-		"Referrer-Policy":        "no-referrer",
+		"Referrer-Policy":        "same-origin",
 		"Cache-Control":          "no-store",
 		"X-Robots-Tag":           "noindex",
 		"X-Content-Type-Options": "nosniff",

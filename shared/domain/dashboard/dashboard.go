@@ -4,9 +4,12 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 )
 
 // Role is what a person may do in the dashboard.
@@ -140,4 +143,29 @@ func CheckCSRF(token, sent string) bool {
 		return false
 	}
 	return subtle.ConstantTimeCompare([]byte(CSRF(token)), []byte(sent)) == 1
+}
+
+// InvitationPath is the dashboard path of the invitation with token.
+func InvitationPath(token string) string { return "/dashboard/invitations/" + token }
+
+// NewInvitation mints an invitation of partnerID for email with role, made
+// by createdBy at now: the token for the link (shown once) and the
+// Invitation to store (its hash only). A bad role or email is an error.
+func NewInvitation(partnerID, email string, role Role, createdBy string, now time.Time) (string, Invitation, error) {
+	if !role.Valid() {
+		return "", Invitation{}, fmt.Errorf("role %q: want admin or viewer", role)
+	}
+	if at := strings.IndexByte(email, '@'); at < 1 || at == len(email)-1 || len(email) > 254 || strings.ContainsAny(email, " \t\r\n<>\"") {
+		return "", Invitation{}, fmt.Errorf("email %q is not an email address", email)
+	}
+	token, err := linktoken.New()
+	if err != nil {
+		return "", Invitation{}, err
+	}
+	hash, err := linktoken.Parse(token)
+	if err != nil {
+		return "", Invitation{}, err
+	}
+	return token, Invitation{Hash: hash, PartnerID: partnerID, Email: email, Role: role, CreatedBy: createdBy,
+		CreatedAt: now, ExpiresAt: now.Add(InvitationTTL)}, nil
 }

@@ -97,10 +97,10 @@ func SiteURL(base string) string {
 	if err != nil {
 		return base
 	}
-	if h := u.Hostname(); h == "127.0.0.1" || h == "::1" {
+	if h, port := u.Hostname(), u.Port(); h == "127.0.0.1" || h == "::1" {
 		u.Host = "localhost"
-		if p := u.Port(); p != "" {
-			u.Host += ":" + p
+		if port != "" {
+			u.Host += ":" + port
 		}
 	}
 	return u.String()

@@ -114,6 +114,10 @@ type Options struct {
 	// processor, and sets CLIP_BUCKET and PUBLIC_BASE_URL (so tests using
 	// it cannot run in parallel).
 	S3 bool
+	// Dashboard sets PUBLIC_BASE_URL to the Env's server, which the
+	// dashboard function needs (so tests using it cannot run in
+	// parallel); S3 sets it too.
+	Dashboard bool
 	// Detector is the clip processor's frame detector (the local sidecar:
 	// shared/local/detectlocal); nil records frames as not analysed.
 	Detector inventory.Detector
@@ -155,6 +159,8 @@ func New(t testing.TB, opts ...Options) *Env {
 	if o.S3 {
 		e.Bucket = e.newBucket(t, cfg)
 		t.Setenv(settings.ClipBucket, e.Bucket)
+	}
+	if o.S3 || o.Dashboard {
 		t.Setenv(settings.PublicBaseURL, "http://"+e.Server.Listener.Addr().String())
 	}
 	e.Stack = catalog.New(catalog.Deps{
