@@ -170,3 +170,50 @@ func TestPasskeyFlow(t *testing.T) {
 		t.Errorf("used invitation shows %.300q; want it refused", text)
 	}
 }
+
+// TestInvitationLifetime: an invitation opens until 24 hours after it was
+// made and not after; the page never shows another's.
+func TestInvitationLifetime(t *testing.T) {
+	env := newEnv(t)
+	partnerID := env.NewPartner(t, "Demo Movers")
+	path, _ := invite(t, env, partnerID, "bo@demo.example", dashboard.Viewer)
+	open := func() apitest.Result { return do(t, env, request{method: "GET", path: path}) }
+	if r := open(); r.Status != 200 || !strings.Contains(string(r.Body), "bo@demo.example") {
+		t.Fatalf("fresh invitation: %d %.200s", r.Status, r.Body)
+	}
+	env.Clock.Advance(dashboard.InvitationTTL - time.Second)
+	if r := open(); r.Status != 200 {
+		t.Errorf("invitation 1 s before 24 h: %d; want 200", r.Status)
+	}
+	env.Clock.Advance(time.Second)
+	if r := open(); r.Status != 404 || !strings.Contains(string(r.Body), "expired") {
+		t.Errorf("invitation at 24 h: %d %.200s; want 404 saying it expired", r.Status, r.Body)
+	}
+	begin := do(t, env, request{method: "POST", path: path + "/begin", body: "{}"})
+	if begin.Status != 404 {
+		t.Errorf("begin on an expired invitation: %d; want 404", begin.Status)
+	}
+	if r := do(t, env, request{method: "GET", path: "/dashboard/invitations/" + strings.Repeat("x", 43)}); r.Status != 404 {
+		t.Errorf("unknown invitation: %d; want 404", r.Status)
+	}
+}
+
+// TestInvitationAttemptsAreLimited: one client's sign-in and invitation
+// calls are counted (dashboard.AttemptLimit a minute), then refused with
+// 429 and the error body until the next minute.
+func TestInvitationAttemptsAreLimited(t *testing.T) {
+	env := newEnv(t)
+	for i := range dashboard.AttemptLimit {
+		if r := do(t, env, request{method: "POST", path: "/dashboard/sign-in/begin", body: "{}"}); r.Status != 200 {
+			t.Fatalf("attempt %d: %d %s", i+1, r.Status, r.Body)
+		}
+	}
+	r := do(t, env, request{method: "POST", path: "/dashboard/sign-in/begin", body: "{}"})
+	if r.Status != 429 || !strings.Contains(string(r.Body), `"code":"rate_limited"`) || r.Header.Get("Retry-After") == "" {
+		t.Errorf("attempt %d: %d %s; want 429 rate_limited with Retry-After", dashboard.AttemptLimit+1, r.Status, r.Body)
+	}
+	env.Clock.Advance(time.Minute)
+	if r := do(t, env, request{method: "GET", path: "/dashboard/sign-in"}); r.Status != 200 {
+		t.Errorf("next minute: %d; want 200", r.Status)
+	}
+}
