@@ -202,6 +202,13 @@ func Cases() []Case {
 		{Slug: "v1-video", Name: "page", Status: 200, Operation: manifest.VideoPage, Param: ViewToken, Headers: desktopBrowser()},
 		{Slug: "v1-video", Name: "unknown-token", Status: 404, Operation: manifest.VideoPage, Param: UnknownViewToken, Headers: desktopBrowser()},
 
+		{Slug: "dashboard", Name: "script", Status: 200, Operation: manifest.DashboardAsset, Param: "dashboard.js", Headers: desktopBrowser()},
+		{Slug: "dashboard", Name: "sign-in-begin", Status: 200, Operation: manifest.DashboardSignInBegin, Headers: jsonBody},
+		{Slug: "dashboard", Name: "sign-in-page", Status: 200, Operation: manifest.DashboardSignInPage, Headers: desktopBrowser()},
+		{Slug: "dashboard", Name: "home-signed-out", Status: 303, Operation: manifest.DashboardHome, Headers: desktopBrowser()},
+		{Slug: "dashboard", Name: "sign-out-no-session", Status: 401, Operation: manifest.DashboardSignOut, Headers: desktopBrowser()},
+		{Slug: "dashboard", Name: "unknown-invitation", Status: 404, Operation: manifest.DashboardInvitationPage, Param: UnknownViewToken, Headers: desktopBrowser()},
+
 		{Slug: "v1-lead-quote", Name: "valid", Status: 200, Key: APIKey, Param: QuoteLeadID, Headers: withIdem("sample-quote-1"), Body: quoteBody},
 		{Slug: "v1-lead-quote", Name: "logical-path", Status: 200, Logical: true, Key: APIKey, Param: QuoteLeadID, Headers: withIdem("sample-quote-2"), Body: quoteBody},
 		{Slug: "v1-lead-quote", Name: "bad-body", Status: 422, Key: APIKey, Param: QuoteLeadID, Headers: jsonBody,

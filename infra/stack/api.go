@@ -156,7 +156,18 @@ func suppressAuth(route awsapigatewayv2.HttpRoute, r manifest.Route) {
 			"function verifies the Stripe-Signature header (HMAC-SHA256 of the raw body under the endpoint's signing " +
 			"secret, timestamp within five minutes) before it reads or writes anything, and answers 400 " +
 			"invalid_signature otherwise."
+	case manifest.AuthDashboardSession:
+		reason = "The dashboard's pages and calls are authenticated by the session cookie a passkey sign-in set " +
+			"(256 random bits; only its SHA-256 is stored, with 30-minute idle and 12-hour absolute lifetimes), " +
+			"which the request pipeline looks up in DynamoDB; a state change also needs the session's CSRF token " +
+			"and the dashboard's own Origin. A gateway authorizer would cache sessions past sign-out."
 	case manifest.AuthNone:
+		if r.Slug == manifest.DashboardSlug {
+			reason = "Public by design: " + string(r.Operation) + " is a step of the dashboard's passkey sign-in " +
+				"(or its static script and stylesheet), before any session exists; each call is counted against " +
+				"its client address's sign-in rate limit, and an invitation's token (256 random bits, hashed) against its own."
+			break
+		}
 		reason = "Public by design: " + string(r.Operation) + " reads and writes nothing and answers only the " +
 			"API's error body (e.g. 404 route_not_found)."
 	default:

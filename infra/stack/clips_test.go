@@ -292,7 +292,7 @@ func TestFunctionEnvironment(t *testing.T) {
 	}
 	// The agent tool server runs getSurveyLink, createSurveyVideoAccess,
 	// createQuote and createDeposit (links) and acceptQuote (signatures).
-	if want := []string{"v1-lead-survey", "v1-capture", "v1-survey-video-access", "v1-video", "v1-lead-quote", "v1-deposits", "v1-quote", "v1-mcp"}; !slices.Equal(withBaseURL, want) {
+	if want := []string{"v1-lead-survey", "v1-capture", "v1-survey-video-access", "v1-video", "v1-lead-quote", "v1-deposits", "v1-quote", "v1-mcp", "dashboard"}; !slices.Equal(withBaseURL, want) {
 		t.Errorf("functions with %s: %v; want %v", settings.PublicBaseURL, withBaseURL, want)
 	}
 	if want := []string{"v1-capture", "v1-video", "v1-accept", "v1-quote", "clip-processor", "v1-mcp"}; !slices.Equal(withBucket, want) {
@@ -454,6 +454,7 @@ func TestNeedsBaseURLAndUsesBucket(t *testing.T) {
 		{"reads clips", manifest.Function{HTTP: []manifest.Route{partner}, Bucket: manifest.BucketAccess{Read: []string{"clips/"}}}, false, true},
 		{"writes clips", manifest.Function{HTTP: []manifest.Route{partner}, Bucket: manifest.BucketAccess{Write: []string{"clips/"}}}, false, true},
 		{"s3 trigger", manifest.Function{S3: &manifest.S3Trigger{Prefix: "clips/"}}, false, true},
+		{"dashboard", manifest.Function{HTTP: []manifest.Route{{Operation: "d", Auth: manifest.AuthDashboardSession}}}, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := needsBaseURL(tc.f); got != tc.base {

@@ -248,7 +248,8 @@ func usesBucket(f manifest.Function) bool {
 // createDeposit, whose checkout returns the customer to the quote page) or
 // serves a page reached through a token in its path (the capture page,
 // whose Content-Security-Policy and calls name its own origin; the viewer
-// page; the quote page). The manifest has no field for a function's
+// page; the quote page) or the dashboard (its passkeys' relying party and
+// the Origin of its state changes). The manifest has no field for a function's
 // settings yet, so the rule lives here and in shared/checks/samcheck, each pinned
 // by tests to the functions that need it.
 func needsBaseURL(f manifest.Function) bool {
@@ -258,7 +259,7 @@ func needsBaseURL(f manifest.Function) bool {
 		}
 	}
 	for _, r := range f.HTTP {
-		if r.Auth.TokenInPath() {
+		if r.Auth.TokenInPath() || r.Auth == manifest.AuthDashboardSession {
 			return true
 		}
 	}

@@ -23,6 +23,7 @@ type demoLead struct {
 	LeadID     string
 	SurveyID   string
 	CaptureURL string
+	invite     string // the demo admin's dashboard invitation token
 }
 
 // demoSurvey creates the demo lead through the API at base with the demo

@@ -33,8 +33,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/moveleads/partnerapi/shared/domain/inventory"
-	"github.com/moveleads/partnerapi/shared/local/detectlocal"
 	"io"
 	"log/slog"
 	"net"
@@ -48,6 +46,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/moveleads/partnerapi/shared/domain/inventory"
+	"github.com/moveleads/partnerapi/shared/local/detectlocal"
+
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -55,7 +56,9 @@ import (
 	"github.com/moveleads/partnerapi/events/sample"
 	"github.com/moveleads/partnerapi/scripts/devstack/devfile"
 	"github.com/moveleads/partnerapi/shared/adapter/dynamo"
+	"github.com/moveleads/partnerapi/shared/domain/audit"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/dashboard"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/local/dynamolocal"
@@ -173,7 +176,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 		return err
 	}
 	defer co.stop()
-	key, partnerID, err := seedAll(ctx, srv.s3)
+	key, partnerID, invite, err := seedAll(ctx, srv.s3)
 	if err != nil {
 		return err
 	}
@@ -203,6 +206,7 @@ func run(ctx context.Context, out io.Writer, getenv func(string) string, stateDi
 	if err != nil {
 		return stop0(stopServing, served, err)
 	}
+	demo.invite = invite
 	dev := devFile(base, key, partnerID, env, hook, detectorURL, demo)
 	remove, err := writeStateFiles(stateDir, dev)
 	defer remove()
@@ -253,6 +257,7 @@ func devFile(base, key, partnerID string, env map[string]string, hook s3local.We
 			LeadID: demo.LeadID, SurveyID: demo.SurveyID, CaptureURL: demo.CaptureURL,
 			VideoURL:         base + "/v1-video/" + sample.ViewToken,
 			FixturePartnerID: sample.PartnerID, FixtureAPIKey: sample.APIKey, FixtureLeadID: sample.LeadID,
+			DashboardSite: dashboard.SiteURL(base), DashboardInvite: dashboard.SiteURL(base) + dashboard.InvitationPath(demo.invite),
 		},
 	}
 }
@@ -370,18 +375,18 @@ func setStackEnv(srv *servers, base string) map[string]string {
 
 // seedAll seeds the demo partner (its key and id returned) and the
 // fixtures of the sample events.
-func seedAll(ctx context.Context, s3srv *s3local.Server) (key, partnerID string, err error) {
-	key, partnerID, err = seed(ctx)
+func seedAll(ctx context.Context, s3srv *s3local.Server) (key, partnerID, invite string, err error) {
+	key, partnerID, invite, err = seed(ctx)
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	// The sample clip-processor event names this object (events/sample):
 	// it is stored before the notifications' receiver serves, so its own
 	// event is dropped and the sample event decides it when invoked.
 	if err := sample.PutClipObject(ctx, s3srv.Client(), clipBucket); err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
-	return key, partnerID, nil
+	return key, partnerID, invite, nil
 }
 
 // writeStateFiles writes dev.json and the SAM env files into stateDir.
@@ -446,11 +451,15 @@ Forwardable video link of a fixture survey with a playable clip (the carrier's s
   Mint your own once your survey has a playable clip (its survey_id is in getLead's survey):
   curl -s -X POST %s/v1/surveys/SURVEY_ID/video-access -H "Authorization: Bearer %s" -H "Content-Type: application/json" -d '{"ttl_hours":24}'
 
+Partner dashboard (passkeys; docs/DASHBOARD.md) at %s/dashboard
+  The demo partner's admin's one-time invitation (24 h): %s
+  More people: go run ./scripts/opctl dashboard invite --partner %s --email E --role admin|viewer
+
 `, base, stops, dev.PartnerID, key, devfile.RelPath, devfile.RelPath, base,
 		dev.Env["AWS_ENDPOINT_URL_S3"], dev.Env[settings.ClipBucket], manifest.ClipPrefix, detectorLine(dev.DetectorURL), retrierEvery(),
 		demo.FixturePartnerID, demo.FixtureAPIKey, demo.FixtureLeadID, base, key,
 		demo.LeadID, demo.CaptureURL, base, demo.LeadID, key,
-		demo.VideoURL, base, key)
+		demo.VideoURL, base, key, demo.DashboardSite, demo.DashboardInvite, dev.PartnerID)
 }
 
 // detectorLine says where survey frames are analysed.
@@ -634,14 +643,14 @@ func gateway(ctx context.Context, log *slog.Logger, detector inventory.Detector,
 
 // seed creates the table, a demo partner with a fresh test-mode key, and
 // the fixtures of the sample events.
-func seed(ctx context.Context) (key, partnerID string, err error) {
+func seed(ctx context.Context) (key, partnerID, invite string, err error) {
 	cfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	client := dynamodb.NewFromConfig(cfg)
 	if err := dynamo.CreateTablesWithStream(ctx, client, table.DefaultName); err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	store := dynamo.New(client, table.DefaultName)
 	partnerID = "ptn_" + randomHex(8)
@@ -649,31 +658,44 @@ func seed(ctx context.Context) (key, partnerID string, err error) {
 	if err := store.CreatePartner(ctx, partner.Partner{
 		ID: partnerID, Name: "Demo Movers", RateCard: estimate.DefaultRateCard("usd"), CreatedAt: now,
 	}); err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	// The demo partner has the deposits beta and what createDeposit
 	// needs, so the README's walkthrough runs as is (a real partner gets
 	// them from the operator: opctl partner beta, opctl partner deposits).
 	if _, err := store.SetBeta(ctx, partnerID, []partner.Feature{partner.Deposits}, nil); err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	if _, err := store.SetDepositSettings(ctx, partnerID, partner.DepositSettings{
 		CarrierLegalName: "Demo Moving Services LLC", USDOTNumber: "1234567", StripeAccount: DevStripeAccount,
 	}); err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	key, keyID, err := auth.NewKey(auth.Test)
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
 	err = store.CreateKey(ctx, auth.Key{
 		KeyID: keyID, Digest: auth.Digest(key), PartnerID: partnerID, Mode: auth.Test,
 		Scopes: auth.AllScopes, CreatedAt: now,
 	})
 	if err != nil {
-		return "", "", err
+		return "", "", "", err
 	}
-	return key, partnerID, sample.Seed(ctx, store)
+	if invite, err = demoInvite(ctx, store, partnerID, now); err != nil {
+		return "", "", "", err
+	}
+	return key, partnerID, invite, sample.Seed(ctx, store)
+}
+
+// demoInvite invites the demo partner's admin to the dashboard and
+// returns the invitation's token (the banner prints its link).
+func demoInvite(ctx context.Context, store *dynamo.Store, partnerID string, now time.Time) (string, error) {
+	token, inv, err := dashboard.NewInvitation(partnerID, "admin@demo-movers.example", dashboard.Admin, dashboard.OperatorActor, now)
+	if err != nil {
+		return "", err
+	}
+	return token, store.CreateInvitation(ctx, inv, dashboard.InvitedEntry(inv, audit.ByOperator()))
 }
 
 // samEnvFiles maps each SAM env-vars file to the host through which the

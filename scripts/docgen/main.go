@@ -162,6 +162,7 @@ var authNames = map[manifest.AuthKind]string{
 	manifest.AuthViewToken:          "view token (in the path)",
 	manifest.AuthQuoteToken:         "quote token (in the path)",
 	manifest.AuthProcessorSignature: "Stripe signature (`Stripe-Signature`)",
+	manifest.AuthDashboardSession:   "dashboard session (cookie; CSRF token and Origin on a change)",
 	manifest.AuthNone:               "none",
 }
 

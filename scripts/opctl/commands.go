@@ -66,6 +66,8 @@ var commands = []command{
 	{"webhook redeliver", "--delivery WEBHOOK_ID", parseWebhookRedeliver},
 	{"webhook test", "--endpoint ID", parseWebhookTest},
 	{"webhook replay", "--partner ID --mode test|live --event EVENT_ID", parseWebhookReplay},
+	{"dashboard invite", "--partner ID --email E --role admin|viewer", parseDashboardInvite},
+	{"audit", "--partner ID [--limit N]", parseAudit},
 }
 
 // errHelp asks for the usage text: `opctl help`, -h or --help, alone or
@@ -105,14 +107,13 @@ func parse(args []string) (action, error) {
 	case "help", "-h", "-help", "--help":
 		return nil, errHelp
 	}
-	if len(args) >= 2 {
-		name := args[0] + " " + args[1]
-		for _, c := range commands {
-			if c.name == name {
-				fs := flag.NewFlagSet(name, flag.ContinueOnError)
-				fs.SetOutput(io.Discard)
-				return c.parse(fs, args[2:])
-			}
+	for _, c := range commands {
+		// A command is one word (audit) or two (key create).
+		n := strings.Count(c.name, " ") + 1
+		if len(args) >= n && c.name == strings.Join(args[:n], " ") {
+			fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+			fs.SetOutput(io.Discard)
+			return c.parse(fs, args[n:])
 		}
 	}
 	return nil, unknownCommandError{strings.Join(args[:min(2, len(args))], " ")}

@@ -78,6 +78,11 @@ type Demo struct {
 	FixturePartnerID string `json:"fixture_partner_id"`
 	FixtureAPIKey    string `json:"fixture_api_key"`
 	FixtureLeadID    string `json:"fixture_lead_id"`
+	// DashboardSite is the partner dashboard's origin (the base URL at
+	// localhost: a passkey's relying party is a domain name) and
+	// DashboardInvite the demo partner's admin's one-time invitation.
+	DashboardSite   string `json:"dashboard_site,omitempty"`
+	DashboardInvite string `json:"dashboard_invite,omitempty"`
 }
 
 // S3Events is the endpoint that takes MinIO's notifications of the clip

@@ -114,3 +114,34 @@ func stripeEventKey(eventID string) (pk, sk string) {
 func paymentIntentKey(mode auth.Mode, pi string) (pk, sk string) {
 	return table.StripePrefix + "PI#" + string(mode) + "#" + pi, "STRIPE"
 }
+
+// The partner dashboard's sign-in items (table.DashboardPrefix). A person
+// and their passkeys share the person's partition; invitations, sessions
+// and ceremonies are found by their token's hash alone.
+func personKey(personID string) (pk, sk string) { return "DASH#PERSON#" + personID, "PERSON" }
+
+// passkeySKPrefix starts the sort key of a person's passkeys.
+const passkeySKPrefix = "PASSKEY#"
+
+func passkeyKey(personID, credID string) (pk, sk string) {
+	pk, _ = personKey(personID)
+	return pk, passkeySKPrefix + credID
+}
+
+// peopleIndex places a person in their partner's people listing.
+func peopleIndex(partnerID, createdAt, personID string) (gsi1pk, gsi1sk string) {
+	return "DASH#PEOPLE#" + partnerID, createdAt + "#" + personID
+}
+
+func invitationKey(hash string) (pk, sk string) { return "DASH#INVITE#" + hash, "INVITE" }
+
+func sessionKey(hash string) (pk, sk string) { return "DASH#SESSION#" + hash, "SESSION" }
+
+func ceremonyKey(hash string) (pk, sk string) { return "DASH#CEREMONY#" + hash, "CEREMONY" }
+
+
+// attemptKey counts a client's (or an invitation's) sign-in attempts in
+// one minute window.
+func signInAttemptKey(key string, window int64) (pk, sk string) {
+	return "DASH#RATE#" + key, fmt.Sprintf("W#%d", window)
+}

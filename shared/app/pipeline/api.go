@@ -61,6 +61,12 @@ type Request struct {
 	// scope and beta gate still apply. Edges that decode outside requests
 	// never set it.
 	Admitted *auth.Principal
+	// Cookies are the Cookie headers sent, as API Gateway lists them;
+	// Origin the Origin header and CSRF the X-CSRF-Token header ("" when
+	// not sent): a dashboard-session route's credentials.
+	Cookies []string
+	Origin  string
+	CSRF    string
 }
 
 // Call is an admitted request as an operation sees it.
@@ -77,6 +83,9 @@ type Call struct {
 	// parameter is a manifest.ParamUUID (checked before Prepare); "" on
 	// other routes.
 	ID string
+	// Viewer is the signed-in person of a manifest.AuthDashboardSession
+	// route (nil on other routes).
+	Viewer *Viewer
 	// Now is the request's time, fixed once.
 	Now time.Time
 	p   *Pipeline
@@ -106,6 +115,10 @@ type Endpoint struct {
 	// route it checks the processor's signature (c.Signature) over the
 	// body; such routes are not rate-limited, so its Usage is ignored.
 	Verify func(ctx context.Context, c *Call) (Grant, error)
+	// Dashboard admits a manifest.AuthDashboardSession route (its
+	// session, CSRF and Origin) and counts a PerClient route's attempts;
+	// the pipeline refuses such a route without it.
+	Dashboard *DashboardGate
 	// RenderError renders an error of an HTML route as a page (the JSON
 	// error body is for programs, not people). Nil: the JSON body.
 	RenderError func(err error) Document

@@ -166,7 +166,12 @@ func (p *Pipeline) run(ctx context.Context, ep Endpoint, c *Call, res *Result) (
 func (p *Pipeline) admit(ctx context.Context, ep Endpoint, c *Call, res *Result) error {
 	switch c.Route.Auth {
 	case manifest.AuthNone:
+		if c.Route.RateLimit == manifest.PerClient {
+			return p.admitClient(ctx, ep, c, res)
+		}
 		return nil
+	case manifest.AuthDashboardSession:
+		return p.admitDashboard(ctx, ep, c)
 	case manifest.AuthPartnerKey, manifest.AuthAgentKey:
 	case manifest.AuthCaptureToken, manifest.AuthViewToken, manifest.AuthQuoteToken:
 		return p.admitToken(ctx, ep, c, res)

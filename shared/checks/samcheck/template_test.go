@@ -586,7 +586,8 @@ func usesBucket(f manifest.Function) bool {
 
 // needsBaseURL reports whether f gets PUBLIC_BASE_URL: it mints capture,
 // video or quote page links (writes capture-token, view-token or
-// quote-page-token records) or serves a token-in-path page. The same rule
+// quote-page-token records) or serves a token-in-path page or the
+// dashboard (its passkeys' relying party and Origin). The same rule
 // as infra/stack's needsBaseURL (the manifest has no field for a
 // function's settings yet); TestSettingsPinned and its twin in
 // infra/stack pin both to the same functions.
@@ -596,7 +597,9 @@ func needsBaseURL(f manifest.Function) bool {
 			return true
 		}
 	}
-	return slices.ContainsFunc(f.HTTP, func(r manifest.Route) bool { return r.Auth.TokenInPath() })
+	return slices.ContainsFunc(f.HTTP, func(r manifest.Route) bool {
+		return r.Auth.TokenInPath() || r.Auth == manifest.AuthDashboardSession
+	})
 }
 
 // callsStripe reports whether f gets STRIPE_API_URL: it calls Stripe's
@@ -682,7 +685,7 @@ func TestSettingsPinned(t *testing.T) {
 		// manifest.AgentToolOperations: it needs what their functions do.
 		settings.ClipBucket:   {"ClipProcessorFunction", "V1AcceptFunction", "V1CaptureFunction", "V1McpFunction", "V1QuoteFunction", "V1VideoFunction"},
 		"AWS_ENDPOINT_URL_S3": {"ClipProcessorFunction", "V1AcceptFunction", "V1CaptureFunction", "V1McpFunction", "V1QuoteFunction", "V1VideoFunction"},
-		settings.PublicBaseURL: {"V1CaptureFunction", "V1DepositsFunction", "V1LeadQuoteFunction", "V1LeadSurveyFunction", "V1McpFunction", "V1QuoteFunction",
+		settings.PublicBaseURL: {"DashboardFunction", "V1CaptureFunction", "V1DepositsFunction", "V1LeadQuoteFunction", "V1LeadSurveyFunction", "V1McpFunction", "V1QuoteFunction",
 			"V1SurveyVideoAccessFunction", "V1VideoFunction"},
 		settings.WebhookSealingKey:    {"WebhookDispatcherFunction", "WebhookRetrierFunction", "WebhookSenderFunction"},
 		settings.CursorSecret:         {"V1LeadsListFunction", "V1McpFunction"},

@@ -65,6 +65,13 @@ const (
 	EndpointSecretRotated Action = "webhook_endpoint.secret_rotated"
 	EndpointTestSent      Action = "webhook_endpoint.test_sent"
 	DeliveryRedelivered   Action = "webhook_delivery.redelivered"
+	// The dashboard's people (shared/domain/dashboard).
+	PersonInvited Action = "person.invited"
+	PersonJoined  Action = "person.joined"
+	PersonRemoved Action = "person.removed"
+	PasskeyAdded  Action = "passkey.added"
+	// AuditRead: an operator read the trail (opctl audit).
+	AuditRead Action = "audit.read"
 )
 
 // TargetKind is the kind of thing an action changed.
@@ -75,6 +82,8 @@ const (
 	TargetKey      TargetKind = "api_key"
 	TargetEndpoint TargetKind = "webhook_endpoint"
 	TargetDelivery TargetKind = "webhook_delivery"
+	TargetPerson   TargetKind = "person"
+	TargetPartner  TargetKind = "partner"
 )
 
 // Entry is one change in partner PartnerID's account.

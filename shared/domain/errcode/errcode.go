@@ -17,6 +17,11 @@ type Code string
 const (
 	InvalidAPIKey        Code = "invalid_api_key"
 	InsufficientScope    Code = "insufficient_scope"
+	NotSignedIn          Code = "not_signed_in"
+	CSRFFailed           Code = "csrf_failed"
+	AdminRequired        Code = "admin_required"
+	ReauthRequired       Code = "reauthentication_required"
+	PasskeyFailed        Code = "passkey_failed"
 	BetaNotEnabled       Code = "beta_not_enabled"
 	OriginNotAllowed     Code = "origin_not_allowed"
 	NotFound             Code = "not_found"
@@ -63,7 +68,12 @@ var Table = []Entry{
 	{InvalidAPIKey, 401, "The Authorization header (the agent tool server's X-Partner-Key header) is missing, malformed, or names an unknown or revoked API key."},
 	{InsufficientScope, 403, "The API key is valid but lacks the scope this endpoint requires (details.required_scope)."},
 	{BetaNotEnabled, 403, "The endpoint is in private beta and not enabled for this partner (details.feature); ask the operator to enable it."},
-	{OriginNotAllowed, 403, "The agent tool server refused a request from a web page's origin (the Origin header) it does not allow: call it from a program."},
+	{OriginNotAllowed, 403, "The agent tool server refused a request from a web page's origin (the Origin header) it does not allow: call it from a program. (The dashboard: a state change without the dashboard's own Origin.)"},
+	{NotSignedIn, 401, "The dashboard request has no live session (none, signed out, idle for 30 minutes or older than 12 hours): sign in with your passkey."},
+	{CSRFFailed, 403, "The dashboard's state change did not carry its session's CSRF token (form field csrf_token or header X-CSRF-Token): reload the page and try again."},
+	{AdminRequired, 403, "The dashboard action needs an admin; a viewer may only read."},
+	{ReauthRequired, 403, "The dashboard action needs a passkey sign-in within the last 10 minutes: confirm with your passkey, then retry."},
+	{PasskeyFailed, 400, "The passkey ceremony failed (an unknown, expired or reused challenge, or a response that does not verify); nothing was changed. Start again."},
 	{NotFound, 404, "The resource does not exist, belongs to another partner, or belongs to the other mode (test/live)."},
 	{RouteNotFound, 404, "No route matches the path."},
 	{MethodNotAllowed, 405, "The path exists but not with this method; the Allow header lists the methods it has."},

@@ -206,7 +206,7 @@ func logLine(ctx context.Context, log *slog.Logger, rt manifest.Route, ev *event
 // long enough to be a token.
 func LogPath(rt manifest.Route, ev *events.APIGatewayV2HTTPRequest) string {
 	switch {
-	case rt.Auth.TokenInPath():
+	case rt.SecretInPath():
 		if _, t, ok := strings.Cut(ev.RouteKey, " "); ok {
 			return t
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/domain/dashboard"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 )
@@ -31,6 +32,9 @@ func decode(rt manifest.Route, ev *events.APIGatewayV2HTTPRequest) *pipeline.Req
 		}
 		req.Key = key
 	}
+	if rt.Slug == manifest.DashboardSlug {
+		decodeDashboard(req, ev)
+	}
 	if rt.Auth == manifest.AuthProcessorSignature {
 		req.Signature, _ = header(ev, "stripe-signature")
 	}
@@ -49,6 +53,18 @@ func decode(rt manifest.Route, ev *events.APIGatewayV2HTTPRequest) *pipeline.Req
 	}
 	req.Body = body
 	return req
+}
+
+// decodeDashboard reads a dashboard route's credentials: the cookies (API
+// Gateway lists them apart from the headers; a Cookie header is read too),
+// the Origin and the X-CSRF-Token.
+func decodeDashboard(req *pipeline.Request, ev *events.APIGatewayV2HTTPRequest) {
+	req.Cookies = append(req.Cookies, ev.Cookies...)
+	if c, ok := header(ev, "cookie"); ok {
+		req.Cookies = append(req.Cookies, c)
+	}
+	req.Origin, _ = header(ev, "origin")
+	req.CSRF, _ = header(ev, dashboard.CSRFHeader)
 }
 
 func header(ev *events.APIGatewayV2HTTPRequest, name string) (string, bool) {
@@ -131,6 +147,9 @@ func decodeBody(rt manifest.Route, ev *events.APIGatewayV2HTTPRequest) ([]byte, 
 	}
 	if ct, ok := header(ev, "content-type"); ok && strings.TrimSpace(ct) != "" {
 		mt, _, err := mime.ParseMediaType(ct)
+		if err == nil && mt == "application/x-www-form-urlencoded" && rt.Slug == manifest.DashboardSlug {
+			return body, nil // the dashboard's forms
+		}
 		if err != nil || !(mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")) {
 			return body, errcode.New(errcode.UnsupportedMediaType,
 				"Content-Type %q is not JSON; send Content-Type: application/json (or omit it).", ct).WithDetail("content_type", ct)

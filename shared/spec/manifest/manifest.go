@@ -127,7 +127,7 @@ const MaxDescription = 256
 
 // Description is f's Lambda description, as the CDK stack and the SAM
 // template set it: the operations it serves (HTTP) or its trigger kind,
-// then its summary. It must fit MaxDescription (a test holds every
+// then its summary (a function of many routes says how many). It must fit MaxDescription (a test holds every
 // function to it).
 func (f Function) Description() string {
 	what := string(f.Trigger())
@@ -137,6 +137,9 @@ func (f Function) Description() string {
 			ops[i] = string(r.Operation)
 		}
 		what = strings.Join(ops, ", ")
+		if len(what)+len(f.Summary)+2 > MaxDescription {
+			what = fmt.Sprintf("%d routes", len(f.HTTP))
+		}
 	}
 	return what + ": " + f.Summary
 }
@@ -583,12 +586,71 @@ var Functions = []Function{
 		Secrets: []string{SecretCursor, SecretStripeKeys, SecretCaptureLink},
 	},
 	{
+		Slug: DashboardSlug, Summary: "The partner dashboard: passkey sign-in from an invitation, sessions, people and their passkeys, the audit log; every page under /dashboard.",
+		HTTP: DashboardRoutes(),
+		// Every item is a DASH# item: people, passkeys, invitations,
+		// sessions, ceremonies, audit entries and attempt counts; Query
+		// (gsi1): a partner's people; Query (table): a person's
+		// passkeys, a partner's audit trail.
+		Table: TableAccess{Get: true, Query: true, QueryItems: true, Write: []string{table.DashboardKeys, table.AuditKeys}},
+	},
+	{
 		Slug: "route-not-found", Summary: "Answer every request no route matches with the API's error body (404, or 405 with Allow).",
 		HTTP: []Route{{
 			Operation: RouteNotFound, Method: AnyMethod, PilotPath: DefaultPath,
 			Auth: AuthNone, Response: JSON, RateLimit: NoRateLimit,
 		}},
 	},
+}
+
+// DashboardSlug is the partner dashboard's function.
+const DashboardSlug = "dashboard"
+
+// DashboardBodyLimit bounds a dashboard call: a form, or a WebAuthn
+// response (an attestation is a few KB).
+const DashboardBodyLimit = 32 << 10
+
+// DashboardRoutes are the dashboard's routes; every page and call a later
+// dashboard page adds goes here, and the security matrix
+// (shared/app/dashboard's tests) iterates them.
+func DashboardRoutes() []Route {
+	page := func(op Operation, path string) Route {
+		return Route{Operation: op, Method: "GET", PilotPath: path, Auth: AuthDashboardSession,
+			BodyLimit: 1 << 10, Response: HTML, RateLimit: NoRateLimit}
+	}
+	call := func(op Operation, path string) Route {
+		return Route{Operation: op, Method: "POST", PilotPath: path, Auth: AuthDashboardSession,
+			BodyLimit: DashboardBodyLimit, Response: JSON, RateLimit: NoRateLimit}
+	}
+	open := func(op Operation, method, path string, resp ContentType) Route {
+		return Route{Operation: op, Method: method, PilotPath: path, Auth: AuthNone,
+			BodyLimit: DashboardBodyLimit, Response: resp, RateLimit: PerClient}
+	}
+	asset := Route{Operation: DashboardAsset, Method: "GET", PilotPath: "/dashboard/assets/{name}",
+		Auth: AuthNone, BodyLimit: 1 << 10, Response: HTML, RateLimit: NoRateLimit}
+	remove := call(DashboardPersonRemove, "/dashboard/settings/people/{person_id}/remove")
+	remove.PathParamType, remove.Admin, remove.RecentSignIn = ParamUUID, true, true
+	audit := page(DashboardAudit, "/dashboard/settings/audit")
+	audit.Admin = true
+	return []Route{
+		asset,
+		open(DashboardSignInPage, "GET", "/dashboard/sign-in", HTML),
+		open(DashboardSignInBegin, "POST", "/dashboard/sign-in/begin", JSON),
+		open(DashboardSignInFinish, "POST", "/dashboard/sign-in/finish", JSON),
+		open(DashboardInvitationPage, "GET", "/dashboard/invitations/{token}", HTML),
+		open(DashboardInvitationBegin, "POST", "/dashboard/invitations/{token}/begin", JSON),
+		open(DashboardInvitationFinish, "POST", "/dashboard/invitations/{token}/finish", JSON),
+		page(DashboardHome, "/dashboard"),
+		call(DashboardSignOut, "/dashboard/sign-out"),
+		call(DashboardMode, "/dashboard/mode"),
+		call(DashboardReauthBegin, "/dashboard/reauth/begin"),
+		call(DashboardReauthFinish, "/dashboard/reauth/finish"),
+		page(DashboardPeople, "/dashboard/settings/people"),
+		call(DashboardPasskeyBegin, "/dashboard/settings/passkeys/begin"),
+		call(DashboardPasskeyFinish, "/dashboard/settings/passkeys/finish"),
+		remove,
+		audit,
+	}
 }
 
 // AgentToolsSlug is the agent tool server's function.

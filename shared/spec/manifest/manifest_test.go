@@ -177,9 +177,16 @@ func checkRoute(t *testing.T, f Function, r Route, ops map[Operation]bool, metho
 		if r.Scope != "" || r.Beta != "" || r.Idempotent || r.RateLimit != NoRateLimit || r.LogicalPath != "" || r.Response != JSON {
 			t.Errorf("%s: a processor-signature route has no scope, beta gate, Idempotency-Key, rate limit or logical path, and answers JSON; got %+v", r.Operation, r)
 		}
+	case AuthDashboardSession:
+		if r.RateLimit != NoRateLimit || r.Scope != "" || r.Beta != "" || r.Idempotent || r.LogicalPath != "" {
+			t.Errorf("%s: a dashboard route has no scope, beta, Idempotency-Key, rate limit or logical path (its session is the limit); got %+v", r.Operation, r)
+		}
 	case AuthNone:
 	default:
 		t.Errorf("%s: unknown auth kind %q", r.Operation, r.Auth)
+	}
+	if (r.Admin || r.RecentSignIn) && r.Auth != AuthDashboardSession {
+		t.Errorf("%s: Admin and RecentSignIn are for dashboard-session routes", r.Operation)
 	}
 	if r.Beta != "" && !slices.Contains(partner.Features, r.Beta) {
 		t.Errorf("%s: unknown beta feature %q", r.Operation, r.Beta)

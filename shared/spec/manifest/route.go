@@ -51,6 +51,25 @@ const (
 	// StripeWebhook receives Stripe's Connect webhook events, verified by
 	// their Stripe-Signature: not partner API.
 	StripeWebhook Operation = "stripeWebhook"
+	// The partner dashboard (docs/DASHBOARD.md): sign-in with passkeys,
+	// people and the audit trail; not partner API.
+	DashboardAsset            Operation = "dashboardAsset"
+	DashboardSignInPage       Operation = "dashboardSignInPage"
+	DashboardSignInBegin      Operation = "dashboardSignInBegin"
+	DashboardSignInFinish     Operation = "dashboardSignInFinish"
+	DashboardInvitationPage   Operation = "dashboardInvitationPage"
+	DashboardInvitationBegin  Operation = "dashboardInvitationBegin"
+	DashboardInvitationFinish Operation = "dashboardInvitationFinish"
+	DashboardHome             Operation = "dashboardHome"
+	DashboardSignOut          Operation = "dashboardSignOut"
+	DashboardMode             Operation = "dashboardMode"
+	DashboardReauthBegin      Operation = "dashboardReauthBegin"
+	DashboardReauthFinish     Operation = "dashboardReauthFinish"
+	DashboardPeople           Operation = "dashboardPeople"
+	DashboardPasskeyBegin     Operation = "dashboardPasskeyBegin"
+	DashboardPasskeyFinish    Operation = "dashboardPasskeyFinish"
+	DashboardPersonRemove     Operation = "dashboardPersonRemove"
+	DashboardAudit            Operation = "dashboardAudit"
 	// AgentTools is the agent tool server's HTTP transport (MCP,
 	// streamable HTTP, stateless): every operation of AgentToolOperations
 	// as a tool (docs/AGENT-TOOLS.md).
@@ -82,6 +101,12 @@ const (
 	// AuthProcessorSignature: the payment processor's signature over the
 	// raw body.
 	AuthProcessorSignature AuthKind = "processor_signature"
+	// AuthDashboardSession: a partner dashboard session (the
+	// dashboard.CookieName cookie); a state-changing request also carries
+	// the session's CSRF token and an Origin equal to the public base
+	// URL's (docs/DASHBOARD.md). The session's partner and mode own what
+	// the request touches.
+	AuthDashboardSession AuthKind = "dashboard_session"
 	// AuthNone: public.
 	AuthNone AuthKind = "none"
 )
@@ -118,6 +143,10 @@ const (
 	PerKey RateLimitPolicy = "per_key"
 	// PerToken: per URL token (capture and view pages set their own limit).
 	PerToken RateLimitPolicy = "per_token"
+	// PerClient: per client address (the dashboard's sign-in and
+	// invitation calls: dashboard.AttemptLimit a minute; an invitation's
+	// token is counted too).
+	PerClient RateLimitPolicy = "per_client"
 	// NoRateLimit: not counted (API Gateway's stage throttle still applies).
 	NoRateLimit RateLimitPolicy = "none"
 )
@@ -170,6 +199,23 @@ type Route struct {
 	BodyLimit int
 	Response  ContentType
 	RateLimit RateLimitPolicy
+	// Admin: an AuthDashboardSession route only an admin may call (a
+	// viewer gets 403 admin_required).
+	Admin bool
+	// RecentSignIn: an AuthDashboardSession route that needs a passkey
+	// sign-in within dashboard.RecentSignIn (else 403
+	// reauthentication_required: sign in with the passkey again).
+	RecentSignIn bool
+}
+
+// StateChanging reports whether r changes state: any method but GET and
+// HEAD. A dashboard route's state change needs a CSRF token and Origin.
+func (r Route) StateChanging() bool { return r.Method != "GET" && r.Method != "HEAD" }
+
+// SecretInPath reports whether r's path parameter is a secret logs must
+// never show: a token route's, or a {token} parameter (an invitation's).
+func (r Route) SecretInPath() bool {
+	return r.Auth.TokenInPath() || strings.Contains(r.PilotPath, "{token}")
 }
 
 // Methods returns the methods r answers: its Method, and for a page (an

@@ -104,6 +104,14 @@ const StripePrefix = "STRIPE#"
 // or person, and when).
 const AuditSuffix = "#AUDIT"
 
+// DashboardPrefix starts the partition key of every item of the partner
+// dashboard's sign-in: people and their passkeys ("DASH#PERSON#<id>"),
+// invitations, sessions and WebAuthn ceremonies by their token's hash
+// ("DASH#INVITE#", "DASH#SESSION#", "DASH#CEREMONY#"), a partner's people
+// and sign-in attempt counts ("DASH#RATE#"). Its audit entries are the
+// partner's trail (AuditSuffix).
+const DashboardPrefix = "DASH#"
+
 // DefaultName is the table name used when TABLE_NAME is not set locally.
 const DefaultName = "partner-api"
 
@@ -147,9 +155,12 @@ const (
 	// AuditKeys matches partners' audit trails:
 	// PARTNER#<partner_id>#AUDIT.
 	AuditKeys = "PARTNER#*" + AuditSuffix
+	// DashboardKeys matches the dashboard's sign-in items
+	// (DashboardPrefix).
+	DashboardKeys = DashboardPrefix + "*"
 )
 
 // WritePatterns lists the leading-key patterns a function's manifest entry
 // may name in its Table.Write (API keys' records are granted apart, to the
 // functions that authenticate keys).
-var WritePatterns = []string{LeadKeys, IdempotencyKeys, SurveyKeys, CaptureTokenKeys, ViewTokenKeys, SurveyRefKeys, EventKeys, WebhookKeys, DepositKeys, QuoteTokenKeys, StripeKeys, AuditKeys}
+var WritePatterns = []string{LeadKeys, IdempotencyKeys, SurveyKeys, CaptureTokenKeys, ViewTokenKeys, SurveyRefKeys, EventKeys, WebhookKeys, DepositKeys, QuoteTokenKeys, StripeKeys, AuditKeys, DashboardKeys}

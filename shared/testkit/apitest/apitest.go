@@ -119,6 +119,9 @@ type Options struct {
 	// (no t.Setenv): they reach its stack only, so the test may call
 	// t.Parallel, and a subprocess it starts does not get them.
 	Parallel bool
+	// Dashboard sets PUBLIC_BASE_URL to the Env's server, which the
+	// dashboard function needs; S3 sets it too.
+	Dashboard bool
 	// Detector is the clip processor's frame detector (the local sidecar:
 	// shared/local/detectlocal); nil records frames as not analysed.
 	Detector inventory.Detector
@@ -163,11 +166,13 @@ func New(t testing.TB, opts ...Options) *Env {
 	if o.S3 {
 		e.Bucket = e.newBucket(t, cfg)
 		own[settings.ClipBucket] = e.Bucket
+	}
+	if o.S3 || o.Dashboard {
 		own[settings.PublicBaseURL] = "http://" + e.Server.Listener.Addr().String()
-		if !o.Parallel {
-			for k, v := range own {
-				t.Setenv(k, v)
-			}
+	}
+	if !o.Parallel {
+		for k, v := range own {
+			t.Setenv(k, v)
 		}
 	}
 	getenv := func(name string) string {

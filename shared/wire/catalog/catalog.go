@@ -29,6 +29,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/wire/awsenv"
 	"github.com/moveleads/partnerapi/shared/wire/clipwiring"
+	"github.com/moveleads/partnerapi/shared/wire/dashwiring"
 	"github.com/moveleads/partnerapi/shared/wire/hookwiring"
 	"github.com/moveleads/partnerapi/shared/wire/mcpwiring"
 	"github.com/moveleads/partnerapi/shared/wire/s3wiring"
@@ -81,6 +82,7 @@ func Builders() map[string]wiring.Builder {
 		"v1-deposit-status":      wiring.GetDeposit,
 		"v1-quote":               s3wiring.QuotePage,
 		"stripe-webhook":         wiring.StripeWebhook,
+		manifest.DashboardSlug:   dashwiring.Dashboard,
 	}
 }
 

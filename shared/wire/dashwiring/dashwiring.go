@@ -1,0 +1,28 @@
+// Package dashwiring builds the partner dashboard function's endpoints:
+// shared/app/dashboardapp over the table and the WebAuthn adapter
+// (shared/adapter/passkey), kept apart from shared/wire/wiring so no
+// other function links go-webauthn and pays its package init.
+package dashwiring
+
+import (
+	"github.com/moveleads/partnerapi/shared/adapter/passkey"
+	"github.com/moveleads/partnerapi/shared/app/dashboardapp"
+	"github.com/moveleads/partnerapi/shared/app/pipeline"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
+	"github.com/moveleads/partnerapi/shared/wire/awsenv"
+)
+
+// Dashboard builds the dashboard function's endpoints: every route of
+// manifest.DashboardRoutes. The public base URL is the relying party's
+// (its host is the passkeys' RP ID) and the only Origin of a state change.
+func Dashboard(e *awsenv.Env) ([]pipeline.Endpoint, error) {
+	base, err := e.Setting(settings.PublicBaseURL)
+	if err != nil {
+		return nil, err
+	}
+	pk, err := passkey.New(base)
+	if err != nil {
+		return nil, err
+	}
+	return dashboardapp.New(dashboardapp.Deps{Store: e.Store, Passkeys: pk, BaseURL: base}).Endpoints(), nil
+}
