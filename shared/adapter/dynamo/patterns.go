@@ -80,6 +80,20 @@ func AccessPatterns() []AccessPattern {
 	pk, sk = eventKey(t, "<event_id>")
 	add("a webhook event owed (outbox), in the events table, written with the state change that owes it; the events table's stream hands it on",
 		"in TransactWriteItems (conditional put) / GetItem", "", pk, sk)
+	add("getEvent: one event (shown when within 30 days and not a webhook.test to one endpoint)", "GetItem (strongly consistent)", "", pk, sk)
+	ek := eventListKeys(t, "<type>", "<lead_id>")
+	esk := eventListSK("<at>", "<event_id>")
+	for _, ix := range []struct {
+		what string
+		ix   table.Index
+		pk   string
+	}{
+		{"", table.EventsByTenant, ek.tenant}, {" of one type", table.EventsByType, ek.byType},
+		{" about one lead", table.EventsByLead, ek.byLead}, {" of one type about one lead", table.EventsByLeadType, ek.byLeadType},
+	} {
+		add("listEvents: a tenant's events"+ix.what+", newest first, within 30 days (and since created_since), keyset from the cursor",
+			"Query (keyed range at >= oldest, <= cursor; newest first; limit+2 items at most)", ix.ix.Name, ix.pk, esk)
+	}
 	pk, sk = endpointKey("<endpoint_id>")
 	add("a webhook endpoint: register / read / disable, re-enable, rotate (sealed secrets)", "PutItem (conditional) / GetItem / UpdateItem", "", pk, sk)
 	pk, sk = endpointsIndex(t, "<created_at>", "<endpoint_id>")

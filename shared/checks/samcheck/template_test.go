@@ -608,7 +608,7 @@ func checkEnvironment(fn function, f manifest.Function) []string {
 		want      bool
 		why       string
 	}{
-		{settings.EventsTable, table.EventsName(table.DefaultName), f.WritesEvents(), "functions that write webhook events"},
+		{settings.EventsTable, table.EventsName(table.DefaultName), f.UsesEvents(), "functions that read or write webhook events"},
 		{settings.ClipBucket, wantClipBucket, usesBucket(f), "functions with bucket grants or an S3 trigger"},
 		{"AWS_ENDPOINT_URL_S3", "", usesBucket(f), "functions with bucket grants or an S3 trigger (empty: real S3)"},
 		{settings.PublicBaseURL, wantBaseURL, needsBaseURL(f), "functions that mint capture, video or quote page links or serve a token page"},
