@@ -75,6 +75,13 @@ func TestListEvents(t *testing.T) {
 	putListEvent(t, s, auth.Tenant{PartnerID: "ptn_a", Mode: auth.Live}, "evt_live", webhook.SurveyCompleted, "lead_1", now.Add(-time.Minute))
 	putListEvent(t, s, auth.Tenant{PartnerID: "ptn_b", Mode: auth.Test}, "evt_b", webhook.SurveyCompleted, "lead_1", now.Add(-time.Minute))
 
+	// The listing indexes are global secondary indexes: eventually
+	// consistent, in DynamoDB Local as in AWS. Wait (bounded) until each
+	// shows what was written before asserting on them.
+	waitIndexed(t, s, a, now, 7, webhook.ListQuery{}, webhook.ListQuery{Type: webhook.SurveyCompleted}, webhook.ListQuery{LeadID: "lead_1"})
+	waitIndexed(t, s, auth.Tenant{PartnerID: "ptn_a", Mode: auth.Live}, now, 1, webhook.ListQuery{}, webhook.ListQuery{LeadID: "lead_1", Type: webhook.SurveyCompleted})
+	waitIndexed(t, s, auth.Tenant{PartnerID: "ptn_b", Mode: auth.Test}, now, 1, webhook.ListQuery{}, webhook.ListQuery{LeadID: "lead_1", Type: webhook.SurveyCompleted})
+	waitIndexed(t, s, a, now, 1, webhook.ListQuery{LeadID: "lead_2", Type: webhook.SurveyFailed})
 	since := now.Add(-2 * time.Hour)
 	tests := []struct {
 		name string
@@ -178,5 +185,33 @@ func TestListEventsReadsOnlyWhatItLists(t *testing.T) {
 			t.Errorf("ListEvents(%+v): Query calls scanned %v items; want one Query of at most %d", q, scanned, q.Limit+2)
 		}
 		mu.Unlock()
+	}
+}
+
+// waitIndexed waits, up to 20 s, until each of qs lists at least one
+// event of tn (the first query: at least n), so that the indexes have
+// caught up with the writes; then the test's own assertions run.
+func waitIndexed(t *testing.T, s *Store, tn auth.Tenant, now time.Time, n int, qs ...webhook.ListQuery) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for i, q := range qs {
+		q.Limit, q.Now = 100, now
+		want := 1
+		if i == 0 {
+			want = n
+		}
+		for {
+			evs, _, err := s.ListEvents(context.Background(), tn, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(evs) >= want {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("index of %+v lists %d events after 20 s; want %d", q, len(evs), want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 }

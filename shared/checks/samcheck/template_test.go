@@ -638,7 +638,7 @@ func TestSettingsPinned(t *testing.T) {
 		settings.PublicBaseURL: {"V1CaptureFunction", "V1DepositsFunction", "V1LeadQuoteFunction", "V1LeadSurveyFunction", "V1McpFunction", "V1QuoteFunction",
 			"V1SurveyVideoAccessFunction", "V1VideoFunction"},
 		settings.WebhookSealingKey:    {"WebhookDispatcherFunction", "WebhookRetrierFunction", "WebhookSenderFunction"},
-		settings.CursorSecret:         {"V1LeadsListFunction", "V1McpFunction"},
+		settings.CursorSecret:         {"V1EventsFunction", "V1LeadsListFunction", "V1McpFunction"},
 		settings.CaptureLinkKey:       {"V1LeadSurveyFunction", "V1McpFunction"},
 		settings.StripeAPIKeys:        {"V1DepositStatusFunction", "V1DepositsFunction", "V1McpFunction", "V1QuoteFunction"},
 		settings.StripeAPIURL:         {"V1DepositStatusFunction", "V1DepositsFunction", "V1McpFunction", "V1QuoteFunction"},
