@@ -165,6 +165,18 @@ func Cases() []Case {
 		{Slug: "v1-lead-get", Name: "not-a-uuid", Status: 404, Logical: true, Key: APIKey, Param: "lead-42"},
 		{Slug: "v1-lead-get", Name: "missing-key", Status: 401, Param: LeadID},
 
+		{Slug: "v1-events", Name: "valid", Status: 200, Key: EventsAPIKey, Query: "limit=2"},
+		{Slug: "v1-events", Name: "logical-path", Status: 200, Logical: true, Key: EventsAPIKey, Query: "type=deposit.paid&lead_id=" + PaidLeadID},
+		{Slug: "v1-events", Name: "bad-type", Status: 422, Key: EventsAPIKey, Query: "type=lead.created"},
+		{Slug: "v1-events", Name: "bad-cursor", Status: 422, Logical: true, Key: EventsAPIKey, Query: "cursor=not-a-cursor"},
+		{Slug: "v1-events", Name: "missing-key", Status: 401},
+
+		{Slug: "v1-event-get", Name: "valid", Status: 200, Key: EventsAPIKey, Param: PaidEventID},
+		{Slug: "v1-event-get", Name: "logical-path", Status: 200, Logical: true, Key: EventsAPIKey, Param: PaidEventID},
+		{Slug: "v1-event-get", Name: "unknown-id", Status: 404, Key: EventsAPIKey, Param: UnknownEventID},
+		{Slug: "v1-event-get", Name: "not-an-event-id", Status: 404, Logical: true, Key: EventsAPIKey, Param: LeadID},
+		{Slug: "v1-event-get", Name: "missing-key", Status: 401, Param: PaidEventID},
+
 		{Slug: "v1-lead-survey", Name: "valid", Status: 200, Key: APIKey, Param: LeadID, Headers: withIdem("sample-survey-1"), Body: `{"delivery":"link"}`},
 		{Slug: "v1-lead-survey", Name: "logical-path", Status: 200, Logical: true, Key: APIKey, Param: LeadID, Headers: jsonBody, Body: `{"delivery":"link"}`},
 		{Slug: "v1-lead-survey", Name: "no-body", Status: 200, Key: APIKey, Param: LeadID},

@@ -2,6 +2,7 @@ package sample
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/linktoken"
 	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/domain/quote"
+	"github.com/moveleads/partnerapi/shared/domain/webhook"
 )
 
 // The fixtures of the deposit beta's events (docs/QUOTES.md,
@@ -232,6 +234,30 @@ func seedPaidDeposit(ctx context.Context, store *dynamo.Store, t auth.Tenant, q 
 	})
 	if err != nil {
 		return fmt.Errorf("seed deposit %s: %w", d.ID, err)
+	}
+	return seedPaidEvent(ctx, store, t, d, at)
+}
+
+// PaidEventID is the deposit.paid event of PaidDepositID, the getEvent
+// and listEvents samples' event.
+const PaidEventID = "evt_" + PaidDepositID + "_" + string(webhook.DepositPaid)
+
+// UnknownEventID has an event id's form; no event has it: it answers 404.
+const UnknownEventID = "evt_" + UnknownSurveyID + "_" + string(webhook.SurveyCompleted)
+
+// seedPaidEvent writes the deposit.paid event d owes (PaidEventID), as
+// the Stripe receiver does, at at: within the events API's 30 days.
+func seedPaidEvent(ctx context.Context, store *dynamo.Store, t auth.Tenant, d deposit.Deposit, at time.Time) error {
+	data, err := json.Marshal(webhook.DepositData{
+		LeadID: d.LeadID, DepositID: d.ID, QuoteShareLinkID: d.QuoteShareLinkID, Mode: string(t.Mode), Status: "paid",
+		AmountCents: d.AmountCents, Currency: d.Currency, LeadStatus: string(lead.Booked),
+	})
+	if err != nil {
+		return fmt.Errorf("seed event %s: %w", PaidEventID, err)
+	}
+	e := webhook.Event{ID: PaidEventID, Type: webhook.DepositPaid, Mode: string(t.Mode), At: at, Data: data, LeadID: d.LeadID}
+	if _, err := store.PutEvent(ctx, t, e); err != nil {
+		return fmt.Errorf("seed event %s: %w", PaidEventID, err)
 	}
 	return nil
 }

@@ -32,6 +32,12 @@ const (
 	APIKey = "mk_test_0000000000000000000000000000000000000000000000000000000000000001"
 	// KeyID names APIKey in listings.
 	KeyID = "key_0000000000000001"
+	// EventsAPIKey is a second test-mode key of the fixture partner, with
+	// all scopes, for the events API's samples: its own rate-limit count
+	// keeps the two runs of every sample within APIKey's 120 a minute.
+	EventsAPIKey = "mk_test_0000000000000000000000000000000000000000000000000000000000000003"
+	// EventsKeyID names EventsAPIKey in listings.
+	EventsKeyID = "key_0000000000000003"
 	// PartnerID is the fixture partner (default USD rate card).
 	PartnerID = "ptn_0000000000000001"
 	// PartnerName is the fixture partner's name.
@@ -157,6 +163,13 @@ func Seed(ctx context.Context, store *dynamo.Store) error {
 	})
 	if err != nil {
 		return fmt.Errorf("seed key %s: %w", KeyID, err)
+	}
+	err = store.CreateKey(ctx, auth.Key{
+		KeyID: EventsKeyID, Digest: auth.Digest(EventsAPIKey), PartnerID: PartnerID, Mode: auth.Test,
+		Scopes: auth.AllScopes, CreatedAt: SeededAt,
+	})
+	if err != nil {
+		return fmt.Errorf("seed key %s: %w", EventsKeyID, err)
 	}
 	t := auth.Tenant{PartnerID: PartnerID, Mode: auth.Test}
 	for _, id := range []string{LeadID, CaptureLeadID, FinishLeadID, VideoLeadID, ViewLeadID} {

@@ -80,8 +80,8 @@ func (c StreamCase) Keys() map[string]events.DynamoDBAttributeValue {
 }
 
 // NewImage returns the event item as inserted: its keys, type "event",
-// the event's id, type, tenant, time (lead.TimeLayout) and data (JSON),
-// and expires_at.
+// the event's id, type, tenant, time (lead.TimeLayout), data (JSON) and
+// lead, expires_at, and the listing indexes' keys.
 func (c StreamCase) NewImage() map[string]events.DynamoDBAttributeValue {
 	img := c.Keys()
 	for k, v := range map[string]string{
@@ -92,6 +92,16 @@ func (c StreamCase) NewImage() map[string]events.DynamoDBAttributeValue {
 		img[k] = events.NewStringAttribute(v)
 	}
 	img[table.TTLAttribute] = events.NewNumberAttribute(strconv.FormatInt(c.Event.At.Add(eventItemRetention).Unix(), 10))
+	// The listing indexes' keys (table.EventIndexes) and the lead id.
+	tenant := "PARTNER#" + c.Tenant.PartnerID + "#MODE#" + string(c.Tenant.Mode) + "#EVENTS"
+	byLead := tenant + "#LEAD#" + c.Event.LeadID
+	for k, v := range map[string]string{
+		"lead_id": c.Event.LeadID, table.EventsByTenant.PK: tenant, table.EventsByType.PK: tenant + "#TYPE#" + string(c.Event.Type),
+		table.EventsByLead.PK: byLead, table.EventsByLeadType.PK: byLead + "#TYPE#" + string(c.Event.Type),
+		table.EventListSK: lead.FormatTime(c.Event.At) + "#" + c.Event.ID,
+	} {
+		img[k] = events.NewStringAttribute(v)
+	}
 	return img
 }
 

@@ -268,7 +268,7 @@ func TestFunctionEnvironment(t *testing.T) {
 			id := s.functionIDs(t)[f.Slug]
 			vars, _ := props(s.resources("AWS::Lambda::Function")[id])["Environment"].(map[string]any)["Variables"].(map[string]any)
 			want := map[string]any{settings.Table: map[string]any{"Ref": tableID}}
-			if f.WritesEvents() {
+			if f.UsesEvents() {
 				want[settings.EventsTable] = map[string]any{"Ref": eventsID}
 			}
 			for _, name := range f.Secrets {

@@ -59,7 +59,7 @@ func newTable(s awscdk.Stack, sz sizing) awsdynamodb.Table {
 
 // newEventsTable declares the events table (table.EventsName locally):
 // the webhook events owed, under the main table's keys and TTL attribute,
-// no index, and the stream with the schema's view (table.StreamView),
+// the listing indexes (table.EventIndexes), and the stream with the schema's view (table.StreamView),
 // which the stream-triggered functions read. Encryption, recovery and
 // removal as the main table's (newTable).
 func newEventsTable(s awscdk.Stack, sz sizing) awsdynamodb.Table {
@@ -77,6 +77,14 @@ func newEventsTable(s awscdk.Stack, sz sizing) awsdynamodb.Table {
 		DeletionProtection:  jsii.Bool(sz.deletionProtection),
 		RemovalPolicy:       sz.removal,
 	})
+	for _, ix := range table.EventIndexes {
+		t.AddGlobalSecondaryIndex(&awsdynamodb.GlobalSecondaryIndexProps{
+			IndexName:      jsii.String(ix.Name),
+			PartitionKey:   &awsdynamodb.Attribute{Name: jsii.String(ix.PK), Type: str},
+			SortKey:        &awsdynamodb.Attribute{Name: jsii.String(ix.SK), Type: str},
+			ProjectionType: awsdynamodb.ProjectionType_ALL,
+		})
+	}
 	awscdk.NewCfnOutput(s, jsii.String("EventsTableName"), &awscdk.CfnOutputProps{
 		Value: t.TableName(), Description: jsii.String("DynamoDB events table, whose stream feeds the webhook dispatcher (EVENTS_TABLE_NAME; opctl)"),
 	})

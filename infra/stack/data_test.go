@@ -26,6 +26,14 @@ func TestTableFollowsSchema(t *testing.T) {
 			"Projection": map[string]any{"ProjectionType": "ALL"},
 		})
 	}
+	var eventGSIs []any
+	for _, ix := range table.EventIndexes {
+		eventGSIs = append(eventGSIs, map[string]any{
+			"IndexName":  ix.Name,
+			"KeySchema":  []any{key(ix.PK, "HASH"), key(ix.SK, "RANGE")},
+			"Projection": map[string]any{"ProjectionType": "ALL"},
+		})
+	}
 	assert(t, "table", func() {
 		s.template.HasResourceProperties(jsii.String("AWS::DynamoDB::Table"), &map[string]any{
 			"KeySchema":                 []any{key(table.PK, "HASH"), key(table.SK, "RANGE")},
@@ -47,7 +55,7 @@ func TestTableFollowsSchema(t *testing.T) {
 		s.template.HasResourceProperties(jsii.String("AWS::DynamoDB::Table"), &map[string]any{
 			"KeySchema":                 []any{key(table.PK, "HASH"), key(table.SK, "RANGE")},
 			"BillingMode":               "PAY_PER_REQUEST",
-			"GlobalSecondaryIndexes":    assertions.Match_Absent(),
+			"GlobalSecondaryIndexes":    eventGSIs,
 			"TimeToLiveSpecification":   map[string]any{"AttributeName": table.TTLAttribute, "Enabled": true},
 			"StreamSpecification":       map[string]any{"StreamViewType": table.StreamView},
 			"SSESpecification":          map[string]any{"SSEEnabled": true},
@@ -427,8 +435,8 @@ func TestSealingKeyArnOutput(t *testing.T) {
 }
 
 // TestEventsTableNameOnlyOnEventWriters: EVENTS_TABLE_NAME, a Ref to the
-// events table, is set exactly on the functions that write webhook events
-// (manifest.Function.WritesEvents).
+// events table, is set exactly on the functions that read or write
+// webhook events (manifest.Function.UsesEvents).
 func TestEventsTableNameOnlyOnEventWriters(t *testing.T) {
 	s := devStack(t)
 	events := s.eventsTableID(t)
@@ -439,8 +447,8 @@ func TestEventsTableNameOnlyOnEventWriters(t *testing.T) {
 		}
 		vars, _ := props(s.resources("AWS::Lambda::Function")[fid])["Environment"].(map[string]any)["Variables"].(map[string]any)
 		v, has := vars[settings.EventsTable]
-		if has != f.WritesEvents() {
-			t.Errorf("%s: %s set %v; want %v (writes events: %v)", slug, settings.EventsTable, has, f.WritesEvents(), f.WritesEvents())
+		if has != f.UsesEvents() {
+			t.Errorf("%s: %s set %v; want %v (reads or writes events)", slug, settings.EventsTable, has, f.UsesEvents())
 		}
 		if has && ref(v) != events {
 			t.Errorf("%s: %s = %v; want a Ref to %s", slug, settings.EventsTable, v, events)

@@ -218,7 +218,7 @@ func detectGrant() awsiam.PolicyStatement {
 // local stacks at stripe-mock.
 func environment(f manifest.Function, res resources) map[string]*string {
 	env := map[string]*string{settings.Table: res.table.TableName()}
-	if f.WritesEvents() {
+	if f.UsesEvents() {
 		env[settings.EventsTable] = res.events.TableName()
 	}
 	for _, name := range f.Secrets {
@@ -275,7 +275,8 @@ var linkTokenKeys = []string{table.CaptureTokenKeys, table.ViewTokenKeys, table.
 type grant struct {
 	sid     string
 	actions []string
-	// index grants on gsi1's ARN instead of the table's.
+	// index grants on gsi1's ARN instead of the table's; with events, on
+	// each of the events table's listing indexes (table.EventIndexes).
 	index bool
 	// leadingKeys, when set, limits the grant to items whose partition
 	// key matches one of these patterns (IAM StringLike, table.*Keys).
@@ -304,7 +305,11 @@ type grant struct {
 //     granted with the writes it guards and on the same keys, so that a
 //     transaction may check only items the function could also write.
 //     table.EventKeys is granted so on the events table instead
-//     (WriteEvents), the only items it holds.
+//     (WriteEvents), the only items it holds;
+//   - Table.ReadEvents: GetItem on the events table (ReadEvents) and
+//     Query on its listing indexes (QueryEventIndexes): listEvents and
+//     getEvent read only the tenant's own events by key, so like GetItem
+//     they are not limited by leading key.
 //
 // A function with none of these (route-not-found) gets no table grant.
 func tableGrants(f manifest.Function) []grant {
@@ -328,6 +333,10 @@ func tableGrants(f manifest.Function) []grant {
 	if f.WritesEvents() {
 		gs = append(gs, grant{sid: "WriteEvents", actions: writeItemActions, leadingKeys: []string{table.EventKeys}, events: true})
 	}
+	if f.Table.ReadEvents {
+		gs = append(gs, grant{sid: "ReadEvents", actions: []string{"dynamodb:GetItem"}, events: true},
+			grant{sid: "QueryEventIndexes", actions: []string{"dynamodb:Query"}, events: true, index: true})
+	}
 	return gs
 }
 
@@ -349,14 +358,20 @@ func servesPartnerKeys(f manifest.Function) bool {
 
 // statement is g as an IAM statement on tbl.
 func (g grant) statement(tbl awsdynamodb.Table) awsiam.PolicyStatement {
-	res := *tbl.TableArn()
-	if g.index {
-		res = res + "/index/" + table.GSI1.Name
+	res := []string{*tbl.TableArn()}
+	switch {
+	case g.index && g.events:
+		res = nil
+		for _, ix := range table.EventIndexes {
+			res = append(res, *tbl.TableArn()+"/index/"+ix.Name)
+		}
+	case g.index:
+		res[0] += "/index/" + table.GSI1.Name
 	}
 	ps := &awsiam.PolicyStatementProps{
 		Sid:       jsii.String(g.sid),
 		Actions:   jsii.Strings(g.actions...),
-		Resources: jsii.Strings(res),
+		Resources: jsii.Strings(res...),
 	}
 	if len(g.leadingKeys) > 0 {
 		ps.Conditions = &map[string]interface{}{

@@ -148,6 +148,15 @@ func TestRouteNotFoundTouchesNoTable(t *testing.T) {
 // then, when it is limited by leading key, "keys=" and the patterns.
 func (s *synthed) grantOn(t *testing.T, st statement) string {
 	t.Helper()
+	if len(st.resources) == len(table.EventIndexes) && len(st.resources) > 1 && st.condition == nil {
+		for i, ix := range table.EventIndexes {
+			if !s.isEventsSub(st.resources[i], "/index/"+ix.Name) {
+				t.Errorf("%v on %v; want the events table's indexes %v", st.actions, st.resources, table.EventIndexes)
+				return "?"
+			}
+		}
+		return "events-indexes"
+	}
 	if len(st.resources) != 1 {
 		t.Errorf("%v on %d resources; want 1", st.actions, len(st.resources))
 		return "?"
@@ -213,6 +222,10 @@ func wantDynamo(f manifest.Function) map[string][]string {
 		for _, a := range []string{"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"} {
 			w[a] = append(w[a], keys)
 		}
+	}
+	if f.Table.ReadEvents {
+		w["dynamodb:GetItem"] = append(w["dynamodb:GetItem"], "events")
+		w["dynamodb:Query"] = append(w["dynamodb:Query"], "events-indexes")
 	}
 	return w
 }
@@ -464,9 +477,9 @@ func TestSecretsReadOnlyByTheirFunctions(t *testing.T) {
 		t.Errorf("secret readers = %v; functions listing each = %v", readers, fromManifest)
 	}
 	for name, want := range map[string][]string{
-		// v1-mcp: the agent tool server runs listLeads, createDeposit
-		// and getDeposit as tools.
-		manifest.SecretCursor:         {"v1-leads-list", "v1-mcp"},
+		// v1-mcp: the agent tool server runs listLeads, listEvents,
+		// createDeposit and getDeposit as tools.
+		manifest.SecretCursor:         {"v1-leads-list", "v1-events", "v1-mcp"},
 		manifest.SecretWebhookSealing: {"webhook-dispatcher", "webhook-sender", "webhook-retrier"},
 		manifest.SecretStripeKeys:     {"v1-deposits", "v1-deposit-status", "v1-quote", "v1-mcp"},
 		manifest.SecretStripeWebhook:  {"stripe-webhook"},
@@ -522,6 +535,8 @@ func TestTableGrantsDeriveFromManifest(t *testing.T) {
 			[]string{"AuthenticateAndCount", "ReadItems", "WriteItems"}},
 		{"write without partner key", manifest.Function{Queue: &manifest.QueueTrigger{Name: "q"}, Table: manifest.TableAccess{Write: []string{table.LeadKeys}}},
 			[]string{"WriteItems"}},
+		{"read events", manifest.Function{HTTP: partnerRoute, Table: manifest.TableAccess{ReadEvents: true}},
+			[]string{"AuthenticateAndCount", "ReadEvents", "QueryEventIndexes"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
@@ -569,9 +584,10 @@ func TestQueryItemsIsOnTheTable(t *testing.T) {
 		"v1-video":               {"table"},
 		"v1-leads-list":          {"index"},
 		"v1-lead-get":            nil,
-		// The agent tool server: listLeads (the index) and the
-		// video-access tools (a survey's partition).
-		manifest.AgentToolsSlug: {"index", "table"},
+		"v1-events":              {"events-indexes"},
+		// The agent tool server: listLeads (the index), the
+		// video-access tools (a survey's partition) and listEvents.
+		manifest.AgentToolsSlug: {"index", "table", "events-indexes"},
 	} {
 		var got []string
 		for _, st := range s.functionStatements(t, slug) {

@@ -259,6 +259,9 @@ func tableAccess(f manifest.Function) string {
 	if f.WritesEvents() {
 		parts = append(parts, "events table: PutItem, UpdateItem, ConditionCheckItem "+code(table.EventKeys))
 	}
+	if f.Table.ReadEvents {
+		parts = append(parts, "events table: GetItem, Query its listing indexes")
+	}
 	if f.Stream != nil {
 		parts = append(parts, "events table's stream")
 	}

@@ -52,12 +52,7 @@ type bench struct {
 
 // Run measures every operation and returns the rows.
 func Run(ctx context.Context, o Options) ([]report.Row, error) {
-	if o.BigTenant == 0 {
-		o.BigTenant = 10000
-	}
-	if o.PageSize == 0 {
-		o.PageSize = 5
-	}
+	o = o.withDefaults()
 	b, err := newBench(ctx, o.Endpoint)
 	if err != nil {
 		return nil, err
@@ -124,7 +119,11 @@ func Run(ctx context.Context, o Options) ([]report.Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(rows, pages...), nil
+	events, err := b.eventRows(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(rows, pages...), events...), nil
 }
 
 // pageRows measures a listLeads page for the partner small (seeded to 10

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -20,8 +19,9 @@ import (
 // table's stream carries each new event item to the dispatcher, which fans
 // it out to the tenant's endpoints. The item only has to outlive that hand-off: DynamoDB's TTL
 // deletes it eventRetention after the event (the dispatcher ignores the
-// stream's REMOVE records).
-const eventRetention = 30 * 24 * time.Hour
+// stream's REMOVE records). The same item is what listEvents and getEvent
+// read, through the listing indexes (eventListKeys).
+const eventRetention = webhook.Retention
 
 // eventKey is an event owed by tenant t. Event ids are derived from what
 // owes them (webhook.SurveyEvents), so writing one twice is refused.
@@ -40,15 +40,29 @@ type eventItem struct {
 	At        string `dynamodbav:"at"`
 	Data      string `dynamodbav:"data"`                  // the payload's data, JSON
 	Endpoint  string `dynamodbav:"endpoint_id,omitempty"` // the one endpoint it goes to, if any
-	ExpiresAt int64  `dynamodbav:"expires_at"`            // TTL
+	LeadID    string `dynamodbav:"lead_id,omitempty"`
+	ExpiresAt int64  `dynamodbav:"expires_at"` // TTL
+	// The listing indexes' keys (table.EventIndexes), all unset on a
+	// webhook.test to one endpoint, the lead ones on an event of no lead.
+	TenantPK   string `dynamodbav:"tenant_pk,omitempty"`
+	TypePK     string `dynamodbav:"type_pk,omitempty"`
+	LeadPK     string `dynamodbav:"lead_pk,omitempty"`
+	LeadTypePK string `dynamodbav:"lead_type_pk,omitempty"`
+	ListSK     string `dynamodbav:"list_sk,omitempty"`
 }
 
 func newEventItem(t auth.Tenant, e webhook.Event) eventItem {
 	pk, sk := eventKey(t, e.ID)
-	return eventItem{
+	it := eventItem{
 		PK: pk, SK: sk, Type: EventItemType, EventID: e.ID, EventType: string(e.Type), PartnerID: t.PartnerID, Mode: string(t.Mode),
-		At: lead.FormatTime(e.At), Data: string(e.Data), Endpoint: e.Endpoint, ExpiresAt: e.At.Add(eventRetention).Unix(),
+		At: lead.FormatTime(e.At), Data: string(e.Data), Endpoint: e.Endpoint, LeadID: e.LeadID, ExpiresAt: e.At.Add(eventRetention).Unix(),
 	}
+	if e.Endpoint == "" {
+		k := eventListKeys(t, e.Type, e.LeadID)
+		it.TenantPK, it.TypePK, it.LeadPK, it.LeadTypePK = k.tenant, k.byType, k.byLead, k.byLeadType
+		it.ListSK = eventListSK(it.At, e.ID)
+	}
+	return it
 }
 
 // PutEvent writes event e owed by tenant t on its own (an operator's
@@ -69,7 +83,8 @@ func (s *Store) putNewEvent(t auth.Tenant, e webhook.Event) (types.TransactWrite
 }
 
 // GetEvent returns tenant t's event id (strongly consistent), or
-// not_found. A failed read is upstream_failed.
+// not_found, whatever its age (getEvent hides what webhook.Event.Listed
+// does not show). A failed read is upstream_failed.
 func (s *Store) GetEvent(ctx context.Context, t auth.Tenant, id string) (webhook.Event, error) {
 	pk, sk := eventKey(t, id)
 	var it eventItem
@@ -85,7 +100,7 @@ func (it eventItem) event() (webhook.Event, error) {
 	if err != nil {
 		return webhook.Event{}, err
 	}
-	return webhook.Event{ID: it.EventID, Type: webhook.Type(it.EventType), Mode: it.Mode, At: at, Data: json.RawMessage(it.Data), Endpoint: it.Endpoint}, nil
+	return webhook.Event{ID: it.EventID, Type: webhook.Type(it.EventType), Mode: it.Mode, At: at, Data: json.RawMessage(it.Data), Endpoint: it.Endpoint, LeadID: it.LeadID}, nil
 }
 
 // EventItemType is the "type" attribute of event items: the webhook

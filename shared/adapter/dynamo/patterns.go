@@ -84,6 +84,7 @@ func AccessPatterns() []AccessPattern {
 	pk, sk = eventKey(t, "<event_id>")
 	add("a webhook event owed (outbox), in the events table, written with the state change that owes it; the events table's stream hands it on",
 		"in TransactWriteItems (conditional put) / GetItem", "", pk, sk)
+	eventPatterns(t, add)
 	pk, sk = endpointKey("<endpoint_id>")
 	add("a webhook endpoint: register / read / disable, re-enable, rotate (sealed secrets)", "PutItem (conditional) / GetItem / UpdateItem", "", pk, sk)
 	pk, sk = endpointsIndex(t, "<created_at>", "<endpoint_id>")
@@ -120,4 +121,23 @@ func AccessPatterns() []AccessPattern {
 func replaceHash(pk string) string {
 	const emptyDigest = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 	return pk[:len(pk)-len(emptyDigest)] + "<sha256(Idempotency-Key)>"
+}
+
+// eventPatterns are the events API's access patterns (eventlist.go).
+func eventPatterns(t auth.Tenant, add func(pattern, call, index, pk, sk string)) {
+	pk, sk := eventKey(t, "<event_id>")
+	add("getEvent: one event (shown when within 30 days and not a webhook.test to one endpoint)", "GetItem (strongly consistent)", "", pk, sk)
+	ek := eventListKeys(t, "<type>", "<lead_id>")
+	esk := eventListSK("<at>", "<event_id>")
+	for _, ix := range []struct {
+		what string
+		ix   table.Index
+		pk   string
+	}{
+		{"", table.EventsByTenant, ek.tenant}, {" of one type", table.EventsByType, ek.byType},
+		{" about one lead", table.EventsByLead, ek.byLead}, {" of one type about one lead", table.EventsByLeadType, ek.byLeadType},
+	} {
+		add("listEvents: a tenant's events"+ix.what+", newest first, within 30 days (and since created_since), keyset from the cursor",
+			"Query (keyed range at >= oldest, <= cursor; newest first; limit+2 items at most)", ix.ix.Name, ix.pk, esk)
+	}
 }

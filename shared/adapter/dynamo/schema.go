@@ -18,24 +18,7 @@ import (
 // the schema in package table, on-demand billing, with no stream (only the
 // events table has one: EventsTableInput).
 func CreateTableInput(name string) *dynamodb.CreateTableInput {
-	attrs := []types.AttributeDefinition{
-		{AttributeName: aws.String(table.PK), AttributeType: types.ScalarAttributeTypeS},
-		{AttributeName: aws.String(table.SK), AttributeType: types.ScalarAttributeTypeS},
-	}
-	var gsis []types.GlobalSecondaryIndex
-	for _, ix := range table.Indexes {
-		attrs = append(attrs,
-			types.AttributeDefinition{AttributeName: aws.String(ix.PK), AttributeType: types.ScalarAttributeTypeS},
-			types.AttributeDefinition{AttributeName: aws.String(ix.SK), AttributeType: types.ScalarAttributeTypeS})
-		gsis = append(gsis, types.GlobalSecondaryIndex{
-			IndexName: aws.String(ix.Name),
-			KeySchema: []types.KeySchemaElement{
-				{AttributeName: aws.String(ix.PK), KeyType: types.KeyTypeHash},
-				{AttributeName: aws.String(ix.SK), KeyType: types.KeyTypeRange},
-			},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
-		})
-	}
+	attrs, gsis := indexes(table.Indexes)
 	return &dynamodb.CreateTableInput{
 		TableName:              aws.String(name),
 		AttributeDefinitions:   attrs,
@@ -45,18 +28,47 @@ func CreateTableInput(name string) *dynamodb.CreateTableInput {
 	}
 }
 
+// indexes are the attribute definitions (the base keys, then each index
+// key once: the events indexes share their sort key) and the global
+// secondary indexes, projecting all attributes, of ixs.
+func indexes(ixs []table.Index) ([]types.AttributeDefinition, []types.GlobalSecondaryIndex) {
+	attrs := []types.AttributeDefinition{
+		{AttributeName: aws.String(table.PK), AttributeType: types.ScalarAttributeTypeS},
+		{AttributeName: aws.String(table.SK), AttributeType: types.ScalarAttributeTypeS},
+	}
+	seen := map[string]bool{table.PK: true, table.SK: true}
+	var gsis []types.GlobalSecondaryIndex
+	for _, ix := range ixs {
+		for _, a := range []string{ix.PK, ix.SK} {
+			if !seen[a] {
+				seen[a] = true
+				attrs = append(attrs, types.AttributeDefinition{AttributeName: aws.String(a), AttributeType: types.ScalarAttributeTypeS})
+			}
+		}
+		gsis = append(gsis, types.GlobalSecondaryIndex{
+			IndexName: aws.String(ix.Name),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String(ix.PK), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String(ix.SK), KeyType: types.KeyTypeRange},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+		})
+	}
+	return attrs, gsis
+}
+
 // EventsTableInput returns the CreateTable request for the events table
-// named name (table.EventsName): the main table's keys, no index, on-demand
-// billing, and the stream when stream is set.
+// named name (table.EventsName): the main table's keys, the listing
+// indexes (table.EventIndexes), on-demand billing, and the stream when
+// stream is set.
 func EventsTableInput(name string, stream bool) *dynamodb.CreateTableInput {
+	attrs, gsis := indexes(table.EventIndexes)
 	in := &dynamodb.CreateTableInput{
-		TableName: aws.String(name),
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String(table.PK), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String(table.SK), AttributeType: types.ScalarAttributeTypeS},
-		},
-		KeySchema:   keySchema(),
-		BillingMode: types.BillingModePayPerRequest,
+		TableName:              aws.String(name),
+		AttributeDefinitions:   attrs,
+		KeySchema:              keySchema(),
+		GlobalSecondaryIndexes: gsis,
+		BillingMode:            types.BillingModePayPerRequest,
 	}
 	if stream {
 		in.StreamSpecification = streamSpecification()

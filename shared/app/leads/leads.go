@@ -1,6 +1,7 @@
 // Package leads is the lead feature's service: createLead, listLeads and
 // getLead as plain Go over the lead domain, and their endpoints (request
-// decoding, validation, response views, listLeads' signed cursors) for the
+// decoding, validation, response views, listLeads' signed cursors
+// from shared/app/pagecursor) for the
 // request pipeline in shared/app/pipeline. Every edge (API Gateway, the
 // agent tool server) runs these same endpoints. It imports no AWS or HTTP
 // package: storage is the Store interface below, which
@@ -11,6 +12,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/moveleads/partnerapi/shared/app/pagecursor"
 	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
@@ -38,13 +40,13 @@ type Store interface {
 type Service struct {
 	store Store
 	// cursor returns the signer of list cursors, loaded on first use.
-	cursor func(context.Context) (*cursorSigner, error)
+	cursor func(context.Context) (*pagecursor.Signer, error)
 }
 
 // New returns the lead service over store. cursorKey returns the key that
 // signs list cursors (read lazily; only listLeads calls it).
 func New(store Store, cursorKey func(context.Context) ([]byte, error)) *Service {
-	return &Service{store: store, cursor: lazySigner(cursorKey)}
+	return &Service{store: store, cursor: pagecursor.Lazy(cursorKey)}
 }
 
 // Create builds the lead with id from a validated request and stores it,
@@ -83,7 +85,7 @@ func (s *Service) List(ctx context.Context, t auth.Tenant, q lead.ListQuery) (Pa
 			return Page{}, err
 		}
 		last := leads[len(leads)-1]
-		c := signer.Encode(t.PartnerID, string(t.Mode), lead.Position{UpdatedAt: lead.FormatTime(last.UpdatedAt), LeadID: last.ID})
+		c := signer.Encode(pagecursor.Leads, t.PartnerID, string(t.Mode), pagecursor.Position{At: lead.FormatTime(last.UpdatedAt), ID: last.ID})
 		page.NextCursor = &c
 	}
 	return page, nil

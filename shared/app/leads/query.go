@@ -3,19 +3,13 @@ package leads
 import (
 	"context"
 	"regexp"
-	"strconv"
 	"sync"
 	"time"
 
+	"github.com/moveleads/partnerapi/shared/app/pagecursor"
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
-)
-
-// List query parameters and bounds.
-const (
-	defaultLimit = 25
-	maxLimit     = 100
 )
 
 var listParams = map[string]bool{"limit": true, "updated_since": true, "cursor": true}
@@ -30,14 +24,7 @@ func (s *Service) parseListQuery(ctx context.Context, c *pipeline.Call) (lead.Li
 			fe.Add(name, "unknown query parameter (known: limit, updated_since, cursor)")
 		}
 	}
-	q := lead.ListQuery{Limit: defaultLimit}
-	if v, ok := params["limit"]; ok {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxLimit || strconv.Itoa(n) != v {
-			fe.Add("limit", "must be an integer from 1 to 100")
-		}
-		q.Limit = n
-	}
+	q := lead.ListQuery{Limit: pagecursor.ParseLimit(params, fe)}
 	if v, ok := params["updated_since"]; ok {
 		t, err := ParseSince(v)
 		if err != nil {
@@ -45,16 +32,12 @@ func (s *Service) parseListQuery(ctx context.Context, c *pipeline.Call) (lead.Li
 		}
 		q.Since = &t
 	}
-	if v, ok := params["cursor"]; ok {
-		signer, err := s.cursor(ctx)
-		if err != nil {
-			return lead.ListQuery{}, err
-		}
-		pos, err := signer.Decode(c.Principal.PartnerID, string(c.Principal.Mode), v)
-		if err != nil {
-			fe.Add("cursor", "is not a cursor this API issued for this key; pass next_cursor back unchanged")
-		}
-		q.After = &pos
+	pos, err := pagecursor.ParseCursor(ctx, s.cursor, pagecursor.Leads, c.Principal.PartnerID, string(c.Principal.Mode), params, fe)
+	if err != nil {
+		return lead.ListQuery{}, err
+	}
+	if pos != nil {
+		q.After = &lead.Position{UpdatedAt: pos.At, LeadID: pos.ID}
 	}
 	return q, fe.Err()
 }

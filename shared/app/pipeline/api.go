@@ -80,8 +80,8 @@ type Call struct {
 	// survey of a capture token); nil on other routes.
 	Subject any
 	// ID is the path's id in canonical form on a route whose path
-	// parameter is a manifest.ParamUUID (checked before Prepare); "" on
-	// other routes.
+	// parameter is a manifest.ParamUUID or ParamEventID (checked before
+	// Prepare); "" on other routes.
 	ID string
 	// Viewer is the signed-in person of a manifest.AuthDashboardSession
 	// route (nil on other routes).

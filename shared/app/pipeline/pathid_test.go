@@ -82,3 +82,50 @@ func TestMalformedPathIDIsNotFound(t *testing.T) {
 		t.Errorf("%d routes with an id path parameter; want at least 7 (leads, surveys, quotes, deposits)", n)
 	}
 }
+
+// TestMalformedEventIDIsNotFound: on a route whose path parameter is an
+// event id, a value not of that form answers 404 not_found naming the
+// event and never reaches the endpoint; an event id reaches it as is.
+func TestMalformedEventIDIsNotFound(t *testing.T) {
+	p := New(Deps{Store: partnerStore{}, Now: time.Now, NewID: func() string { return "id" }})
+	admitted := auth.Principal{Tenant: auth.Tenant{PartnerID: "p1", Mode: auth.Test}, Scopes: auth.AllScopes}
+	n := 0
+	for _, rt := range manifest.Routes() {
+		if rt.PathParamType != manifest.ParamEventID {
+			continue
+		}
+		n++
+		for _, id := range []string{"", "evt_", "evt", "x", "EVT_abc", "evt_ABC", "evt_a/b", "evt_a%2Fb", "evt_a b", "evt_é", "0b9f1f4e-7c5a-4a43-9d55-0a8d2a0c3e11", "evt_" + strings.Repeat("a", 200)} {
+			t.Run(string(rt.Operation)+"/"+id[:min(len(id), 20)], func(t *testing.T) {
+				reached := false
+				ep := Endpoint{Operation: rt.Operation, Prepare: func(context.Context, *Call) (Work, error) {
+					reached = true
+					return Work{Run: func(context.Context, string) (any, error) { return struct{}{}, nil }}, nil
+				}}
+				res := p.Run(context.Background(), ep, &Request{Route: rt, PathParam: id, Admitted: &admitted})
+				var body errorBody
+				if err := json.Unmarshal(res.Body, &body); err != nil {
+					t.Fatalf("body %s: %v", res.Body, err)
+				}
+				const want = "No event with that id exists for this API key."
+				if reached || res.Status != 404 || body.Error.Code != "not_found" || body.Error.Message != want {
+					t.Errorf("path id %q: reached %v, %d %s; want 404 not_found %q", id, reached, res.Status, res.Body, want)
+				}
+			})
+		}
+		for _, id := range []string{"evt_0b9f1f4e-7c5a-4a43-9d55-0a8d2a0c3e11_survey.completed", "evt_test_0123456789abcdef"} {
+			var got string
+			ep := Endpoint{Operation: rt.Operation, Prepare: func(_ context.Context, c *Call) (Work, error) {
+				got = c.ID
+				return Work{Run: func(context.Context, string) (any, error) { return struct{}{}, nil }}, nil
+			}}
+			p.Run(context.Background(), ep, &Request{Route: rt, PathParam: id, Admitted: &admitted})
+			if got != id {
+				t.Errorf("%s: c.ID = %q; want %q", rt.Operation, got, id)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no route takes an event id")
+	}
+}

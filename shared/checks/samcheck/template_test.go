@@ -658,7 +658,7 @@ func checkEnvironment(fn function, f manifest.Function) []string {
 		want      bool
 		why       string
 	}{
-		{settings.EventsTable, table.EventsName(table.DefaultName), f.WritesEvents(), "functions that write webhook events"},
+		{settings.EventsTable, table.EventsName(table.DefaultName), f.UsesEvents(), "functions that read or write webhook events"},
 		{settings.ClipBucket, wantClipBucket, usesBucket(f), "functions with bucket grants or an S3 trigger"},
 		{"AWS_ENDPOINT_URL_S3", "", usesBucket(f), "functions with bucket grants or an S3 trigger (empty: real S3)"},
 		{settings.PublicBaseURL, wantBaseURL, needsBaseURL(f), "functions that mint capture, video or quote page links or serve a token page"},
@@ -688,7 +688,7 @@ func TestSettingsPinned(t *testing.T) {
 		settings.PublicBaseURL: {"DashboardFunction", "V1CaptureFunction", "V1DepositsFunction", "V1LeadQuoteFunction", "V1LeadSurveyFunction", "V1McpFunction", "V1QuoteFunction",
 			"V1SurveyVideoAccessFunction", "V1VideoFunction"},
 		settings.WebhookSealingKey:    {"WebhookDispatcherFunction", "WebhookRetrierFunction", "WebhookSenderFunction"},
-		settings.CursorSecret:         {"V1LeadsListFunction", "V1McpFunction"},
+		settings.CursorSecret:         {"V1EventsFunction", "V1LeadsListFunction", "V1McpFunction"},
 		settings.CaptureLinkKey:       {"V1LeadSurveyFunction", "V1McpFunction"},
 		settings.StripeAPIKeys:        {"V1DepositStatusFunction", "V1DepositsFunction", "V1McpFunction", "V1QuoteFunction"},
 		settings.StripeAPIURL:         {"V1DepositStatusFunction", "V1DepositsFunction", "V1McpFunction", "V1QuoteFunction"},

@@ -17,10 +17,14 @@ const (
 	SurveysWrite  Scope = "surveys:write"
 	DepositsRead  Scope = "deposits:read"
 	DepositsWrite Scope = "deposits:write"
+	// EventsRead reads the partner's events (listEvents, getEvent). Keys
+	// made before it existed do not carry it: 403 insufficient_scope
+	// until the operator makes a key with it.
+	EventsRead Scope = "events:read"
 )
 
 // AllScopes lists every scope, in a stable order. It is the default for new keys.
-var AllScopes = []Scope{LeadsRead, LeadsWrite, SurveysRead, SurveysWrite, DepositsRead, DepositsWrite}
+var AllScopes = []Scope{LeadsRead, LeadsWrite, SurveysRead, SurveysWrite, DepositsRead, DepositsWrite, EventsRead}
 
 // ParseScope returns the scope named s, or an error naming the known scopes.
 func ParseScope(s string) (Scope, error) {

@@ -56,7 +56,7 @@ func DepositEvents(mode string, d deposit.Deposit, tr deposit.Transition, leadSt
 	}
 	out := make([]Event, 0, len(types))
 	for _, ty := range types {
-		out = append(out, Event{ID: "evt_" + d.ID + "_" + ty, Type: Type(ty), Mode: mode, At: at, Data: data})
+		out = append(out, Event{ID: "evt_" + d.ID + "_" + ty, Type: Type(ty), Mode: mode, At: at, Data: data, LeadID: d.LeadID})
 	}
 	return out, nil
 }

@@ -66,7 +66,7 @@ func SurveyEvents(mode, leadID, surveyID string, status survey.Status, inv *inve
 	}
 	out := make([]Event, 0, len(types))
 	for _, t := range types {
-		out = append(out, Event{ID: "evt_" + surveyID + "_" + string(t), Type: t, Mode: mode, At: at, Data: data})
+		out = append(out, Event{ID: "evt_" + surveyID + "_" + string(t), Type: t, Mode: mode, At: at, Data: data, LeadID: leadID})
 	}
 	return out, nil
 }

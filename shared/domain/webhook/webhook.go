@@ -101,6 +101,9 @@ type Event struct {
 	At time.Time
 	// Data is the payload's data, already JSON.
 	Data json.RawMessage
+	// LeadID is the lead the event is about ("" for none: webhook.test),
+	// by which listEvents filters.
+	LeadID string
 	// Endpoint, when set, is the one endpoint the event goes to (a
 	// webhook.test an operator sends to check it); "" is every endpoint
 	// of the partner and mode that receives the type.

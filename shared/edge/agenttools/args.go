@@ -38,6 +38,20 @@ type ListLeadsArgs struct {
 	Cursor       string `json:"cursor,omitempty" jsonschema:"To get the next page, the next_cursor of the previous answer, exactly as it was. Keep the other arguments the same."`
 }
 
+// ListEventsArgs are list_events' arguments (listEvents' query).
+type ListEventsArgs struct {
+	Limit        *int   `json:"limit,omitempty" jsonschema:"How many events to return, 1 to 100 (default 25)."`
+	Type         string `json:"type,omitempty" jsonschema:"Only events of this type, e.g. survey.completed, estimate.ready, deposit.paid, lead.booked."`
+	LeadID       string `json:"lead_id,omitempty" jsonschema:"Only events about this lead (its id, a UUID)."`
+	CreatedSince string `json:"created_since,omitempty" jsonschema:"Only events that happened at or after this time (ISO 8601 date-time, e.g. 2026-11-23T09:00:00Z); never older than 30 days."`
+	Cursor       string `json:"cursor,omitempty" jsonschema:"To get the next page, the next_cursor of the previous answer, exactly as it was. Keep the other arguments the same."`
+}
+
+// EventArgs name one event.
+type EventArgs struct {
+	EventID string `json:"event_id" jsonschema:"The event's id (evt_...), as list_events returned it."`
+}
+
 // LeadArgs name one lead.
 type LeadArgs struct {
 	LeadID string `json:"lead_id" jsonschema:"The lead's id (a UUID), as create_lead or list_leads returned it."`

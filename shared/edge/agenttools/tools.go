@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/moveleads/partnerapi/shared/app/deposits"
+	"github.com/moveleads/partnerapi/shared/app/eventfeed"
 	"github.com/moveleads/partnerapi/shared/app/leads"
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 	"github.com/moveleads/partnerapi/shared/app/quotes"
@@ -143,6 +144,28 @@ var Tools = []*Tool{
 		Description: "Beta. Read a deposit's status: pending, paid (the move is booked), failed, refunded or disputed, with amount_cents, currency, paid_at, and checkout_url while it can still be paid.",
 		ReadOnly:    true,
 	}, func(a DepositArgs) call { return call{PathParam: a.DepositID} }),
+
+	define[ListEventsArgs, eventfeed.ListView]("list_events", manifest.ListEvents, tool{
+		Description: "List what happened to the moving company's leads in the last 30 days, newest first, a page at a time: surveys completed or failed, estimates ready, deposits paid, failed, refunded or disputed, leads booked. " +
+			"Filter by type, lead_id and created_since. Returns data (events: id, type, created_at, and data, which names the lead and what changed), has_more, and next_cursor: pass it back as cursor for the next page while has_more is true.",
+		ReadOnly: true,
+	}, func(a ListEventsArgs) call {
+		q := map[string]string{}
+		if a.Limit != nil {
+			q["limit"] = strconv.Itoa(*a.Limit)
+		}
+		for name, v := range map[string]string{"type": a.Type, "lead_id": a.LeadID, "created_since": a.CreatedSince, "cursor": a.Cursor} {
+			if v != "" {
+				q[name] = v
+			}
+		}
+		return call{Query: q}
+	}),
+
+	define[EventArgs, eventfeed.View]("get_event", manifest.GetEvent, tool{
+		Description: "Read one event of the last 30 days by its id (from list_events): its type, created_at and data.",
+		ReadOnly:    true,
+	}, func(a EventArgs) call { return call{PathParam: a.EventID} }),
 }
 
 // toolError is a failed call's result: the API's error body as its text.

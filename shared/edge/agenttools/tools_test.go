@@ -23,7 +23,7 @@ import (
 )
 
 // pathParams are the arguments that become the operation's path parameter.
-var pathParams = []string{"lead_id", "survey_id", "deposit_id"}
+var pathParams = []string{"lead_id", "survey_id", "deposit_id", "event_id"}
 
 // TestToolsCoverTheOperations: one tool per operation of
 // manifest.AgentToolOperations, in that order, with distinct names.
@@ -54,10 +54,11 @@ func TestInputSchemas(t *testing.T) {
 				t.Fatalf("input schema type %q; want object", s.Type)
 			}
 			checkClosed(t, "", s)
-			for _, p := range pathParams {
-				if _, ok := s.Properties[p]; ok && !slices.Contains(s.Required, p) && tl.Operation != manifest.CreateDeposit {
-					t.Errorf("%s is not required", p)
-				}
+			// The argument that becomes the route's path parameter is
+			// required; a lead_id elsewhere (createDeposit's body,
+			// listEvents' filter) need not be.
+			if p := manifest.ParamName(tl.Route().PilotPath); p != "" && !slices.Contains(s.Required, p) {
+				t.Errorf("%s is not required", p)
 			}
 			_, hasKey := s.Properties["idempotency_key"]
 			if want := tl.Route().Idempotent && !tl.ReadOnly; hasKey != want {
@@ -287,7 +288,7 @@ func FuzzToolArguments(f *testing.F) {
 			t.Fatalf("%s ran on arguments that are not an object: %s", tl.Name, args)
 		}
 		for _, p := range pathParams {
-			if raw, ok := m[p]; ok && tl.Operation != manifest.CreateDeposit {
+			if raw, ok := m[p]; ok && p == manifest.ParamName(tl.Route().PilotPath) {
 				var v string
 				if json.Unmarshal(raw, &v) != nil || v != c.PathParam {
 					t.Fatalf("%s(%s): path parameter %q; want %s", tl.Name, args, c.PathParam, raw)

@@ -36,6 +36,10 @@ var endpoints = []struct{ method, path, body string }{
 	{"POST", "/v1/deposits", `{"lead_id":"00000000-0000-4000-8000-000000000000","quote_share_link_id":"00000000-0000-4000-8000-000000000000"}`},
 	{"GET", "/v1-deposit-status/{id}", ""},
 	{"GET", "/v1/deposits/{id}", ""},
+	{"GET", "/v1-events", ""},
+	{"GET", "/v1/events", ""},
+	{"GET", "/v1-event-get/{id}", ""},
+	{"GET", "/v1/events/{id}", ""},
 }
 
 func TestEveryRouteIsCovered(t *testing.T) {

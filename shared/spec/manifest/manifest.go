@@ -147,9 +147,14 @@ func (f Function) Description() string {
 // WritesEvents reports whether f writes webhook events owed
 // (table.EventKeys in its Table.Write), which live in the events table
 // (table.EventsName): such a function, and no other, gets the events
-// table's name (settings.EventsTable) and its write grant; the CDK stack
-// and the SAM template give them by this rule.
+// table's write grant; the CDK stack and the SAM template give it by
+// this rule.
 func (f Function) WritesEvents() bool { return slices.Contains(f.Table.Write, table.EventKeys) }
+
+// UsesEvents reports whether f reads (Table.ReadEvents) or writes the
+// events table: such a function, and no other, gets the events table's
+// name (settings.EventsTable).
+func (f Function) UsesEvents() bool { return f.WritesEvents() || f.Table.ReadEvents }
 
 // S3Trigger starts a function for each object created under Prefix (and
 // ending in Suffix, when set) in the clip bucket.
@@ -236,6 +241,9 @@ type TableAccess struct {
 	// QueryItems allows Query on the table itself: reading one partition's
 	// items (a survey and its clips).
 	QueryItems bool
+	// ReadEvents allows GetItem on the events table and Query on its
+	// listing indexes (table.EventIndexes): listEvents and getEvent.
+	ReadEvents bool
 	// Write lists the leading (partition) key patterns, in IAM StringLike
 	// syntax, of the items the function may PutItem and UpdateItem: the
 	// table package's *Keys patterns. table.EventKeys grants the write on
@@ -258,7 +266,8 @@ const ClipPrefix = "clips/"
 // Secret names. Each is deployed as one secret and read by the functions
 // that list it.
 const (
-	// SecretCursor signs listLeads cursors (at least 32 random bytes).
+	// SecretCursor signs listLeads' and listEvents' cursors (at least 32
+	// random bytes).
 	SecretCursor = "cursor-signing-key"
 	// SecretWebhookSealing is the AES-256 key (32 random bytes) that seals
 	// webhook endpoints' signing secrets in the table (webhook.Sealer):
@@ -338,6 +347,27 @@ var Functions = []Function{
 			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
 		}},
 		Table: TableAccess{Get: true},
+	},
+	{
+		Slug: "v1-events", Summary: "List the partner's events of the last 30 days, newest first, with keyset pagination and type, lead and time filters.",
+		HTTP: []Route{{
+			Operation: ListEvents, Method: "GET",
+			PilotPath: "/v1-events", LogicalPath: "/v1/events",
+			Auth: AuthPartnerKey, Scope: auth.EventsRead,
+			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
+		}},
+		Table:   TableAccess{ReadEvents: true},
+		Secrets: []string{SecretCursor},
+	},
+	{
+		Slug: "v1-event-get", Summary: "Read one of the partner's events of the last 30 days.",
+		HTTP: []Route{{
+			Operation: GetEvent, Method: "GET",
+			PilotPath: "/v1-event-get/{event_id}", LogicalPath: "/v1/events/{id}", PathParamType: ParamEventID,
+			Auth: AuthPartnerKey, Scope: auth.EventsRead,
+			BodyLimit: DefaultBodyLimit, Response: JSON, RateLimit: PerKey,
+		}},
+		Table: TableAccess{ReadEvents: true},
 	},
 	{
 		Slug: "v1-lead-survey", Summary: "Start (or continue) a lead's video survey and return a hosted capture link.",
@@ -578,7 +608,7 @@ var Functions = []Function{
 		// What the functions of AgentToolOperations do, since it runs
 		// their operations: no more, no less (TestAgentToolsGrants
 		// checks it is their union).
-		Table: TableAccess{Get: true, Query: true, QueryItems: true, Write: []string{
+		Table: TableAccess{Get: true, Query: true, QueryItems: true, ReadEvents: true, Write: []string{
 			table.LeadKeys, table.IdempotencyKeys, table.SurveyKeys, table.CaptureTokenKeys, table.SurveyRefKeys,
 			table.ViewTokenKeys, table.QuoteTokenKeys, table.DepositKeys, table.EventKeys, table.StripeKeys,
 		}},
@@ -674,6 +704,7 @@ var AgentToolOperations = []Operation{
 	CreateLead, ListLeads, GetLead, GetSurveyLink,
 	CreateSurveyVideoAccess, RevokeSurveyVideoAccess,
 	CreateQuote, AcceptQuote, CreateDeposit, GetDeposit,
+	ListEvents, GetEvent,
 }
 
 // BySlug returns the function named slug.

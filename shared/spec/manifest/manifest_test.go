@@ -98,6 +98,7 @@ func TestAgentToolsGrants(t *testing.T) {
 		want.Table.Get = want.Table.Get || src.Table.Get
 		want.Table.Query = want.Table.Query || src.Table.Query
 		want.Table.QueryItems = want.Table.QueryItems || src.Table.QueryItems
+		want.Table.ReadEvents = want.Table.ReadEvents || src.Table.ReadEvents
 		want.Table.Write = union(want.Table.Write, src.Table.Write)
 		want.Bucket.Write = union(want.Bucket.Write, src.Bucket.Write)
 		want.Secrets = union(want.Secrets, src.Secrets)
@@ -110,7 +111,7 @@ func TestAgentToolsGrants(t *testing.T) {
 	sorted := func(v []string) []string { v = slices.Clone(v); slices.Sort(v); return v }
 	if !slices.Equal(sorted(f.Table.Write), sorted(want.Table.Write)) || !slices.Equal(f.Bucket.Write, want.Bucket.Write) ||
 		!slices.Equal(sorted(f.Secrets), sorted(want.Secrets)) || f.Table.Get != want.Table.Get || f.Table.Query != want.Table.Query ||
-		f.Table.QueryItems != want.Table.QueryItems ||
+		f.Table.QueryItems != want.Table.QueryItems || f.Table.ReadEvents != want.Table.ReadEvents ||
 		f.S3 != nil || f.Stream != nil || f.Schedule != nil || f.Detect || len(f.Bucket.Read) != 0 {
 		t.Errorf("agent tools %+v; want the union of its operations' functions %+v", f, want)
 	}

@@ -42,6 +42,11 @@ const (
 	AcceptQuote   Operation = "acceptQuote"
 	CreateDeposit Operation = "createDeposit"
 	GetDeposit    Operation = "getDeposit"
+	// ListEvents and GetEvent read the tenant's events of the last 30
+	// days, with the type and data of their webhook payloads: how a
+	// partner that cannot receive webhooks stays in sync (docs/API.md).
+	ListEvents Operation = "listEvents"
+	GetEvent   Operation = "getEvent"
 	// The hosted quote page (HTML) and its own JSON calls (accept, start
 	// the deposit's checkout), authenticated by the quote token in the
 	// path: not partner API.
@@ -172,6 +177,10 @@ const (
 	// exists for this API key.", the resource named by the pilot path's
 	// parameter ({lead_id}: lead).
 	ParamUUID ParamType = "uuid"
+	// ParamEventID: an event id, "evt_" and lowercase letters, digits,
+	// "_", "." or "-" (webhook.ValidID). Any other value names no event:
+	// 404 as for ParamUUID.
+	ParamEventID ParamType = "event_id"
 )
 
 // Route is one operation served by one function at two paths.

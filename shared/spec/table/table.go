@@ -34,6 +34,36 @@ var GSI1 = Index{
 // Indexes lists every global secondary index.
 var Indexes = []Index{GSI1}
 
+// EventListSK is the sort key of every events index: the event's time
+// (lead.TimeLayout, whose string order is the time order) and its id,
+// "<at>#<event_id>". listEvents reads an index newest first.
+const EventListSK = "list_sk"
+
+// The events table's indexes (listEvents, getEvent's table is the base
+// table): one per filter combination, so that every listing is one keyed
+// Query whose reads do not grow with the partner's other events. Each
+// partition key starts with the tenant, PARTNER#<partner>#MODE#<mode>.
+// They are sparse: a webhook.test sent to one endpoint has none of
+// them (it is not listed), and an event without a lead none of the lead
+// ones.
+var (
+	// EventsByTenant: a tenant's events.
+	EventsByTenant = Index{Name: "events_by_tenant", PK: "tenant_pk", SK: EventListSK,
+		Purpose: "tenant's events, newest first (listEvents)"}
+	// EventsByType: a tenant's events of one type (…#TYPE#<type>).
+	EventsByType = Index{Name: "events_by_type", PK: "type_pk", SK: EventListSK,
+		Purpose: "tenant's events of one type, newest first (listEvents?type=)"}
+	// EventsByLead: a tenant's events about one lead (…#LEAD#<lead_id>).
+	EventsByLead = Index{Name: "events_by_lead", PK: "lead_pk", SK: EventListSK,
+		Purpose: "tenant's events about one lead, newest first (listEvents?lead_id=)"}
+	// EventsByLeadType: both (…#LEAD#<lead_id>#TYPE#<type>).
+	EventsByLeadType = Index{Name: "events_by_lead_type", PK: "lead_type_pk", SK: EventListSK,
+		Purpose: "tenant's events of one type about one lead, newest first (listEvents?lead_id=&type=)"}
+)
+
+// EventIndexes lists the events table's global secondary indexes.
+var EventIndexes = []Index{EventsByTenant, EventsByType, EventsByLead, EventsByLeadType}
+
 // TTLAttribute holds an item's expiry as epoch seconds. DynamoDB deletes
 // expired items within days, so readers also check it themselves.
 const TTLAttribute = "expires_at"
@@ -52,9 +82,9 @@ const StreamView = "NEW_AND_OLD_IMAGES"
 
 // The events table holds only the webhook events owed (the outbox items,
 // EventKeys), under the same key attributes (PK, SK) and TTL attribute as
-// the main table, with no index; its stream (StreamView) triggers the
-// webhook dispatcher. A state change writes its events in its own
-// transaction, which names both tables.
+// the main table, with the listing indexes EventIndexes; its stream
+// (StreamView) triggers the webhook dispatcher. A state change writes its
+// events in its own transaction, which names both tables.
 //
 // EventsName is the events table's name locally (make dev, tests, tools)
 // for main table name: main + "-events". Deployed functions get the

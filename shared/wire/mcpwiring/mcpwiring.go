@@ -87,6 +87,8 @@ func ToolBuilders() map[string]wiring.Builder {
 		"v1-leads":               wiring.CreateLead,
 		"v1-leads-list":          wiring.ListLeads,
 		"v1-lead-get":            wiring.GetLead,
+		"v1-events":              wiring.ListEvents,
+		"v1-event-get":           wiring.GetEvent,
 		"v1-lead-survey":         wiring.SurveyLink,
 		"v1-survey-video-access": wiring.VideoAccess,
 		"v1-lead-quote":          wiring.CreateQuote,

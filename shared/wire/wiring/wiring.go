@@ -12,6 +12,7 @@
 package wiring
 
 import (
+	"github.com/moveleads/partnerapi/shared/app/eventfeed"
 	"github.com/moveleads/partnerapi/shared/app/leads"
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 	"github.com/moveleads/partnerapi/shared/app/surveys"
@@ -42,6 +43,16 @@ func ListLeads(e *awsenv.Env) ([]pipeline.Endpoint, error) {
 // GetLead builds the v1-lead-get function's endpoint.
 func GetLead(e *awsenv.Env) ([]pipeline.Endpoint, error) {
 	return []pipeline.Endpoint{leads.New(e.Store, nil).GetLead()}, nil
+}
+
+// ListEvents builds the v1-events function's endpoint.
+func ListEvents(e *awsenv.Env) ([]pipeline.Endpoint, error) {
+	return []pipeline.Endpoint{eventfeed.New(e.Store, e.Secret(manifest.SecretCursor)).ListEvents()}, nil
+}
+
+// GetEvent builds the v1-event-get function's endpoint.
+func GetEvent(e *awsenv.Env) ([]pipeline.Endpoint, error) {
+	return []pipeline.Endpoint{eventfeed.New(e.Store, nil).GetEvent()}, nil
 }
 
 // SurveyLink builds the v1-lead-survey function's endpoint.

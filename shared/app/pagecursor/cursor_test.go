@@ -1,4 +1,4 @@
-package leads
+package pagecursor
 
 import (
 	"bytes"
@@ -6,21 +6,19 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/moveleads/partnerapi/shared/domain/lead"
 )
 
 var (
 	cursorSecretA = bytes.Repeat([]byte("a"), 32)
 	cursorSecretB = bytes.Repeat([]byte("b"), 32)
-	cursorPos     = lead.Position{UpdatedAt: "2026-03-01T12:00:00.000000Z", LeadID: "3f2b8c1e-8f4a-4b7e-9c1d-2a6b5e4f3d21"}
+	cursorPos     = Position{At: "2026-03-01T12:00:00.000000Z", ID: "3f2b8c1e-8f4a-4b7e-9c1d-2a6b5e4f3d21"}
 )
 
-func newTestCursorSigner(t testing.TB, secret []byte) *cursorSigner {
+func newTestSigner(t testing.TB, secret []byte) *Signer {
 	t.Helper()
-	s, err := newCursorSigner(secret)
+	s, err := New(secret)
 	if err != nil {
-		t.Fatalf("newCursorSigner(%d bytes): %v", len(secret), err)
+		t.Fatalf("New(%d bytes): %v", len(secret), err)
 	}
 	return s
 }
@@ -39,51 +37,51 @@ func TestNewCursorSigner(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := newCursorSigner(tt.secret)
+			s, err := New(tt.secret)
 			if (err != nil) != tt.wantErr {
-				t.Fatalf("newCursorSigner(%d bytes) error = %v; want error %v", len(tt.secret), err, tt.wantErr)
+				t.Fatalf("New(%d bytes) error = %v; want error %v", len(tt.secret), err, tt.wantErr)
 			}
 			if (s == nil) != tt.wantErr {
-				t.Errorf("newCursorSigner(%d bytes) signer = %v; want nil only with an error", len(tt.secret), s)
+				t.Errorf("New(%d bytes) signer = %v; want nil only with an error", len(tt.secret), s)
 			}
 		})
 	}
 }
 
 func TestCursorRoundTrip(t *testing.T) {
-	s := newTestCursorSigner(t, cursorSecretA)
+	s := newTestSigner(t, cursorSecretA)
 	tests := []struct {
 		name          string
 		partner, mode string
-		pos           lead.Position
+		pos           Position
 	}{
 		{"typical", "ptn_0123456789abcdef", "test", cursorPos},
 		{"live mode", "ptn_0123456789abcdef", "live", cursorPos},
-		{"unicode and punctuation", "ptn_é\"./", "test", lead.Position{UpdatedAt: "x.y", LeadID: "a\"b\\c.d"}},
+		{"unicode and punctuation", "ptn_é\"./", "test", Position{At: "x.y", ID: "a\"b\\c.d"}},
 		{"empty partner", "", "live", cursorPos},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := s.Encode(tt.partner, tt.mode, tt.pos)
+			c := s.Encode(Leads, tt.partner, tt.mode, tt.pos)
 			if strings.Count(c, ".") != 1 {
 				t.Errorf("Encode = %q; want exactly one dot", c)
 			}
-			got, err := s.Decode(tt.partner, tt.mode, c)
+			got, err := s.Decode(Leads, tt.partner, tt.mode, c)
 			if err != nil {
 				t.Fatalf("Decode(Encode(%+v)): %v", tt.pos, err)
 			}
 			if got != tt.pos {
 				t.Errorf("Decode(Encode(%+v)) = %+v; want the same", tt.pos, got)
 			}
-			if again := s.Encode(tt.partner, tt.mode, tt.pos); again != c {
+			if again := s.Encode(Leads, tt.partner, tt.mode, tt.pos); again != c {
 				t.Errorf("Encode is not deterministic: %q then %q", c, again)
 			}
 		})
 	}
 	t.Run("same secret, another signer", func(t *testing.T) {
-		c := s.Encode("ptn_1", "test", cursorPos)
-		other := newTestCursorSigner(t, bytes.Clone(cursorSecretA))
-		if got, err := other.Decode("ptn_1", "test", c); err != nil || got != cursorPos {
+		c := s.Encode(Leads, "ptn_1", "test", cursorPos)
+		other := newTestSigner(t, bytes.Clone(cursorSecretA))
+		if got, err := other.Decode(Leads, "ptn_1", "test", c); err != nil || got != cursorPos {
 			t.Errorf("Decode = %+v, %v; want %+v, nil", got, err, cursorPos)
 		}
 	})
@@ -92,16 +90,16 @@ func TestCursorRoundTrip(t *testing.T) {
 // TestCursorDecodeRejectsEveryByteChange changes each byte of a valid cursor to
 // every other byte value; none of the results may decode.
 func TestCursorDecodeRejectsEveryByteChange(t *testing.T) {
-	s := newTestCursorSigner(t, cursorSecretA)
-	c := s.Encode("ptn_1", "test", cursorPos)
+	s := newTestSigner(t, cursorSecretA)
+	c := s.Encode(Leads, "ptn_1", "test", cursorPos)
 	for i := 0; i < len(c); i++ {
 		for b := 0; b < 256; b++ {
 			if byte(b) == c[i] {
 				continue
 			}
 			m := c[:i] + string([]byte{byte(b)}) + c[i+1:]
-			if got, err := s.Decode("ptn_1", "test", m); err == nil {
-				t.Errorf("byte %d changed %q→%q: Decode(%q) = %+v, nil; want errInvalidCursor", i, c[i], byte(b), m, got)
+			if got, err := s.Decode(Leads, "ptn_1", "test", m); err == nil {
+				t.Errorf("byte %d changed %q→%q: Decode(%q) = %+v, nil; want ErrInvalid", i, c[i], byte(b), m, got)
 			}
 		}
 	}
@@ -110,27 +108,27 @@ func TestCursorDecodeRejectsEveryByteChange(t *testing.T) {
 // TestCursorDecodeRejectsInsertions inserts bytes into and around a valid cursor:
 // a cursor that is not byte for byte the one issued must not decode.
 func TestCursorDecodeRejectsInsertions(t *testing.T) {
-	s := newTestCursorSigner(t, cursorSecretA)
-	c := s.Encode("ptn_1", "test", cursorPos)
+	s := newTestSigner(t, cursorSecretA)
+	c := s.Encode(Leads, "ptn_1", "test", cursorPos)
 	for i := 0; i <= len(c); i++ {
 		for _, ins := range []string{"\n", "\r", "A", "=", "."} {
 			m := c[:i] + ins + c[i:]
-			if got, err := s.Decode("ptn_1", "test", m); err == nil {
-				t.Errorf("inserted %q at %d: Decode(%q) = %+v, nil; want errInvalidCursor", ins, i, m, got)
+			if got, err := s.Decode(Leads, "ptn_1", "test", m); err == nil {
+				t.Errorf("inserted %q at %d: Decode(%q) = %+v, nil; want ErrInvalid", ins, i, m, got)
 			}
 		}
 	}
 	for i := 0; i < len(c); i++ {
 		m := c[:i] + c[i+1:]
-		if got, err := s.Decode("ptn_1", "test", m); err == nil {
-			t.Errorf("deleted byte %d: Decode(%q) = %+v, nil; want errInvalidCursor", i, m, got)
+		if got, err := s.Decode(Leads, "ptn_1", "test", m); err == nil {
+			t.Errorf("deleted byte %d: Decode(%q) = %+v, nil; want ErrInvalid", i, m, got)
 		}
 	}
 }
 
 func TestCursorDecodeRejects(t *testing.T) {
-	s := newTestCursorSigner(t, cursorSecretA)
-	valid := s.Encode("ptn_1", "test", cursorPos)
+	s := newTestSigner(t, cursorSecretA)
+	valid := s.Encode(Leads, "ptn_1", "test", cursorPos)
 	body, sig, _ := strings.Cut(valid, ".")
 	// sign returns body.mac for an arbitrary body under cursorSecretA, to reach the
 	// checks behind the signature.
@@ -138,14 +136,14 @@ func TestCursorDecodeRejects(t *testing.T) {
 		b := base64.RawURLEncoding.EncodeToString([]byte(payload))
 		return b + "." + base64.RawURLEncoding.EncodeToString(s.mac(b))
 	}
-	long := s.Encode("ptn_1", "test", lead.Position{UpdatedAt: cursorPos.UpdatedAt, LeadID: strings.Repeat("x", 800)})
+	long := s.Encode(Leads, "ptn_1", "test", Position{At: cursorPos.At, ID: strings.Repeat("x", 800)})
 	tests := []struct {
 		name, partner, mode, cursor string
 	}{
 		{"another partner", "ptn_2", "test", valid},
 		{"partner prefix", "ptn_", "test", valid},
 		{"another mode", "ptn_1", "live", valid},
-		{"another secret", "ptn_1", "test", newTestCursorSigner(t, cursorSecretB).Encode("ptn_1", "test", cursorPos)},
+		{"another secret", "ptn_1", "test", newTestSigner(t, cursorSecretB).Encode(Leads, "ptn_1", "test", cursorPos)},
 		{"empty", "ptn_1", "test", ""},
 		{"dot only", "ptn_1", "test", "."},
 		{"missing dot", "ptn_1", "test", body + sig},
@@ -169,11 +167,11 @@ func TestCursorDecodeRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := s.Decode(tt.partner, tt.mode, tt.cursor)
-			if !errors.Is(err, errInvalidCursor) {
-				t.Errorf("Decode(%q, %q, %q) = %+v, %v; want errInvalidCursor", tt.partner, tt.mode, tt.cursor, got, err)
+			got, err := s.Decode(Leads, tt.partner, tt.mode, tt.cursor)
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("Decode(%q, %q, %q) = %+v, %v; want ErrInvalid", tt.partner, tt.mode, tt.cursor, got, err)
 			}
-			if got != (lead.Position{}) {
+			if got != (Position{}) {
 				t.Errorf("Decode(%q) position = %+v; want the zero Position", tt.cursor, got)
 			}
 		})
@@ -186,31 +184,76 @@ func TestCursorDecodeRejects(t *testing.T) {
 }
 
 func FuzzCursorDecode(f *testing.F) {
-	s := newTestCursorSigner(f, cursorSecretA)
+	s := newTestSigner(f, cursorSecretA)
 	const partner, mode = "ptn_1", "test"
-	valid := s.Encode(partner, mode, cursorPos)
+	valid := s.Encode(Leads, partner, mode, cursorPos)
 	for _, c := range []string{
 		valid, valid + "\n", valid[:len(valid)-1], "", ".", "a.b", "not-a-cursor", valid + "==",
-		s.Encode("ptn_2", mode, cursorPos), s.Encode(partner, "live", cursorPos),
-		newTestCursorSigner(f, cursorSecretB).Encode(partner, mode, cursorPos),
+		s.Encode(Leads, "ptn_2", mode, cursorPos), s.Encode(Leads, partner, "live", cursorPos),
+		newTestSigner(f, cursorSecretB).Encode(Leads, partner, mode, cursorPos),
 		strings.Replace(valid, ".", "\r.", 1),
 	} {
 		f.Add(c)
 	}
 	f.Fuzz(func(t *testing.T, c string) {
-		got, err := s.Decode(partner, mode, c)
+		got, err := s.Decode(Leads, partner, mode, c)
 		if err != nil {
-			if !errors.Is(err, errInvalidCursor) || got != (lead.Position{}) {
-				t.Errorf("Decode(%q) = %+v, %v; want the zero Position and errInvalidCursor", c, got, err)
+			if !errors.Is(err, ErrInvalid) || got != (Position{}) {
+				t.Errorf("Decode(%q) = %+v, %v; want the zero Position and ErrInvalid", c, got, err)
 			}
 			return
 		}
-		if got.UpdatedAt == "" || got.LeadID == "" {
+		if got.At == "" || got.ID == "" {
 			t.Errorf("Decode(%q) = %+v; want both fields set", c, got)
 		}
 		// Only a cursor this signer issued to this tenant may decode, and
 		// issuing is deterministic: re-encoding must give back the input.
-		if again := s.Encode(partner, mode, got); again != c {
+		if again := s.Encode(Leads, partner, mode, got); again != c {
+			t.Errorf("Decode(%q) = %+v, nil; but Encode of that position is %q: a cursor that was not issued decoded", c, got, again)
+		}
+	})
+}
+
+// TestCursorKindBinding: a cursor of one listing never decodes as another
+// listing's, and leads' cursors (issued before kinds existed, no "k") keep
+// decoding as leads'.
+func TestCursorKindBinding(t *testing.T) {
+	s := newTestSigner(t, cursorSecretA)
+	leads := s.Encode(Leads, "ptn_1", "test", cursorPos)
+	events := s.Encode(Events, "ptn_1", "test", cursorPos)
+	if got, err := s.Decode(Events, "ptn_1", "test", leads); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Decode(Events, a leads cursor) = %+v, %v; want ErrInvalid", got, err)
+	}
+	if got, err := s.Decode(Leads, "ptn_1", "test", events); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Decode(Leads, an events cursor) = %+v, %v; want ErrInvalid", got, err)
+	}
+	if got, err := s.Decode(Events, "ptn_1", "test", events); err != nil || got != cursorPos {
+		t.Errorf("Decode(Events, an events cursor) = %+v, %v; want %+v, nil", got, err, cursorPos)
+	}
+	// The leads cursor's payload as it was before kinds: no "k" field.
+	body, _, _ := strings.Cut(leads, ".")
+	raw, _ := base64.RawURLEncoding.DecodeString(body)
+	if strings.Contains(string(raw), `"k"`) {
+		t.Errorf("leads cursor payload %s has a kind; want none, as issued before kinds", raw)
+	}
+}
+
+func FuzzEventsCursorDecode(f *testing.F) {
+	s := newTestSigner(f, cursorSecretA)
+	const partner, mode = "ptn_1", "live"
+	valid := s.Encode(Events, partner, mode, cursorPos)
+	for _, c := range []string{valid, s.Encode(Leads, partner, mode, cursorPos), s.Encode(Events, partner, "test", cursorPos), "", ".", valid + "x"} {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, c string) {
+		got, err := s.Decode(Events, partner, mode, c)
+		if err != nil {
+			if !errors.Is(err, ErrInvalid) || got != (Position{}) {
+				t.Errorf("Decode(%q) = %+v, %v; want the zero Position and ErrInvalid", c, got, err)
+			}
+			return
+		}
+		if again := s.Encode(Events, partner, mode, got); again != c {
 			t.Errorf("Decode(%q) = %+v, nil; but Encode of that position is %q: a cursor that was not issued decoded", c, got, again)
 		}
 	})

@@ -1,4 +1,4 @@
-package leads
+package pagecursor
 
 import (
 	"context"
@@ -8,11 +8,11 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/lazy"
 )
 
-// lazySigner builds the cursor signer on first use, so that a cold start
-// pays nothing for the secret. A failed load is not remembered: the next
-// request tries again.
-func lazySigner(load func(context.Context) ([]byte, error)) func(context.Context) (*cursorSigner, error) {
-	return lazy.NewValue(func(ctx context.Context) (*cursorSigner, error) {
+// Lazy builds the signer on first use, so that a cold start pays nothing
+// for the secret that load returns. A failed load is not remembered: the
+// next request tries again.
+func Lazy(load func(context.Context) ([]byte, error)) func(context.Context) (*Signer, error) {
+	return lazy.NewValue(func(ctx context.Context) (*Signer, error) {
 		if load == nil {
 			return nil, fmt.Errorf("no cursor signing key is configured for this function")
 		}
@@ -23,7 +23,7 @@ func lazySigner(load func(context.Context) ([]byte, error)) func(context.Context
 			}
 			return nil, errcode.Upstream("load cursor signing key", err)
 		}
-		s, err := newCursorSigner(key)
+		s, err := New(key)
 		if err != nil {
 			return nil, fmt.Errorf("cursor signing key: %w", err)
 		}
