@@ -186,7 +186,7 @@ func TestEveryRouteHasA2xxEvent(t *testing.T) {
 		has[rt.Method+" "+path] = true
 	}
 	for _, rt := range manifest.Routes() {
-		if rt.IsDefault() {
+		if rt.IsDefault() || needsLiveSession(rt) {
 			continue
 		}
 		for _, path := range rt.Paths() {

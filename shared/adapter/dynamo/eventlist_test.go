@@ -55,7 +55,9 @@ func listIDs(t *testing.T, s *Store, tn auth.Tenant, q webhook.ListQuery) []stri
 
 func TestListEvents(t *testing.T) {
 	s := newStore(t)
-	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	// Near the real clock: DynamoDB Local's TTL deletes items whose
+	// expires_at (the event's time + 30 days) has passed in real time.
+	now := time.Now().UTC().Truncate(time.Second)
 	a := auth.Tenant{PartnerID: "ptn_a", Mode: auth.Test}
 	// Newest first: e5 … e1; e0 is 31 days old, which TTL has not deleted yet.
 	putListEvent(t, s, a, "evt_0", webhook.SurveyCompleted, "lead_1", now.Add(-31*24*time.Hour))
@@ -76,9 +78,9 @@ func TestListEvents(t *testing.T) {
 	putListEvent(t, s, auth.Tenant{PartnerID: "ptn_b", Mode: auth.Test}, "evt_b", webhook.SurveyCompleted, "lead_1", now.Add(-time.Minute))
 
 	// The listing indexes are global secondary indexes: eventually
-	// consistent, in DynamoDB Local as in AWS. Wait (bounded) until each
-	// shows what was written before asserting on them.
-	waitIndexed(t, s, a, now, 7, webhook.ListQuery{}, webhook.ListQuery{Type: webhook.SurveyCompleted}, webhook.ListQuery{LeadID: "lead_1"})
+	// consistent in AWS. Wait (bounded) until each shows what was written
+	// before asserting on them (6: evt_0 is past the 30 days).
+	waitIndexed(t, s, a, now, 6, webhook.ListQuery{}, webhook.ListQuery{Type: webhook.SurveyCompleted}, webhook.ListQuery{LeadID: "lead_1"})
 	waitIndexed(t, s, auth.Tenant{PartnerID: "ptn_a", Mode: auth.Live}, now, 1, webhook.ListQuery{}, webhook.ListQuery{LeadID: "lead_1", Type: webhook.SurveyCompleted})
 	waitIndexed(t, s, auth.Tenant{PartnerID: "ptn_b", Mode: auth.Test}, now, 1, webhook.ListQuery{}, webhook.ListQuery{LeadID: "lead_1", Type: webhook.SurveyCompleted})
 	waitIndexed(t, s, a, now, 1, webhook.ListQuery{LeadID: "lead_2", Type: webhook.SurveyFailed})
@@ -158,7 +160,9 @@ func TestListEventsReadsOnlyWhatItLists(t *testing.T) {
 			}), middleware.After)
 		})
 	})
-	now := time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	// Near the real clock: DynamoDB Local's TTL deletes items whose
+	// expires_at (the event's time + 30 days) has passed in real time.
+	now := time.Now().UTC().Truncate(time.Second)
 	a := auth.Tenant{PartnerID: "ptn_a", Mode: auth.Test}
 	for i := range 40 {
 		putListEvent(t, s, a, fmt.Sprintf("evt_other_%02d", i), webhook.SurveyCompleted, fmt.Sprintf("lead_%02d", i), now.Add(-time.Duration(i)*time.Minute))
@@ -171,7 +175,7 @@ func TestListEventsReadsOnlyWhatItLists(t *testing.T) {
 		{LeadID: "lead_x", Limit: 2},
 		{LeadID: "lead_x", Type: webhook.DepositPaid, Limit: 2},
 		{Limit: 2},
-		{Limit: 2, After: &webhook.Position{At: "2026-06-01T11:50:00.000000Z", ID: "evt_other_10"}},
+		{Limit: 2, After: &webhook.Position{At: lead.FormatTime(now.Add(-10 * time.Minute)), ID: "evt_other_10"}},
 	} {
 		mu.Lock()
 		scanned = nil
