@@ -303,6 +303,17 @@ func (f *fixture) request(rt manifest.Route) (request, error) {
 	case manifest.StripeWebhook:
 		path := strings.Replace(rt.PilotPath, "{"+manifest.ParamName(rt.PilotPath)+"}", string(auth.Test), 1)
 		return request{route: rt, method: http.MethodPost, path: path, body: ignoredStripeEvent, stripe: true}, nil
+	case manifest.ListEvents:
+		return request{route: rt, method: http.MethodGet, path: rt.PilotPath, key: true}, nil
+	case manifest.GetEvent:
+		// No event of the fixture's: the same key check and GetItem, then 404.
+		path := strings.Replace(rt.PilotPath, "{"+manifest.ParamName(rt.PilotPath)+"}", "evt_coldstart_none", 1)
+		return request{route: rt, method: http.MethodGet, path: path, key: true, status: http.StatusNotFound}, nil
+	case manifest.DashboardAsset:
+		// The dashboard function's first route: its stylesheet (the init
+		// measured is the whole function's).
+		path := strings.Replace(rt.PilotPath, "{"+manifest.ParamName(rt.PilotPath)+"}", "dashboard.css", 1)
+		return request{route: rt, method: http.MethodGet, path: path}, nil
 	case manifest.AgentTools:
 		return agentToolsRequest(rt), nil
 	case manifest.RouteNotFound:

@@ -183,3 +183,20 @@ func TestRoundRatiosWithMoreBaselineSamples(t *testing.T) {
 		t.Errorf("roundRatios = %v; want %v", got, want)
 	}
 }
+
+// TestEveryHTTPFunctionHasARequest: make bench cold-starts every function
+// of the manifest with its first route's request; a new function without
+// one would fail only there, after minutes of building.
+func TestEveryHTTPFunctionHasARequest(t *testing.T) {
+	var f fixture
+	for _, fn := range manifest.Functions {
+		if fn.Trigger() != manifest.TriggerHTTP {
+			continue
+		}
+		rt := fn.HTTP[0]
+		rt.Slug = fn.Slug
+		if _, err := f.request(rt); err != nil {
+			t.Errorf("%s: %v", fn.Slug, err)
+		}
+	}
+}
