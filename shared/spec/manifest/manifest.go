@@ -668,10 +668,11 @@ func DashboardRoutes() []Route {
 	audit.Admin = true
 	// admin marks a route admin-only; recent also needs a recent sign-in
 	// (it hands out or ends a credential).
-	// A form posts from a page and answers with a page (or a redirect).
+	// An admin's form: it answers with a page or a redirect, and a
+	// refusal with the error body like every call.
 	admin := func(op Operation, path string, recent bool) Route {
 		r := call(op, path)
-		r.Response, r.Admin, r.RecentSignIn = HTML, true, recent
+		r.Admin, r.RecentSignIn = true, recent
 		return r
 	}
 	event := page(DashboardEvent, "/dashboard/developers/events/{event_id}")
