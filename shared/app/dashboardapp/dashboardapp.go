@@ -7,9 +7,12 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/moveleads/partnerapi/shared/app/apikeys"
+	"github.com/moveleads/partnerapi/shared/app/eventfeed"
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
-	"github.com/moveleads/partnerapi/shared/domain/auth"
+	"github.com/moveleads/partnerapi/shared/app/webhooks"
 	"github.com/moveleads/partnerapi/shared/domain/audit"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/dashboard"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/linktoken"
@@ -48,6 +51,10 @@ type Passkeys interface {
 type Deps struct {
 	Store    Store
 	Passkeys Passkeys
+	// Keys, Hooks and Events serve the Developers pages.
+	Keys   *apikeys.Service
+	Hooks  *webhooks.Endpoints
+	Events *eventfeed.Service
 	// BaseURL is the public base URL; its origin is the only one a state
 	// change is accepted from.
 	BaseURL string
@@ -76,6 +83,11 @@ func (s *Service) Endpoints() []pipeline.Endpoint {
 		manifest.DashboardPeople: s.people, manifest.DashboardPasskeyBegin: s.passkeyBegin,
 		manifest.DashboardPasskeyFinish: s.passkeyFinish, manifest.DashboardPersonRemove: s.removePerson,
 		manifest.DashboardAudit: s.audit,
+		manifest.DashboardKeys:  s.keys, manifest.DashboardKeyCreate: s.keyCreate, manifest.DashboardKeyRevoke: s.keyRevoke,
+		manifest.DashboardWebhooks: s.webhooks, manifest.DashboardWebhookAdd: s.webhookAdd, manifest.DashboardWebhook: s.webhook,
+		manifest.DashboardWebhookDisable: s.webhookDisable, manifest.DashboardWebhookEnable: s.webhookEnable,
+		manifest.DashboardWebhookRotate: s.webhookRotate, manifest.DashboardWebhookTest: s.webhookTest,
+		manifest.DashboardRedeliver: s.redeliver, manifest.DashboardEvents: s.events, manifest.DashboardEvent: s.event,
 	}
 	var eps []pipeline.Endpoint
 	for _, rt := range manifest.DashboardRoutes() {

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/moveleads/partnerapi/shared/app/leads"
 	"github.com/moveleads/partnerapi/shared/app/pagecursor"
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
@@ -50,14 +52,27 @@ var listParams = []string{"limit", "cursor", "type", "lead_id", "created_since"}
 // parseListQuery validates listEvents' query parameters, naming every
 // failing one. The signer is loaded only when a cursor is sent.
 func (s *Service) parseListQuery(ctx context.Context, c *pipeline.Call) (webhook.ListQuery, error) {
-	params := c.Query
+	return s.parseParams(ctx, c.Tenant(), c.Query, c.Now)
+}
+
+// ListParams is listEvents for tenant t from its query parameters (the
+// dashboard's Events page takes the same ones, and the same cursors).
+func (s *Service) ListParams(ctx context.Context, t auth.Tenant, params map[string]string, now time.Time) (ListView, error) {
+	q, err := s.parseParams(ctx, t, params, now)
+	if err != nil {
+		return ListView{}, err
+	}
+	return s.List(ctx, t, q)
+}
+
+func (s *Service) parseParams(ctx context.Context, t auth.Tenant, params map[string]string, now time.Time) (webhook.ListQuery, error) {
 	fe := errcode.FieldErrors{}
 	for name := range params {
 		if !slices.Contains(listParams, name) {
 			fe.Add(name, "unknown query parameter (known: "+strings.Join(listParams, ", ")+")")
 		}
 	}
-	q := webhook.ListQuery{Limit: pagecursor.ParseLimit(params, fe), Now: c.Now}
+	q := webhook.ListQuery{Limit: pagecursor.ParseLimit(params, fe), Now: now}
 	if v, ok := params["type"]; ok {
 		q.Type = webhook.Type(v)
 		if !webhook.Known(q.Type) || q.Type == webhook.Test {
@@ -78,7 +93,7 @@ func (s *Service) parseListQuery(ctx context.Context, c *pipeline.Call) (webhook
 		}
 		q.Since = &t
 	}
-	pos, err := pagecursor.ParseCursor(ctx, s.cursor, pagecursor.Events, c.Principal.PartnerID, string(c.Principal.Mode), params, fe)
+	pos, err := pagecursor.ParseCursor(ctx, s.cursor, pagecursor.Events, t.PartnerID, string(t.Mode), params, fe)
 	if err != nil {
 		return webhook.ListQuery{}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/moveleads/partnerapi/shared/domain/audit"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 )
@@ -128,4 +129,30 @@ func (s *Endpoints) SendTest(ctx context.Context, actor audit.Actor, partnerID, 
 		return webhook.Event{}, fmt.Errorf("test event %s is written, but its audit entry was not: %w", ev.ID, err)
 	}
 	return ev, nil
+}
+
+// EventDeliveries returns the deliveries of tenant t's event eventID to
+// each of t's endpoints that has one, with their attempts (the events
+// page's "delivered to").
+func (s *Endpoints) EventDeliveries(ctx context.Context, t auth.Tenant, eventID string) ([]Logged, error) {
+	eps, err := s.d.Store.TenantEndpoints(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	out := []Logged{}
+	for _, e := range eps {
+		d, err := s.d.Store.FindDelivery(ctx, e.ID, eventID)
+		if ec := errcode.As(err); ec != nil && ec.Code == errcode.NotFound {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		l, err := s.logged(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, nil
 }

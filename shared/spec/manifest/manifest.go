@@ -616,13 +616,17 @@ var Functions = []Function{
 		Secrets: []string{SecretCursor, SecretStripeKeys, SecretCaptureLink},
 	},
 	{
-		Slug: DashboardSlug, Summary: "The partner dashboard: passkey sign-in from an invitation, sessions, people and their passkeys, the audit log; every page under /dashboard.",
+		Slug: DashboardSlug, Summary: "The partner dashboard: passkey sign-in from an invitation, sessions, people and their passkeys, the audit log, Developers (API keys, webhook endpoints and deliveries, events); every page under /dashboard.",
 		HTTP: DashboardRoutes(),
 		// Every item is a DASH# item: people, passkeys, invitations,
 		// sessions, ceremonies, audit entries and attempt counts; Query
 		// (gsi1): a partner's people; Query (table): a person's
 		// passkeys, a partner's audit trail.
-		Table: TableAccess{Get: true, Query: true, QueryItems: true, Write: []string{table.DashboardKeys, table.AuditKeys}},
+		// Developers: API keys (AUTH#), webhook endpoints and deliveries
+		// (WEBHOOK#), test events, and reading the events.
+		Table: TableAccess{Get: true, Query: true, QueryItems: true, ReadEvents: true, Write: []string{
+			table.DashboardKeys, table.AuditKeys, table.AuthKeys, table.WebhookKeys, table.EventKeys}},
+		Secrets: []string{SecretCursor, SecretWebhookSealing},
 	},
 	{
 		Slug: "route-not-found", Summary: "Answer every request no route matches with the API's error body (404, or 405 with Allow).",
@@ -662,6 +666,18 @@ func DashboardRoutes() []Route {
 	remove.PathParamType, remove.Admin, remove.RecentSignIn = ParamUUID, true, true
 	audit := page(DashboardAudit, "/dashboard/settings/audit")
 	audit.Admin = true
+	// admin marks a route admin-only; recent also needs a recent sign-in
+	// (it hands out or ends a credential).
+	// An admin's form: it answers with a page or a redirect, and a
+	// refusal with the error body like every call.
+	admin := func(op Operation, path string, recent bool) Route {
+		r := call(op, path)
+		r.Admin, r.RecentSignIn = true, recent
+		return r
+	}
+	event := page(DashboardEvent, "/dashboard/developers/events/{event_id}")
+	event.PathParamType = ParamEventID
+	hook := "/dashboard/developers/webhooks/{endpoint_id}"
 	return []Route{
 		asset,
 		open(DashboardSignInPage, "GET", "/dashboard/sign-in", HTML),
@@ -680,6 +696,19 @@ func DashboardRoutes() []Route {
 		call(DashboardPasskeyFinish, "/dashboard/settings/passkeys/finish"),
 		remove,
 		audit,
+		page(DashboardKeys, "/dashboard/developers/keys"),
+		admin(DashboardKeyCreate, "/dashboard/developers/keys/create", true),
+		admin(DashboardKeyRevoke, "/dashboard/developers/keys/{key_id}/revoke", true),
+		page(DashboardWebhooks, "/dashboard/developers/webhooks"),
+		admin(DashboardWebhookAdd, "/dashboard/developers/webhooks/add", false),
+		page(DashboardWebhook, hook),
+		admin(DashboardWebhookDisable, hook+"/disable", false),
+		admin(DashboardWebhookEnable, hook+"/enable", false),
+		admin(DashboardWebhookRotate, hook+"/rotate", true),
+		admin(DashboardWebhookTest, hook+"/test", false),
+		admin(DashboardRedeliver, hook+"/redeliver", false),
+		page(DashboardEvents, "/dashboard/developers/events"),
+		event,
 	}
 }
 

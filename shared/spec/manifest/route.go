@@ -75,6 +75,19 @@ const (
 	DashboardPasskeyFinish    Operation = "dashboardPasskeyFinish"
 	DashboardPersonRemove     Operation = "dashboardPersonRemove"
 	DashboardAudit            Operation = "dashboardAudit"
+	DashboardKeys             Operation = "dashboardKeys"
+	DashboardKeyCreate        Operation = "dashboardKeyCreate"
+	DashboardKeyRevoke        Operation = "dashboardKeyRevoke"
+	DashboardWebhooks         Operation = "dashboardWebhooks"
+	DashboardWebhookAdd       Operation = "dashboardWebhookAdd"
+	DashboardWebhook          Operation = "dashboardWebhook"
+	DashboardWebhookDisable   Operation = "dashboardWebhookDisable"
+	DashboardWebhookEnable    Operation = "dashboardWebhookEnable"
+	DashboardWebhookRotate    Operation = "dashboardWebhookRotate"
+	DashboardWebhookTest      Operation = "dashboardWebhookTest"
+	DashboardRedeliver        Operation = "dashboardRedeliver"
+	DashboardEvents           Operation = "dashboardEvents"
+	DashboardEvent            Operation = "dashboardEvent"
 	// AgentTools is the agent tool server's HTTP transport (MCP,
 	// streamable HTTP, stateless): every operation of AgentToolOperations
 	// as a tool (docs/AGENT-TOOLS.md).

@@ -191,6 +191,7 @@ const (
 )
 
 // WritePatterns lists the leading-key patterns a function's manifest entry
-// may name in its Table.Write (API keys' records are granted apart, to the
-// functions that authenticate keys).
-var WritePatterns = []string{LeadKeys, IdempotencyKeys, SurveyKeys, CaptureTokenKeys, ViewTokenKeys, SurveyRefKeys, EventKeys, WebhookKeys, DepositKeys, QuoteTokenKeys, StripeKeys, AuditKeys, DashboardKeys}
+// may name in its Table.Write. AuthKeys is for the dashboard alone, which
+// creates and revokes keys; functions that only authenticate keys get
+// their UpdateItem on it apart.
+var WritePatterns = []string{AuthKeys, LeadKeys, IdempotencyKeys, SurveyKeys, CaptureTokenKeys, ViewTokenKeys, SurveyRefKeys, EventKeys, WebhookKeys, DepositKeys, QuoteTokenKeys, StripeKeys, AuditKeys, DashboardKeys}

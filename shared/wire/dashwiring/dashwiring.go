@@ -6,8 +6,14 @@ package dashwiring
 
 import (
 	"github.com/moveleads/partnerapi/shared/adapter/passkey"
+	"github.com/moveleads/partnerapi/shared/adapter/webhookhttp"
+	"github.com/moveleads/partnerapi/shared/app/apikeys"
 	"github.com/moveleads/partnerapi/shared/app/dashboardapp"
+	"github.com/moveleads/partnerapi/shared/app/eventfeed"
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
+	"github.com/moveleads/partnerapi/shared/app/webhooks"
+	"github.com/moveleads/partnerapi/shared/domain/webhook"
+	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/spec/settings"
 	"github.com/moveleads/partnerapi/shared/wire/awsenv"
 )
@@ -24,5 +30,9 @@ func Dashboard(e *awsenv.Env) ([]pipeline.Endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	return dashboardapp.New(dashboardapp.Deps{Store: e.Store, Passkeys: pk, BaseURL: base}).Endpoints(), nil
+	hooks := webhooks.NewEndpoints(webhooks.EndpointDeps{Store: e.Store, CheckURL: webhookhttp.CheckURL,
+		Sealer: webhook.SealerFrom(e.Secret(manifest.SecretWebhookSealing))})
+	return dashboardapp.New(dashboardapp.Deps{Store: e.Store, Passkeys: pk, BaseURL: base,
+		Keys: apikeys.New(e.Store, nil), Hooks: hooks, Events: eventfeed.New(e.Store, e.Secret(manifest.SecretCursor)),
+	}).Endpoints(), nil
 }
