@@ -479,7 +479,7 @@ func TestSecretsReadOnlyByTheirFunctions(t *testing.T) {
 	for name, want := range map[string][]string{
 		// v1-mcp: the agent tool server runs listLeads, listEvents,
 		// createDeposit and getDeposit as tools.
-		manifest.SecretCursor:         {"v1-leads-list", "v1-events", "v1-mcp"},
+		manifest.SecretCursor:         {"v1-leads-list", "v1-events", "v1-mcp", "dashboard"},
 		manifest.SecretWebhookSealing: {"webhook-dispatcher", "webhook-sender", "webhook-retrier"},
 		manifest.SecretStripeKeys:     {"v1-deposits", "v1-deposit-status", "v1-quote", "v1-mcp"},
 		manifest.SecretStripeWebhook:  {"stripe-webhook"},

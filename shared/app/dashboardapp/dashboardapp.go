@@ -51,6 +51,11 @@ type Deps struct {
 	// BaseURL is the public base URL; its origin is the only one a state
 	// change is accepted from.
 	BaseURL string
+	// Leads, Clips, SurveyLinks and Events serve the leads pages.
+	Leads       Leads
+	Clips       Clips
+	SurveyLinks SurveyLinks
+	Events      Events
 }
 
 // Service serves the dashboard's routes.
@@ -76,6 +81,7 @@ func (s *Service) Endpoints() []pipeline.Endpoint {
 		manifest.DashboardPeople: s.people, manifest.DashboardPasskeyBegin: s.passkeyBegin,
 		manifest.DashboardPasskeyFinish: s.passkeyFinish, manifest.DashboardPersonRemove: s.removePerson,
 		manifest.DashboardAudit: s.audit,
+		manifest.DashboardLeads: s.leads, manifest.DashboardLead: s.lead, manifest.DashboardLeadSurveyLink: s.surveyLink,
 	}
 	var eps []pipeline.Endpoint
 	for _, rt := range manifest.DashboardRoutes() {

@@ -621,8 +621,15 @@ var Functions = []Function{
 		// Every item is a DASH# item: people, passkeys, invitations,
 		// sessions, ceremonies, audit entries and attempt counts; Query
 		// (gsi1): a partner's people; Query (table): a person's
-		// passkeys, a partner's audit trail.
-		Table: TableAccess{Get: true, Query: true, QueryItems: true, Write: []string{table.DashboardKeys, table.AuditKeys}},
+		// passkeys, a partner's audit trail. The leads pages: Query (gsi1)
+		// a tenant's leads, GetItem a lead, Query its survey's clips and
+		// its events (ReadEvents), presigned GETs of the clips; a fresh
+		// capture link writes what getSurveyLink writes.
+		Table: TableAccess{Get: true, Query: true, QueryItems: true, ReadEvents: true, Write: []string{
+			table.DashboardKeys, table.AuditKeys, table.LeadKeys, table.SurveyKeys, table.CaptureTokenKeys, table.SurveyRefKeys,
+		}},
+		Bucket:  BucketAccess{Read: []string{ClipPrefix}},
+		Secrets: []string{SecretCursor},
 	},
 	{
 		Slug: "route-not-found", Summary: "Answer every request no route matches with the API's error body (404, or 405 with Allow).",
@@ -662,6 +669,12 @@ func DashboardRoutes() []Route {
 	remove.PathParamType, remove.Admin, remove.RecentSignIn = ParamUUID, true, true
 	audit := page(DashboardAudit, "/dashboard/settings/audit")
 	audit.Admin = true
+	leadPage := page(DashboardLead, "/dashboard/leads/{lead_id}")
+	leadPage.PathParamType = ParamUUID
+	// A form's POST; it answers the lead's page, with the fresh link, as
+	// sign-out and the mode switch answer a redirect.
+	surveyLink := call(DashboardLeadSurveyLink, "/dashboard/leads/{lead_id}/survey-link")
+	surveyLink.PathParamType = ParamUUID
 	return []Route{
 		asset,
 		open(DashboardSignInPage, "GET", "/dashboard/sign-in", HTML),
@@ -680,6 +693,9 @@ func DashboardRoutes() []Route {
 		call(DashboardPasskeyFinish, "/dashboard/settings/passkeys/finish"),
 		remove,
 		audit,
+		page(DashboardLeads, "/dashboard/leads"),
+		leadPage,
+		surveyLink,
 	}
 }
 

@@ -75,6 +75,9 @@ const (
 	DashboardPasskeyFinish    Operation = "dashboardPasskeyFinish"
 	DashboardPersonRemove     Operation = "dashboardPersonRemove"
 	DashboardAudit            Operation = "dashboardAudit"
+	DashboardLeads            Operation = "dashboardLeads"
+	DashboardLead             Operation = "dashboardLead"
+	DashboardLeadSurveyLink   Operation = "dashboardLeadSurveyLink"
 	// AgentTools is the agent tool server's HTTP transport (MCP,
 	// streamable HTTP, stateless): every operation of AgentToolOperations
 	// as a tool (docs/AGENT-TOOLS.md).
