@@ -3,7 +3,7 @@
 # DynamoDB Local), npm (to fetch it, the detector and the MCP inspector's
 # CLI), chromium and ffmpeg (for the browser tests of the capture page),
 # and DynamoDB Local, MinIO, the inventory's detector sidecar, the MCP
-# inspector's CLI, stripe-mock and staticcheck themselves, into the
+# inspector's CLI, axe-core, stripe-mock and staticcheck themselves, into the
 # git-ignored .cache/.
 # Safe to run again; a no-op when all is there.
 set -euo pipefail
@@ -43,6 +43,9 @@ scripts/install-detector.sh >/dev/null
 # tool server's tests drive (shared/edge/agenttools/inspector_test.go): a pinned
 # npm package, from the npm registry, once.
 scripts/install-inspector.sh >/dev/null
+# axe-core, which the browser tests inject into pages to check their
+# accessibility (shared/testkit/browser): a pinned npm package, once.
+scripts/install-axe.sh >/dev/null
 # stripe-mock, the Stripe API's stand-in for deposits (shared/local/stripelocal),
 # built from source at a pinned version with go install (seconds).
 scripts/install-stripe-mock.sh >/dev/null

@@ -11,5 +11,6 @@
 // needs: a phone viewport (Phone), screenshots, and finding, clicking and
 // filling controls by their accessible role and name (Click, Fill,
 // WaitFor), the way a person or a screen reader finds them, rather than by
-// CSS selectors that a redesign breaks.
+// CSS selectors that a redesign breaks; and an accessibility check with
+// axe-core (CheckAccessibility).
 package browser
