@@ -231,6 +231,7 @@ func TestBucketGrantsFollowManifest(t *testing.T) {
 		"v1-capture":             {"s3:GetObject": {"clips/*"}, "s3:PutObject": {"clips/*"}, "s3:ListBucket": {""}},
 		"clip-processor":         {"s3:GetObject": {"clips/*"}, "s3:ListBucket": {""}},
 		"v1-video":               {"s3:GetObject": {"clips/*"}, "s3:ListBucket": {""}},
+		"dashboard":              {"s3:GetObject": {"clips/*"}, "s3:ListBucket": {""}},
 		"v1-lead-survey":         {},
 		"v1-survey-video-access": {},
 		"v1-accept":              {"s3:PutObject": {"signatures/*"}},
@@ -295,7 +296,7 @@ func TestFunctionEnvironment(t *testing.T) {
 	if want := []string{"v1-lead-survey", "v1-capture", "v1-survey-video-access", "v1-video", "v1-lead-quote", "v1-deposits", "v1-quote", "v1-mcp", "dashboard"}; !slices.Equal(withBaseURL, want) {
 		t.Errorf("functions with %s: %v; want %v", settings.PublicBaseURL, withBaseURL, want)
 	}
-	if want := []string{"v1-capture", "v1-video", "v1-accept", "v1-quote", "clip-processor", "v1-mcp"}; !slices.Equal(withBucket, want) {
+	if want := []string{"v1-capture", "v1-video", "v1-accept", "v1-quote", "clip-processor", "v1-mcp", "dashboard"}; !slices.Equal(withBucket, want) {
 		t.Errorf("functions with %s: %v; want %v", settings.ClipBucket, withBucket, want)
 	}
 	assert(t, "BaseUrl output is the same endpoint", func() {

@@ -166,8 +166,9 @@ func (s *Store) ListLeads(ctx context.Context, t auth.Tenant, q lead.ListQuery) 
 	return leads, more, nil
 }
 
-// listLeadsInput is the first Query of a listing (no Limit set).
-func (s *Store) listLeadsInput(t auth.Tenant, q lead.ListQuery) (*dynamodb.QueryInput, error) {
+// listLeadsInput is the first Query of a listing (no Limit set), with
+// filter when one is given.
+func (s *Store) listLeadsInput(t auth.Tenant, q lead.ListQuery, filter ...expression.ConditionBuilder) (*dynamodb.QueryInput, error) {
 	g1pk, _ := leadListIndex(t, "", "")
 	skName := expression.Key(table.GSI1.SK)
 	kc := expression.Key(table.GSI1.PK).Equal(expression.Value(g1pk))
@@ -184,13 +185,18 @@ func (s *Store) listLeadsInput(t auth.Tenant, q lead.ListQuery) (*dynamodb.Query
 	case after != "":
 		kc = kc.And(skName.GreaterThan(expression.Value(after)))
 	}
-	expr, err := expression.NewBuilder().WithKeyCondition(kc).Build()
+	b := expression.NewBuilder().WithKeyCondition(kc)
+	for _, f := range filter {
+		b = b.WithFilter(f)
+	}
+	expr, err := b.Build()
 	if err != nil {
 		return nil, fmt.Errorf("build leads query: %w", err)
 	}
 	return &dynamodb.QueryInput{
 		TableName: &s.table, IndexName: aws.String(table.GSI1.Name),
 		KeyConditionExpression:    expr.KeyCondition(),
+		FilterExpression:          expr.Filter(),
 		ExpressionAttributeNames:  expr.Names(),
 		ExpressionAttributeValues: expr.Values(),
 		ReturnConsumedCapacity:    capacity,

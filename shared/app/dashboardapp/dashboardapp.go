@@ -51,13 +51,18 @@ type Passkeys interface {
 type Deps struct {
 	Store    Store
 	Passkeys Passkeys
-	// Keys, Hooks and Events serve the Developers pages.
+	// Keys, Hooks and Events serve the Developers pages; Events also a
+	// lead's page.
 	Keys   *apikeys.Service
 	Hooks  *webhooks.Endpoints
 	Events *eventfeed.Service
 	// BaseURL is the public base URL; its origin is the only one a state
 	// change is accepted from.
 	BaseURL string
+	// Leads, Clips and SurveyLinks serve the leads pages (with Events).
+	Leads       Leads
+	Clips       Clips
+	SurveyLinks SurveyLinks
 }
 
 // Service serves the dashboard's routes.
@@ -88,6 +93,7 @@ func (s *Service) Endpoints() []pipeline.Endpoint {
 		manifest.DashboardWebhookDisable: s.webhookDisable, manifest.DashboardWebhookEnable: s.webhookEnable,
 		manifest.DashboardWebhookRotate: s.webhookRotate, manifest.DashboardWebhookTest: s.webhookTest,
 		manifest.DashboardRedeliver: s.redeliver, manifest.DashboardEvents: s.events, manifest.DashboardEvent: s.event,
+		manifest.DashboardLeads: s.leads, manifest.DashboardLead: s.lead, manifest.DashboardLeadSurveyLink: s.surveyLink,
 	}
 	var eps []pipeline.Endpoint
 	for _, rt := range manifest.DashboardRoutes() {

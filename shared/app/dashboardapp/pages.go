@@ -12,13 +12,16 @@ import (
 //go:embed pages.html
 var pagesHTML string
 
+//go:embed leads.html
+var leadsHTML string
+
 //go:embed assets/dashboard.js
 var scriptJS string
 
 //go:embed assets/dashboard.css
 var styleCSS string
 
-var pages = template.Must(template.New("dashboard").Parse(pagesHTML))
+var pages = template.Must(template.Must(template.New("dashboard").Parse(pagesHTML)).Parse(leadsHTML))
 
 // Headers are every dashboard page's: a CSP that allows only the
 // dashboard's own script and stylesheet (no inline code), same-origin

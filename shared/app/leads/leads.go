@@ -34,6 +34,10 @@ type Store interface {
 	GetLeadDetail(ctx context.Context, t auth.Tenant, id string) (lead.Lead, record.LeadSurvey, error)
 	// ListLeads returns up to q.Limit leads and whether more follow.
 	ListLeads(ctx context.Context, t auth.Tenant, q lead.ListQuery) ([]lead.Lead, bool, error)
+	// ListLeadRows is ListLeads with each lead's survey, quote and
+	// deposit refs, filtered by status ("" for all), and the position of
+	// the next page (nil at the end).
+	ListLeadRows(ctx context.Context, t auth.Tenant, q lead.ListQuery, status lead.Status) ([]record.LeadRow, *lead.Position, error)
 }
 
 // Service runs the lead operations.

@@ -48,14 +48,9 @@ func (s *Service) videoPage() pipeline.Endpoint {
 }
 
 func (s *Service) render(ctx context.Context, ss *session, company string) (pipeline.Document, error) {
-	t := ss.view.Tenant
-	clips := make([]viewerpage.Clip, 0, len(ss.clips))
-	for _, c := range ss.clips {
-		url, err := s.objects.PresignGet(ctx, survey.ObjectKey(t.PartnerID, string(t.Mode), ss.view.SurveyID, c.ID), videolink.AddressTTL)
-		if err != nil {
-			return pipeline.Document{}, err
-		}
-		clips = append(clips, viewerpage.Clip{Room: c.Room, Duration: c.Duration, URL: url, ContentType: c.ContentType})
+	clips, err := s.presign(ctx, ss.view.Tenant, ss.view.SurveyID, ss.clips)
+	if err != nil {
+		return pipeline.Document{}, err
 	}
 	return viewerpage.Render(viewerpage.Page{
 		Company: company, Clips: clips, LinkExpiresAt: ss.view.ExpiresAt,
@@ -145,3 +140,33 @@ func viewErrorPage(err error) pipeline.Document {
 	}
 	return viewerpage.ErrorPage(status, retry)
 }
+
+// presign gives each of clips of tenant t's survey surveyID a presigned
+// GET that lives videolink.AddressTTL.
+func (s *Service) presign(ctx context.Context, t auth.Tenant, surveyID string, clips []survey.Clip) ([]viewerpage.Clip, error) {
+	out := make([]viewerpage.Clip, 0, len(clips))
+	for _, c := range clips {
+		url, err := s.objects.PresignGet(ctx, survey.ObjectKey(t.PartnerID, string(t.Mode), surveyID, c.ID), videolink.AddressTTL)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, viewerpage.Clip{Room: c.Room, Duration: c.Duration, URL: url, ContentType: c.ContentType})
+	}
+	return out, nil
+}
+
+// Playback returns tenant t's survey surveyID's playable clips as the
+// viewer page plays them (each from a presigned GET that lives
+// videolink.AddressTTL), for a signed-in page: the partner dashboard's
+// lead page. A survey of another tenant, or none, has no clips.
+func (s *Service) Playback(ctx context.Context, t auth.Tenant, surveyID string) ([]viewerpage.Clip, error) {
+	clips, err := s.store.ListClips(ctx, t, surveyID)
+	if err != nil {
+		return nil, err
+	}
+	return s.presign(ctx, t, surveyID, Playable(clips))
+}
+
+// MediaOrigin is the origin of Playback's addresses, for a page's
+// Content-Security-Policy media-src.
+func (s *Service) MediaOrigin() string { return s.objects.Origin() }

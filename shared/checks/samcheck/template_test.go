@@ -683,8 +683,8 @@ func TestSettingsPinned(t *testing.T) {
 	for name, want := range map[string][]string{
 		// V1McpFunction, the agent tool server, runs the operations of
 		// manifest.AgentToolOperations: it needs what their functions do.
-		settings.ClipBucket:   {"ClipProcessorFunction", "V1AcceptFunction", "V1CaptureFunction", "V1McpFunction", "V1QuoteFunction", "V1VideoFunction"},
-		"AWS_ENDPOINT_URL_S3": {"ClipProcessorFunction", "V1AcceptFunction", "V1CaptureFunction", "V1McpFunction", "V1QuoteFunction", "V1VideoFunction"},
+		settings.ClipBucket:   {"ClipProcessorFunction", "DashboardFunction", "V1AcceptFunction", "V1CaptureFunction", "V1McpFunction", "V1QuoteFunction", "V1VideoFunction"},
+		"AWS_ENDPOINT_URL_S3": {"ClipProcessorFunction", "DashboardFunction", "V1AcceptFunction", "V1CaptureFunction", "V1McpFunction", "V1QuoteFunction", "V1VideoFunction"},
 		settings.PublicBaseURL: {"DashboardFunction", "V1CaptureFunction", "V1DepositsFunction", "V1LeadQuoteFunction", "V1LeadSurveyFunction", "V1McpFunction", "V1QuoteFunction",
 			"V1SurveyVideoAccessFunction", "V1VideoFunction"},
 		settings.WebhookSealingKey:    {"DashboardFunction", "WebhookDispatcherFunction", "WebhookRetrierFunction", "WebhookSenderFunction"},

@@ -616,7 +616,7 @@ var Functions = []Function{
 		Secrets: []string{SecretCursor, SecretStripeKeys, SecretCaptureLink},
 	},
 	{
-		Slug: DashboardSlug, Summary: "The partner dashboard: passkey sign-in from an invitation, sessions, people and their passkeys, the audit log, Developers (API keys, webhook endpoints and deliveries, events); every page under /dashboard.",
+		Slug: DashboardSlug, Summary: "The partner dashboard: passkey sign-in from an invitation, sessions, people and their passkeys, the audit log, Developers (API keys, webhook endpoints and deliveries, events), the leads and their surveys; every page under /dashboard.",
 		HTTP: DashboardRoutes(),
 		// Every item is a DASH# item: people, passkeys, invitations,
 		// sessions, ceremonies, audit entries and attempt counts; Query
@@ -624,8 +624,14 @@ var Functions = []Function{
 		// passkeys, a partner's audit trail.
 		// Developers: API keys (AUTH#), webhook endpoints and deliveries
 		// (WEBHOOK#), test events, and reading the events.
+		// The leads pages: Query (gsi1) a tenant's leads, GetItem a lead,
+		// Query its survey's clips and its events (ReadEvents), presigned
+		// GETs of the clips; a fresh capture link writes what getSurveyLink
+		// writes.
 		Table: TableAccess{Get: true, Query: true, QueryItems: true, ReadEvents: true, Write: []string{
-			table.DashboardKeys, table.AuditKeys, table.AuthKeys, table.WebhookKeys, table.EventKeys}},
+			table.DashboardKeys, table.AuditKeys, table.AuthKeys, table.WebhookKeys, table.EventKeys,
+			table.LeadKeys, table.SurveyKeys, table.CaptureTokenKeys, table.SurveyRefKeys}},
+		Bucket:  BucketAccess{Read: []string{ClipPrefix}},
 		Secrets: []string{SecretCursor, SecretWebhookSealing},
 	},
 	{
@@ -678,6 +684,12 @@ func DashboardRoutes() []Route {
 	event := page(DashboardEvent, "/dashboard/developers/events/{event_id}")
 	event.PathParamType = ParamEventID
 	hook := "/dashboard/developers/webhooks/{endpoint_id}"
+	leadPage := page(DashboardLead, "/dashboard/leads/{lead_id}")
+	leadPage.PathParamType = ParamUUID
+	// A form's POST; it answers the lead's page, with the fresh link, as
+	// sign-out and the mode switch answer a redirect.
+	surveyLink := call(DashboardLeadSurveyLink, "/dashboard/leads/{lead_id}/survey-link")
+	surveyLink.PathParamType = ParamUUID
 	return []Route{
 		asset,
 		open(DashboardSignInPage, "GET", "/dashboard/sign-in", HTML),
@@ -709,6 +721,9 @@ func DashboardRoutes() []Route {
 		admin(DashboardRedeliver, hook+"/redeliver", false),
 		page(DashboardEvents, "/dashboard/developers/events"),
 		event,
+		page(DashboardLeads, "/dashboard/leads"),
+		leadPage,
+		surveyLink,
 	}
 }
 

@@ -88,6 +88,9 @@ const (
 	DashboardRedeliver        Operation = "dashboardRedeliver"
 	DashboardEvents           Operation = "dashboardEvents"
 	DashboardEvent            Operation = "dashboardEvent"
+	DashboardLeads            Operation = "dashboardLeads"
+	DashboardLead             Operation = "dashboardLead"
+	DashboardLeadSurveyLink   Operation = "dashboardLeadSurveyLink"
 	// AgentTools is the agent tool server's HTTP transport (MCP,
 	// streamable HTTP, stateless): every operation of AgentToolOperations
 	// as a tool (docs/AGENT-TOOLS.md).

@@ -81,3 +81,8 @@ func (c *clipObjects) Touch(ctx context.Context, key string) error { return c.st
 
 // Origin is the scheme and host of the store's presigned URLs.
 func (c *clipObjects) Origin() string { return c.st.Origin() }
+
+// ViewerObjects returns the clip bucket as the viewer page plays it
+// (videolinks.Objects), for another function that plays clips: the
+// partner dashboard's lead page.
+func ViewerObjects(e *awsenv.Env) (videolinks.Objects, error) { return clipStore(e) }

@@ -247,3 +247,14 @@ func plural(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+// Source is one <source> of a clip's video: its address and type.
+type Source = source
+
+// Sources returns clip c's <source> elements as the viewer page plays
+// them (sourceList), for another page that plays the same clips.
+func Sources(c Clip) []Source { return sourceList(c) }
+
+// FormatDuration renders d as the viewer page's clip cards show it
+// ("1:05"); "" when unknown.
+func FormatDuration(d time.Duration) string { return formatDuration(d) }
