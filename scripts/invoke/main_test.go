@@ -381,7 +381,7 @@ func TestUsageAndSetupErrors(t *testing.T) {
 		{"unknown flag", []string{"-fn", "x"}, exitUsage, "flag provided but not defined"},
 		{"help", []string{"-h"}, exitOK, "-function"},
 		{"missing event file", []string{"-function", "v1-lead-get", "-event", "no-such.json"}, exitFailure, "invoke: read event:"},
-		{"unknown function", []string{"-function", "v9-nothing", "-event", event}, exitUsage, `no function "v9-nothing" in the manifest (functions: clip-processor, route-not-found, `},
+		{"unknown function", []string{"-function", "v9-nothing", "-event", event}, exitUsage, `no function "v9-nothing" in the manifest (functions: clip-processor, dashboard, route-not-found, `},
 		{"key for an S3 event", []string{"-function", "clip-processor", "-event", s3Event, "-key", "dev"}, exitUsage, "-key applies to API Gateway events; function clip-processor is started by S3"},
 		{"key for a stream event", []string{"-function", "webhook-dispatcher", "-event", streamEvent, "-key", "dev"}, exitUsage,
 			"-key applies to API Gateway events; function webhook-dispatcher is started by DynamoDB"},

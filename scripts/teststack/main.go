@@ -63,7 +63,11 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 	cmd := exec.Command(goCmd, append([]string{"test"}, orderedArgs(goCmd, args, record)...)...)
 	cmd.Env = append(os.Environ(), env...)
 	var durations durationRecorder
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, recordTo(stdout, &durations), stderr
+	out, errOut := recordTo(stdout, &durations), stderr
+	if stderr == stdout {
+		errOut = out // one writer, as exec.Cmd then copies both through one pipe
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, out, errOut
 	code := runChild(cmd, sigs, stderr)
 	if err := writeDurations(record, durations.durations()); err != nil {
 		fmt.Fprintln(stderr, "teststack: recording the packages' durations:", err)

@@ -153,7 +153,7 @@ func TestBudgets(t *testing.T) {
 	}
 	var agent bool
 	clients := map[string]bool{"v1-capture": true, "v1-video": true, "v1-accept": true, "v1-quote": true, "clip-processor": true,
-		"v1-deposits": true, "v1-deposit-status": true}
+		"v1-deposits": true, "v1-deposit-status": true, "dashboard": true}
 	for _, f := range manifest.Functions {
 		want := InitRatioBudget
 		switch {
