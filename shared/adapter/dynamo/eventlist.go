@@ -91,19 +91,7 @@ func (s *Store) ListEvents(ctx context.Context, t auth.Tenant, q webhook.ListQue
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
-	more := len(items) > q.Limit
-	if more {
-		items = items[:q.Limit]
-	}
-	events := make([]webhook.Event, len(items))
-	for i, it := range items {
-		e, err := it.event()
-		if err != nil {
-			return nil, false, err
-		}
-		events[i] = e
-	}
-	return events, more, nil
+	return pageOf(items, q.Limit, eventItem.event)
 }
 
 // listEventsInput is the first Query of a listing (no Limit set): the

@@ -151,19 +151,23 @@ func (s *Store) ListLeads(ctx context.Context, t auth.Tenant, q lead.ListQuery) 
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
-	more := len(items) > q.Limit
+	return pageOf(items, q.Limit, leadItem.lead)
+}
+
+// pageOf is a listing's page: items, read up to one past limit, cut to
+// limit and converted; more reports whether one was past it.
+func pageOf[I, T any](items []I, limit int, conv func(I) (T, error)) (page []T, more bool, err error) {
+	more = len(items) > limit
 	if more {
-		items = items[:q.Limit]
+		items = items[:limit]
 	}
-	leads := make([]lead.Lead, len(items))
+	page = make([]T, len(items))
 	for i, it := range items {
-		l, err := it.lead()
-		if err != nil {
+		if page[i], err = conv(it); err != nil {
 			return nil, false, err
 		}
-		leads[i] = l
 	}
-	return leads, more, nil
+	return page, more, nil
 }
 
 // listLeadsInput is the first Query of a listing (no Limit set), with
