@@ -13,8 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/audit"
+	"github.com/moveleads/partnerapi/shared/domain/auth"
 	"github.com/moveleads/partnerapi/shared/domain/dashboard"
 	"github.com/moveleads/partnerapi/shared/domain/errcode"
 	"github.com/moveleads/partnerapi/shared/spec/table"
@@ -391,7 +391,6 @@ func (s *Store) DeleteSession(ctx context.Context, hash string) error {
 	}
 	return nil
 }
-
 
 // CountAttempt counts one sign-in attempt under key in now's minute
 // window, in one conditional UpdateItem that creates the counter (kept a

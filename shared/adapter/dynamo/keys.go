@@ -139,7 +139,6 @@ func sessionKey(hash string) (pk, sk string) { return "DASH#SESSION#" + hash, "S
 
 func ceremonyKey(hash string) (pk, sk string) { return "DASH#CEREMONY#" + hash, "CEREMONY" }
 
-
 // attemptKey counts a client's (or an invitation's) sign-in attempts in
 // one minute window.
 func signInAttemptKey(key string, window int64) (pk, sk string) {
