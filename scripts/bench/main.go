@@ -37,7 +37,7 @@ func main() {
 	runs := flag.Int("coldstarts", 60, "cold starts per function")
 	loadFor := flag.Duration("load", 20*time.Second, "length of each load run")
 	soakN := flag.Int("soak-requests", 50_000, "requests of the soak")
-	only := flag.String("only", "", `run one section alone and print its rows, writing no file: "webhooks", "coldstart", "load", "soak" or "events-cost" (listEvents' rows of the DynamoDB cost section)`)
+	only := flag.String("only", "", `run one section alone and print its rows, writing no file: "webhooks", "coldstart", "load", "soak", "events-cost" (listEvents' rows of the DynamoDB cost section) or "dashboard-cost" (the dashboard leads page's rows)`)
 	functions := flag.String("functions", "", "with -only coldstart: comma-separated slugs to measure (default all)")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
@@ -83,8 +83,15 @@ func runOnly(ctx context.Context, name string, runs int, functions string, loadF
 		}
 		defer db.Stop()
 		rows, err = cost.RunEvents(ctx, cost.Options{Endpoint: db.Endpoint})
+	case "dashboard-cost":
+		var db *dynamolocal.Server
+		if db, err = dynamolocal.Start(ctx); err != nil {
+			return err
+		}
+		defer db.Stop()
+		rows, err = cost.RunDashboard(ctx, cost.Options{Endpoint: db.Endpoint})
 	default:
-		return fmt.Errorf("-only %q: want webhooks, coldstart, load, soak or events-cost", name)
+		return fmt.Errorf("-only %q: want webhooks, coldstart, load, soak, events-cost or dashboard-cost", name)
 	}
 	if err != nil {
 		return err

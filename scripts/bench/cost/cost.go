@@ -25,6 +25,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/lead"
 	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
+	"github.com/moveleads/partnerapi/shared/spec/settings"
 	"github.com/moveleads/partnerapi/shared/testkit/dynamometer"
 	"github.com/moveleads/partnerapi/shared/wire/catalog"
 )
@@ -123,7 +124,11 @@ func Run(ctx context.Context, o Options) ([]report.Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(append(rows, pages...), events...), nil
+	dash, err := b.dashboardRows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(append(rows, pages...), events...), dash...), nil
 }
 
 // pageRows measures a listLeads page for the partner small (seeded to 10
@@ -186,7 +191,13 @@ func newBench(ctx context.Context, endpoint string) (*bench, error) {
 	store := dynamo.New(db, name)
 	m.Take()
 	drop := func() { _ = dynamo.DeleteTables(context.Background(), db, name) }
-	return &bench{drop: drop, h: catalog.New(catalog.Deps{Store: store, Secret: func(string) func(context.Context) ([]byte, error) {
+	// The dashboard's settings: its origin, and a clip bucket it only
+	// presigns addresses in (the leads pages read no clip).
+	getenv := func(name string) string {
+		return map[string]string{settings.PublicBaseURL: "http://127.0.0.1:3000", settings.ClipBucket: "bench-no-bucket"}[name]
+	}
+	cfg := aws.Config{Region: "us-east-1", Credentials: credentials.NewStaticCredentialsProvider("local", "local", "")}
+	return &bench{drop: drop, h: catalog.New(catalog.Deps{Store: store, AWS: cfg, Getenv: getenv, Secret: func(string) func(context.Context) ([]byte, error) {
 		return func(context.Context) ([]byte, error) { return secret, nil }
 	}}), store: store, meter: m, now: time.Now()}, nil
 }

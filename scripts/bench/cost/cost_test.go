@@ -18,7 +18,7 @@ func TestRunReportsEveryOperation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"createLead, no Idempotency-Key", "createLead with Idempotency-Key", "idempotent replay", "getLead", "listLeads page", "page read units", "listEvents page (", "listEvents page read units, ", "listEvents page read units, type filter", "listEvents page read units, lead filter"}
+	want := []string{"createLead, no Idempotency-Key", "createLead with Idempotency-Key", "idempotent replay", "getLead", "listLeads page", "page read units", "listEvents page (", "listEvents page read units, ", "listEvents page read units, type filter", "listEvents page read units, lead filter", "dashboard leads page (50 rows)", "dashboard leads page (50 rows, status filter)"}
 	for _, w := range want {
 		found := false
 		for _, r := range rows {
