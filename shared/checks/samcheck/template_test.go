@@ -64,6 +64,7 @@ type function struct {
 	// model (a DynamoDB event's FunctionResponseTypes and FilterCriteria).
 	rawEvents    map[string]map[string]any
 	resourceType string
+	description  string
 }
 
 // processorOptions resolve intrinsics as SAM would locally: Refs to
@@ -170,6 +171,9 @@ func functions(t *testing.T, tpl *cloudformation.Template) map[string]function {
 		fn.handler = pick(f.Handler, g.Handler)
 		fn.memory = pick(f.MemorySize, g.MemorySize)
 		fn.timeout = pick(f.Timeout, g.Timeout)
+		if f.Description != nil {
+			fn.description = *f.Description
+		}
 		fn.arch = f.Architectures
 		if fn.arch == nil && g.Architectures != nil {
 			fn.arch = *g.Architectures
@@ -292,6 +296,11 @@ func checkFunction(tpl *cloudformation.Template, fn function, f manifest.Functio
 	problems = append(problems, checkEnvironment(fn, f)...)
 	if fn.memory <= 0 {
 		problems = append(problems, fmt.Sprintf("MemorySize %d; want it set (Globals or the function)", fn.memory))
+	}
+	// The CDK stack takes the description from the manifest; the local
+	// template must say the same, or sam local describes a stale function.
+	if want := f.Description(); fn.description != want {
+		problems = append(problems, fmt.Sprintf("Description %q; want the manifest's %q", fn.description, want))
 	}
 	// A duplicate request waits up to idempotency.DefaultWait for the
 	// first one; the function must outlive that wait.
@@ -727,6 +736,13 @@ func TestChecksCatchMistakes(t *testing.T) {
 		mutate func(fns map[string]function) // on a fresh copy of the template's functions
 		want   string
 	}{
+		{"description stale", "v1-leads",
+			func(fns map[string]function) {
+				fn := fns["V1LeadsFunction"]
+				fn.description = "createLead: an old summary"
+				fns["V1LeadsFunction"] = fn
+			},
+			`Description "createLead: an old summary"; want the manifest's`},
 		{"function missing", "clip-processor",
 			func(fns map[string]function) { delete(fns, "ClipProcessorFunction") },
 			"template.yaml has no ClipProcessorFunction for manifest function clip-processor"},
