@@ -397,7 +397,13 @@ func (s *Service) reauthFinish(ctx context.Context, c *pipeline.Call) (any, erro
 	if err := s.d.Store.VerifySession(ctx, c.Viewer.Session.Hash, c.Now); err != nil {
 		return nil, err
 	}
-	return map[string]string{"redirect": "/dashboard"}, nil
+	// Back to the page that asked (the script sends its path), never to
+	// another origin.
+	var back struct {
+		ReturnTo string `json:"return_to"`
+	}
+	_ = json.Unmarshal(c.Body, &back)
+	return map[string]string{"redirect": dashboard.ReturnPath(back.ReturnTo)}, nil
 }
 
 func (s *Service) passkeyBegin(ctx context.Context, c *pipeline.Call) (any, error) {

@@ -249,7 +249,8 @@ func (s *Service) webhookPage(ctx context.Context, c *pipeline.Call, shown *show
 		Deliveries []deliveryRow
 		Shown      *shownSecret
 		Note       string
-	}{newShell("Webhook endpoint", c.Viewer), endpointView(e), rows, shown, note})
+		Recent     bool // rotating needs a recent sign-in: else the page offers the passkey
+	}{newShell("Webhook endpoint", c.Viewer), endpointView(e), rows, shown, note, c.Viewer.Session.Recent(c.Now)})
 }
 
 func (s *Service) webhook(ctx context.Context, c *pipeline.Call) (any, error) {
@@ -317,7 +318,7 @@ func (s *Service) redeliver(ctx context.Context, c *pipeline.Call) (any, error) 
 	if _, err := s.d.Hooks.Redeliver(ctx, actor(c.Viewer), c.Viewer.Person.PartnerID, c.PathParam, f["event_id"]); err != nil {
 		return nil, err
 	}
-	return s.webhookPage(ctx, c, nil, "Delivery of "+f["event_id"]+" is sent again now; reload to see its attempt.")
+	return s.webhookPage(ctx, c, nil, "Delivery of "+f["event_id"]+" is due again: the retrier sends it within a minute, with the same webhook-id; reload to see its attempt.")
 }
 
 // eventRow is one event of the Events page.

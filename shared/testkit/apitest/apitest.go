@@ -35,6 +35,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/partner"
 	"github.com/moveleads/partnerapi/shared/local/dynamolocal"
 	"github.com/moveleads/partnerapi/shared/local/localgw"
+	"github.com/moveleads/partnerapi/shared/local/queuelocal"
 	"github.com/moveleads/partnerapi/shared/local/stripelocal"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/spec/settings"
@@ -125,6 +126,10 @@ type Options struct {
 	// Detector is the clip processor's frame detector (the local sidecar:
 	// shared/local/detectlocal); nil records frames as not analysed.
 	Detector inventory.Detector
+	// Webhooks delivers webhooks as make dev does (see runWebhooks): the
+	// events table gets its stream, and test-mode deliveries may reach
+	// loopback receivers (settings.WebhookAllowLoopback, never deployed).
+	Webhooks bool
 }
 
 var tableSeq atomic.Int64
@@ -151,7 +156,11 @@ func New(t testing.TB, opts ...Options) *Env {
 	}
 	db := dynamodb.NewFromConfig(cfg, optFns...)
 	name := fmt.Sprintf("test-%d-%d", time.Now().UnixNano(), tableSeq.Add(1))
-	if err := dynamo.CreateTables(ctx, db, name); err != nil {
+	create := dynamo.CreateTables
+	if o.Webhooks {
+		create = dynamo.CreateTablesWithStream
+	}
+	if err := create(ctx, db, name); err != nil {
 		t.Fatalf("create table: %v", err)
 	}
 	t.Cleanup(func() { _ = dynamo.DeleteTables(context.Background(), db, name) })
@@ -174,6 +183,11 @@ func New(t testing.TB, opts ...Options) *Env {
 	}
 	if o.S3 || o.Dashboard {
 		own[settings.PublicBaseURL] = "http://" + e.Server.Listener.Addr().String()
+	}
+	var attempts *queuelocal.Queue
+	if o.Webhooks {
+		own[settings.WebhookAllowLoopback] = "1"
+		attempts = queuelocal.New(manifest.QueueWebhookAttempts, queuelocal.Options{})
 	}
 	if !o.Parallel {
 		for k, v := range own {
@@ -198,7 +212,7 @@ func New(t testing.TB, opts ...Options) *Env {
 		},
 		Log:             slog.New(slog.NewJSONHandler(e.Logs, nil)),
 		IdempotencyWait: o.IdempotencyWait, SettingsTTL: o.SettingsTTL,
-		Detector: o.Detector,
+		Detector: o.Detector, WebhookQueue: attempts,
 	})
 	gw := localgw.New(func(op manifest.Operation) any { return e.Stack.Route(op) }, slog.New(slog.NewJSONHandler(e.Logs, nil)))
 	e.Server.Config.Handler = gw
@@ -207,6 +221,9 @@ func New(t testing.TB, opts ...Options) *Env {
 	if o.S3 {
 		buckets.Store(e.Bucket, e.Stack.Clips())
 		t.Cleanup(func() { buckets.Delete(e.Bucket) })
+	}
+	if o.Webhooks {
+		e.runWebhooks(t, name, attempts)
 	}
 	e.Client = e.Server.Client()
 	e.spec = openapitest.New(t)

@@ -57,7 +57,9 @@
       (pk.allowCredentials || []).forEach(function (c) { c.id = unb64u(c.id); });
       return navigator.credentials.get({publicKey: pk}).then(function (c) { return [b, c]; });
     }).then(function (bc) {
-      return post(base + "/finish", {ceremony: bc[0].ceremony, credential: cred(bc[1])});
+      // return_to: a reauthentication comes back to this page.
+      return post(base + "/finish", {ceremony: bc[0].ceremony, credential: cred(bc[1]),
+        return_to: window.location.pathname + window.location.search});
     }).then(function (f) {
       status.textContent = "Done.";
       window.location.assign(f.redirect);
