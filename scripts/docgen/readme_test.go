@@ -339,3 +339,19 @@ func TestLayoutNamesEveryScript(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeIsShort: the README is what a newcomer reads in the first
+// hour (issue 26: "a newcomer needs the first 150" lines); the rest lives
+// in docs/, linked from it.
+func TestReadmeIsShort(t *testing.T) {
+	const most = 165
+	readme := readDoc(t, "README.md")
+	if n := strings.Count(readme, "\n"); n > most {
+		t.Errorf("README.md has %d lines; want at most %d: move the detail into docs/", n, most)
+	}
+	for _, want := range []string{"make dev ", "make test ", "PORT=", "## Walkthrough", "about 3 minutes", "about 16 minutes", "docs/DEPOSITS.md", "docs/AGENT-TOOLS.md"} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README.md lacks %q", want)
+		}
+	}
+}
