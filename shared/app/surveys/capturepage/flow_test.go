@@ -43,7 +43,6 @@ type fakeSurvey struct {
 	events         []string          // "upload <clip>", "frame <clip> <slot>", "checklist", "finish", in order
 	verdicts       map[string]string // clip id → verdict of an uploaded clip ("checked" when not set; "unusable" gives its place back)
 	polls          int               // GET /clips calls
-	unusableRoom   string            // clips uploaded in this room are unusable, as a file that is no video is
 
 	frameDelay       time.Duration           // how long each frame PUT takes; set before the first request
 	framesUsed       int                     // frames the survey holds, as the server counts them
@@ -196,9 +195,6 @@ func (f *fakeSurvey) clipVerdicts(w http.ResponseWriter) {
 			v = "checked"
 			if f.verdicts[c.ClipID] != "" {
 				v = f.verdicts[c.ClipID]
-			}
-			if c.Room == f.unusableRoom {
-				v = "unusable"
 			}
 		}
 		if v == "unusable" {
