@@ -230,7 +230,7 @@ func pageStates(t *testing.T) map[string]string {
 		return env.Server.URL + u.Path
 	}
 	lead := `{"customer_name":"Ada Lovelace","email":"ada@example.com","from_address":"1 Main St, New York, NY 10001",` +
-		`"to_address":"9 Oak Ave, Boston, MA 02108","home_size":"2 bedroom","move_date":"2027-01-15"}`
+		`"to_address":"9 Oak Ave, Boston, MA 02108","home_size":"2 bedroom","move_date":"2027-01-15","special_items":["piano"]}`
 	fresh := do("POST", "/v1/leads", lead, "lead_id")
 	urls := map[string]string{"capture-start": page(do("POST", "/v1/leads/"+fresh+"/video-survey", "", "capture_url"))}
 
@@ -248,12 +248,14 @@ func pageStates(t *testing.T) map[string]string {
 	urls["viewer"] = page(do("POST", "/v1/surveys/"+sv.SurveyID+"/video-access", `{"ttl_hours":24}`, "view_url"))
 	urls["viewer-expired"] = page(do("POST", "/v1/surveys/"+sv.SurveyID+"/video-access", `{"ttl_hours":1}`, "view_url"))
 
-	quoted := do("POST", "/v1/leads", lead, "lead_id")
-	urls["quote-open"] = page(do("POST", "/v1/leads/"+quoted+"/quote",
-		`{"estimate_type":"binding","price_cents":245000,"deposit_cents":25000,"expires_in_days":14}`, "quote_url"))
-	signed := do("POST", "/v1/leads", lead, "lead_id")
-	urls["quote-signed"] = page(do("POST", "/v1/leads/"+signed+"/quote",
-		`{"estimate_type":"binding","price_cents":245000,"deposit_cents":25000,"expires_in_days":14}`, "quote_url"))
+	// The quotes are of surveyed leads, with services and the cost of full
+	// value protection: the page shows what the customer signs for.
+	quote := `{"estimate_type":"binding","price_cents":245000,"deposit_cents":25000,"expires_in_days":14,` +
+		`"services":["Packing of fragile items","Disassembly and reassembly of the bed"],"full_value_protection_cents":45000}`
+	quoted := surveyedLead(t, env, key, lead)
+	urls["quote-open"] = page(do("POST", "/v1/leads/"+quoted+"/quote", quote, "quote_url"))
+	signed := surveyedLead(t, env, key, lead)
+	urls["quote-signed"] = page(do("POST", "/v1/leads/"+signed+"/quote", quote, "quote_url"))
 	sig, err := os.ReadFile(filepath.Join("..", "..", "docs", "signature-example.png"))
 	if err != nil {
 		t.Fatal(err)
@@ -297,4 +299,27 @@ func devCheckout(t *testing.T, env *apitest.Env, pid string) string {
 		t.Fatal(err)
 	}
 	return s.URL
+}
+
+// surveyedLead makes a lead of body whose video survey is inventory_ready
+// with a clip of the Living room and a counted checklist; it returns the
+// lead's id.
+func surveyedLead(t *testing.T, env *apitest.Env, key, body string) string {
+	t.Helper()
+	id, _ := apitest.Want(t, env.Do(t, "POST", "/v1/leads", key, body), 200, "")["lead_id"].(string)
+	sv := env.PlayableSurveyOf(t, key, id, apitest.MP4Clip)
+	apitest.Want(t, env.Do(t, "PUT", sv.CapturePath+"/checklist", "", `{"rooms":[`+
+		`{"name":"Living room","items":[{"key":"sofa_3_seat","count":1},{"key":"tv_medium","count":1},{"key":"bookcase","count":2}]},`+
+		`{"name":"Bedroom","items":[{"key":"bed_queen","count":1},{"key":"dresser","count":1},{"key":"nightstand","count":2}]},`+
+		`{"name":"Kitchen","items":[{"key":"box_medium","count":10}]}]}`), 200, "")
+	apitest.Want(t, env.Do(t, "POST", sv.CapturePath+"/finish", "", `{}`), 200, "")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		l := apitest.Want(t, env.Do(t, "GET", "/v1/leads/"+id, key, ""), 200, "")
+		if sv, _ := l["survey"].(map[string]any); sv["status"] == "inventory_ready" {
+			return id
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("lead %s's survey is not inventory_ready after 30 s: %v", id, l["survey"])
+		}
+	}
 }
