@@ -5,6 +5,7 @@ package main
 // event lists, the sam build list, the sample events table and counts.
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -18,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/moveleads/partnerapi/scripts/build/lambdafn"
+	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
@@ -336,6 +338,73 @@ func TestLayoutNamesEveryScript(t *testing.T) {
 			t.Errorf("the layout does not name scripts/%s", e.Name())
 		case strings.HasSuffix(e.Name(), ".sh") && !strings.Contains(doc, e.Name()):
 			t.Errorf("the layout does not name scripts/%s", e.Name())
+		}
+	}
+}
+
+// TestReadmeIsShort: the README is what a newcomer reads in the first
+// hour (issue 26: "a newcomer needs the first 150" lines); the rest lives
+// in docs/, linked from it.
+func TestReadmeIsShort(t *testing.T) {
+	const most = 165
+	readme := readDoc(t, "README.md")
+	if n := strings.Count(readme, "\n"); n > most {
+		t.Errorf("README.md has %d lines; want at most %d: move the detail into docs/", n, most)
+	}
+	for _, want := range []string{"make dev ", "make test ", "PORT=", "## Walkthrough", "about 3 minutes", "about 16 minutes", "docs/DEPOSITS.md", "docs/AGENT-TOOLS.md"} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README.md lacks %q", want)
+		}
+	}
+}
+
+// TestEstimateWorkedExample: docs/ESTIMATE.md's worked example and the
+// README's two figures are what the code computes for the README's lead
+// and the counted inventory the example lists (the package's Example
+// prints the same; this keeps the prose from drifting from it).
+func TestEstimateWorkedExample(t *testing.T) {
+	rc := estimate.DefaultRateCard("usd")
+	from, to := "1 Main St, New York, NY 10001", "9 Oak Ave, Boston, MA 02108"
+	instant := estimate.Compute(rc, estimate.Input{FromAddress: from, ToAddress: to, HomeSize: "2 bedroom"})
+	var items []inventory.Item
+	for key, n := range map[string]int{"sofa_3_seat": 1, "bed_queen": 1, "dresser": 1, "nightstand": 2, "tv_medium": 1, "box_medium": 10} {
+		e, ok := inventory.Lookup(key)
+		if !ok {
+			t.Fatalf("no cube sheet entry %s", key)
+		}
+		items = append(items, inventory.Item{Key: e.Key, Name: e.Name, Count: n, CubicFeet: e.Volume.CubicFeet()})
+	}
+	r, ok := inventory.Recommend(rc, inventory.Inventory{Rooms: []inventory.Room{{Name: "Home", Items: items}}}, from, to)
+	if !ok || instant == nil {
+		t.Fatal("the worked example has no estimate")
+	}
+	dollars := func(n int64) string {
+		s := strconv.FormatInt(n, 10)
+		if len(s) > 3 {
+			s = s[:len(s)-3] + "," + s[len(s)-3:]
+		}
+		return s
+	}
+	doc := strings.ReplaceAll(readDoc(t, "docs/ESTIMATE.md"), "\n", " ")
+	for _, want := range []string{
+		fmt.Sprintf("**%s**", r.Volume),
+		fmt.Sprintf("(%d road miles", r.Miles),
+		fmt.Sprintf("%d–%d mover-minutes", r.MoverMinutes[0], r.MoverMinutes[1]),
+		fmt.Sprintf("crew %d: %d–%d minutes", r.Crew, r.ClockMinutes[0], r.ClockMinutes[1]),
+		fmt.Sprintf("**$%s – $%s** | **$%s – $%s**", dollars(int64(instant.Min)), dollars(int64(instant.Max)), dollars(int64(r.Estimate.Min)), dollars(int64(r.Estimate.Max))),
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("docs/ESTIMATE.md's worked example lacks %q (the code's figure)", want)
+		}
+	}
+	readme := strings.ReplaceAll(readDoc(t, "README.md"), "\n", " ")
+	for _, want := range []string{
+		fmt.Sprintf(`"estimate":{"min":%d,"max":%d,`, instant.Min, instant.Max),
+		fmt.Sprintf("$%s–%s", dollars(int64(instant.Min)), dollars(int64(instant.Max))),
+		fmt.Sprintf("$%s–%s for %s", dollars(int64(r.Estimate.Min)), dollars(int64(r.Estimate.Max)), r.Volume),
+	} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README.md lacks %q (the code's figure)", want)
 		}
 	}
 }

@@ -15,16 +15,27 @@ type Shot struct {
 	Name string
 }
 
-// Shots are the states shot, in the order the test makes them.
+// Shots are the states shot, in the order the test makes them: every
+// state a person sees that issue 26 names (TestShotsCoverEveryState).
 var Shots = []Shot{
 	{"capturepage", "capture-start"},
 	{"capturepage", "capture-uploaded"},
+	{"capturepage", "capture-rejected"},
+	{"capturepage", "capture-counting"},
+	{"capturepage", "capture-finish-warning"},
+	{"capturepage", "capture-thanks"},
 	{"viewerpage", "viewer"},
 	{"viewerpage", "viewer-expired"},
 	{"quotepage", "quote-open"},
+	{"quotepage", "quote-errors"},
 	{"quotepage", "quote-signed"},
 	{"quotepage", "quote-signed-copy"},
+	{CheckoutPage, "dev-checkout"},
 }
+
+// CheckoutPage names make dev's test checkout page (shared/local/stripelocal),
+// the one page a developer sees outside shared/app.
+const CheckoutPage = "stripelocal"
 
 // Sizes are the viewports, by file suffix: a phone (390×844) and a
 // laptop (1280×800).

@@ -53,8 +53,16 @@ func (e *Env) PlayableSurvey(t testing.TB, key string, clips ...Clip) Survey {
 		t.Fatal("apitest: PlayableSurvey needs Options.S3")
 	}
 	r := e.Do(t, "POST", "/v1/leads", key, `{"customer_name":"Ada","email":"ada@example.com","from_address":"1 Main St, New York, NY 10001","to_address":"9 Oak Ave, Boston, MA 02108","home_size":"2 bedroom"}`)
-	leadID := field(t, r, "lead_id")
-	r = e.Do(t, "POST", "/v1/leads/"+leadID+"/video-survey", key, "")
+	return e.PlayableSurveyOf(t, key, field(t, r, "lead_id"), clips...)
+}
+
+// PlayableSurveyOf is PlayableSurvey for an existing lead of key's.
+func (e *Env) PlayableSurveyOf(t testing.TB, key, leadID string, clips ...Clip) Survey {
+	t.Helper()
+	if e.Bucket == "" {
+		t.Fatal("apitest: PlayableSurvey needs Options.S3")
+	}
+	r := e.Do(t, "POST", "/v1/leads/"+leadID+"/video-survey", key, "")
 	sv := Survey{LeadID: leadID, SurveyID: field(t, r, "survey_id"), Status: map[string]survey.ClipStatus{}}
 	captureURL := field(t, r, "capture_url")
 	sv.CapturePath = captureURL[strings.Index(captureURL, "/v1-capture/"):]

@@ -385,14 +385,14 @@ func capturePage(v pageView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "</div><p id=\"save-status\" class=\"small\" role=\"status\"></p><button id=\"next-room\" class=\"btn btn-secondary\" type=\"button\" hidden>Next room</button></section><section class=\"card\" aria-labelledby=\"finish-title\"><h2 id=\"finish-title\"><span class=\"step\" aria-hidden=\"true\">4</span><span>Done with every room?</span></h2><p class=\"hint\">We will finish sending your videos first. Please keep this page open until you see “Thank you”.</p><div id=\"finish-status\" class=\"message\" role=\"status\"></div><div id=\"finish-choices\" class=\"choices\" hidden><button id=\"retry-failed\" class=\"btn btn-secondary\" type=\"button\">Try sending again</button> <button id=\"finish-anyway\" class=\"btn btn-plain\" type=\"button\">Finish without them</button></div><button id=\"finish\" class=\"btn btn-primary\" type=\"button\">Finish survey</button></section></main><section id=\"done\" class=\"endcard\" aria-labelledby=\"done-title\" tabindex=\"-1\" hidden><div class=\"tick\" aria-hidden=\"true\"></div><h1 id=\"done-title\">Thank you!</h1><p id=\"done-lead\" class=\"lead\">Thanks! ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "</div><p id=\"save-status\" class=\"small\" role=\"status\"></p><button id=\"next-room\" class=\"btn btn-secondary\" type=\"button\" hidden>Next room</button></section><section class=\"card\" aria-labelledby=\"finish-title\"><h2 id=\"finish-title\"><span class=\"step\" aria-hidden=\"true\">4</span><span>Done with every room?</span></h2><p class=\"hint\">We will finish sending your videos first. Please keep this page open until you see “Thank you”.</p><p id=\"count-hint\" class=\"message is-warn\"></p><div id=\"finish-status\" class=\"message\" role=\"status\"></div><div id=\"finish-choices\" class=\"choices\" hidden><button id=\"retry-failed\" class=\"btn btn-secondary\" type=\"button\">Try sending again</button> <button id=\"finish-anyway\" class=\"btn btn-plain\" type=\"button\">Finish without them</button></div><button id=\"finish\" class=\"btn btn-primary\" type=\"button\">Finish survey</button></section></main><section id=\"done\" class=\"endcard\" aria-labelledby=\"done-title\" tabindex=\"-1\" hidden><div class=\"tick\" aria-hidden=\"true\"></div><h1 id=\"done-title\">Thank you!</h1><p id=\"done-lead\" class=\"lead\">Thanks! ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var27 string
 			templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(v.Company)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `app/surveys/capturepage/page.templ`, Line: 105, Col: 54}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `app/surveys/capturepage/page.templ`, Line: 106, Col: 54}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var27))
 			if templ_7745c5c3_Err != nil {
@@ -405,7 +405,7 @@ func capturePage(v pageView) templ.Component {
 			var templ_7745c5c3_Var28 string
 			templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs("Please ask " + v.Company + " for a new link to film your home.")
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `app/surveys/capturepage/page.templ`, Line: 110, Col: 86}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `app/surveys/capturepage/page.templ`, Line: 111, Col: 86}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var28))
 			if templ_7745c5c3_Err != nil {

@@ -701,10 +701,23 @@
     var counts = S.checklist[S.room] || (S.checklist[S.room] = {});
     if (n) counts[input.dataset.key] = n; else delete counts[input.dataset.key];
     groupCounts();
+    countHint();
     S.dirty = true;
     $("save-status").textContent = "";
     clearTimeout(S.saveTimer);
     S.saveTimer = setTimeout(save, SAVE_DELAY_MS);
+  }
+
+  // counted says whether any item of any room is counted: the recommended
+  // estimate prices the inventory, and an empty one has none.
+  function counted() { return checklistBody().rooms.length > 0; }
+
+  // countHint warns, above "Finish survey", while nothing is counted: the
+  // estimate then rests on what the videos show, and may not come.
+  function countHint() {
+    $("count-hint").textContent = counted() ? "" : "You have not counted any items yet. " + data.company +
+      " prices your move from your items: count the large items in each room (step 3). Without counts, we list what we recognise in your videos; if we cannot, " +
+      data.company + " will contact you about your estimate.";
   }
 
   function checklistBody() {
@@ -833,6 +846,9 @@
     var coming = S.clips.concat(S.earlier).some(function (c) { return c.verdict !== "unusable" && (!c.state || c.state === "done"); });
     if (!coming) {
       $("done-lead").textContent = "Thanks! We did not get a video we can use, so " + data.company + " will contact you about your estimate.";
+    } else if (!counted()) {
+      $("done-next").textContent = "What happens next: you did not count any items, so we list what we recognise in your videos. If we can, " +
+        data.company + " sends your estimate; if we cannot, " + data.company + " will contact you about it instead. There is nothing more to do. You can close this page.";
     } else {
       $("done-next").textContent = "What happens next: we check your videos, then " + data.company + " sends your estimate. There is nothing more to do. You can close this page.";
     }
@@ -858,6 +874,7 @@
     }
     showEarlierClips();
     welcomeBack();
+    countHint();
     $("clips-used").textContent = String(Math.min(S.clipsUsed, data.clips_max));
 
     roomSelect.addEventListener("change", roomChanged);
