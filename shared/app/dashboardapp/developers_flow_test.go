@@ -18,6 +18,7 @@ import (
 // confirmation naming it makes the API answer 401. Each Developers page
 // passes axe-core at 390×844 with no serious or critical violation.
 func TestDevelopersFlow(t *testing.T) {
+	t.Parallel() // mostly waiting on the browser; its own table and tab
 	env := newEnv(t)
 	serveLocalhost(t, env)
 	site := origin(env)

@@ -112,6 +112,7 @@ func sessionCookie(t *testing.T, ctx context.Context, site string) string {
 // on the server (the old cookie is refused), the passkey signs in again,
 // and the invitation link works once.
 func TestPasskeyFlow(t *testing.T) {
+	t.Parallel() // mostly waiting on the browser; its own table and tab
 	env := newEnv(t)
 	serveLocalhost(t, env)
 	site := origin(env)

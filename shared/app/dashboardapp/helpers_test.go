@@ -17,10 +17,11 @@ import (
 )
 
 // newEnv is a stack whose dashboard runs at the test server (its public
-// base URL), with the clock fixed.
+// base URL), with the clock fixed. It leaves the process environment
+// alone, so the test may call t.Parallel.
 func newEnv(t *testing.T) *apitest.Env {
 	t.Helper()
-	env := apitest.New(t, apitest.Options{Dashboard: true})
+	env := apitest.New(t, apitest.Options{Dashboard: true, Parallel: true})
 	env.Clock.Set(time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC))
 	return env
 }

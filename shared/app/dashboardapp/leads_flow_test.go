@@ -46,7 +46,8 @@ func shots(t *testing.T, ctx context.Context, name string) {
 // its clip plays from MinIO through the presigned address (readyState ≥
 // 2); both pages pass axe-core; switched to live, no test lead is shown.
 func TestLeadsFlow(t *testing.T) {
-	env := apitest.New(t, apitest.Options{S3: true})
+	t.Parallel() // mostly waiting on the browser; its own table, bucket and tab
+	env := apitest.New(t, apitest.Options{S3: true, Parallel: true})
 	serveLocalhost(t, env)
 	site := origin(env)
 	partnerID := env.NewPartner(t, "Demo Movers")

@@ -12,6 +12,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/dashboard"
 	"github.com/moveleads/partnerapi/shared/spec/manifest"
 	"github.com/moveleads/partnerapi/shared/testkit/apitest"
+	"github.com/moveleads/partnerapi/shared/testkit/dynamometer"
 )
 
 // world is what the security matrix attacks: partner A with an admin and
@@ -135,66 +136,92 @@ func pathFor(w *world, rt manifest.Route) string {
 	return strings.Replace(rt.PilotPath, "{"+name+"}", w.viewA.Person.ID, 1)
 }
 
+// newWorld seeds a fresh partner A (an admin and a viewer) on env, so
+// each cell of the matrix starts from its own world.
+func newWorld(t *testing.T, env *apitest.Env) *world {
+	t.Helper()
+	w := &world{env: env, partnerA: env.NewPartner(t, "A Movers")}
+	w.adminA = join(t, env, w.partnerA, "admin@a.example", dashboard.Admin)
+	w.viewA = join(t, env, w.partnerA, "viewer@a.example", dashboard.Viewer)
+	w.emailsOfA = []string{w.adminA.Person.Email, w.viewA.Person.Email}
+	return w
+}
+
 // TestSecurityMatrix sends every dashboard-session route of the manifest
 // each request that lacks what it needs (a live session, the role, a
 // recent sign-in, the CSRF token, the dashboard's Origin) and checks the
 // refusal and that nothing of the partner changed; then another
 // partner's admin, who must neither see nor change anything of A. Routes
-// added to manifest.DashboardRoutes join it without a change here.
+// added to manifest.DashboardRoutes join it without a change here. The
+// cells share one stack but each seeds its own partners, people and
+// sessions, so they run in parallel and stay independent, and a cell's
+// DynamoDB round trips do not grow with the cells before it.
 func TestSecurityMatrix(t *testing.T) {
-	env := newEnv(t)
-	w := &world{env: env, partnerA: env.NewPartner(t, "A Movers"), partnerB: env.NewPartner(t, "B Movers")}
-	w.adminA = join(t, env, w.partnerA, "admin@a.example", dashboard.Admin)
-	w.viewA = join(t, env, w.partnerA, "viewer@a.example", dashboard.Viewer)
-	w.emailsOfA = []string{w.adminA.Person.Email, w.viewA.Person.Email}
+	t.Parallel() // waits on DynamoDB Local while the browser flows wait on Chromium
+	var meter dynamometer.Meter
+	env := apitest.New(t, apitest.Options{Dashboard: true, Parallel: true, DynamoDB: meter.Install})
+	env.Clock.Set(time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC))
 	routes, cells := 0, 0
-	for _, rt := range manifest.DashboardRoutes() {
-		if rt.Auth != manifest.AuthDashboardSession {
-			continue
-		}
-		routes++
-		path := pathFor(w, rt)
-		for _, c := range matrixCases() {
-			if !c.applies(rt) {
+	t.Run("cells", func(t *testing.T) {
+		for _, rt := range manifest.DashboardRoutes() {
+			if rt.Auth != manifest.AuthDashboardSession {
 				continue
 			}
-			cells++
-			t.Run(string(rt.Operation)+"/"+c.name, func(t *testing.T) {
-				m := w.adminA
-				if c.seed != nil {
-					m = joinAt(t, env, w.partnerA, fmt.Sprintf("old-%d@a.example", time.Now().UnixNano()), dashboard.Admin, c.seed(env.Clock.Now()))
-					w.emailsOfA = append(w.emailsOfA, m.Person.Email)
+			routes++
+			for _, c := range matrixCases() {
+				if !c.applies(rt) {
+					continue
 				}
+				cells++
+				t.Run(string(rt.Operation)+"/"+c.name, func(t *testing.T) {
+					t.Parallel()
+					w := newWorld(t, env)
+					m := w.adminA
+					if c.seed != nil {
+						m = joinAt(t, env, w.partnerA, "old@a.example", dashboard.Admin, c.seed(env.Clock.Now()))
+						w.emailsOfA = append(w.emailsOfA, m.Person.Email)
+					}
+					before := w.snapshot(t)
+					res := c.send(t, w, rt, pathFor(w, rt), m)
+					checkRefused(t, rt, c, res)
+					if after := w.snapshot(t); after != before {
+						t.Errorf("partner A changed:\nbefore %s\nafter  %s", before, after)
+					}
+				})
+			}
+			cells++
+			t.Run(string(rt.Operation)+"/other partner", func(t *testing.T) {
+				t.Parallel()
+				w := newWorld(t, env)
+				w.partnerB = env.NewPartner(t, "B Movers")
 				before := w.snapshot(t)
-				res := c.send(t, w, rt, path, m)
-				checkRefused(t, rt, c, res)
+				b := join(t, env, w.partnerB, "admin@b.example", dashboard.Admin)
+				res := do(t, env, full(w, rt, pathFor(w, rt), b))
+				if res.Status >= 500 {
+					t.Errorf("status %d; want no server error (body %s)", res.Status, res.Body)
+				}
+				if rt.PathParamType == manifest.ParamUUID && res.Status != 404 {
+					t.Errorf("status %d on partner A's person; want 404 (body %s)", res.Status, res.Body)
+				}
+				for _, e := range w.emailsOfA {
+					if strings.Contains(string(res.Body), e) {
+						t.Errorf("partner B's answer shows partner A's %s", e)
+					}
+				}
 				if after := w.snapshot(t); after != before {
 					t.Errorf("partner A changed:\nbefore %s\nafter  %s", before, after)
 				}
 			})
 		}
-		cells++
-		t.Run(string(rt.Operation)+"/other partner", func(t *testing.T) {
-			before := w.snapshot(t)
-			b := join(t, env, w.partnerB, fmt.Sprintf("admin-%d@b.example", time.Now().UnixNano()), dashboard.Admin)
-			res := do(t, env, full(w, rt, path, b))
-			if res.Status >= 500 {
-				t.Errorf("status %d; want no server error (body %s)", res.Status, res.Body)
-			}
-			if rt.PathParamType == manifest.ParamUUID && res.Status != 404 {
-				t.Errorf("status %d on partner A's person; want 404 (body %s)", res.Status, res.Body)
-			}
-			for _, e := range w.emailsOfA {
-				if strings.Contains(string(res.Body), e) {
-					t.Errorf("partner B's answer shows partner A's %s", e)
-				}
-			}
-			if after := w.snapshot(t); after != before {
-				t.Errorf("partner A changed:\nbefore %s\nafter  %s", before, after)
-			}
-		})
+	})
+	trips := len(meter.Take().Trips)
+	t.Logf("security matrix: %d session routes, %d cells, %d DynamoDB round trips", routes, cells, trips)
+	// A cell seeds a partner and three people at most and snapshots them
+	// twice: about 20 round trips. Cells that shared partner A read every
+	// earlier cell's people (14,529 round trips for 208 cells).
+	if limit := 40 * cells; trips > limit {
+		t.Errorf("%d DynamoDB round trips for %d cells; want at most %d (40 a cell)", trips, cells, limit)
 	}
-	t.Logf("security matrix: %d session routes, %d cells", routes, cells)
 	if routes < 10 {
 		t.Errorf("%d dashboard-session routes; want every one of manifest.DashboardRoutes (at least 10)", routes)
 	}
