@@ -17,9 +17,10 @@ import (
 
 // The pages were html/template templates until they became templ
 // components (html/template's executor kept every exported method of every
-// linked type in the function). testdata/reference keeps those templates,
-// so the fuzz target below can check that the components build the same
-// document for any data.
+// linked type in the function). testdata/reference keeps those templates
+// (plus the Developers tables' data-label cells, added after), so the fuzz
+// target below can check that the components build the same document for
+// any data.
 
 var referenceTemplates = sync.OnceValues(func() (*template.Template, error) {
 	return template.ParseFiles("testdata/reference/pages.html", "testdata/reference/leads.html")
