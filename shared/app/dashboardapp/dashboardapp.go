@@ -115,7 +115,7 @@ func renderError(err error) pipeline.Document {
 	if e != nil && e.Code != errcode.Internal {
 		status, title, msg = errcode.Status(e.Code), "This did not work", e.Message
 	}
-	d, rerr := page(status, "error", map[string]string{"Title": title, "Message": msg})
+	d, rerr := page(status, errorDocument(title, msg))
 	if rerr != nil {
 		return pipeline.Document{Status: 500, Header: Headers(), Body: []byte("Internal error")}
 	}
@@ -138,7 +138,7 @@ func (s *Service) asset(_ context.Context, c *pipeline.Call) (any, error) {
 }
 
 func (s *Service) signInPage(_ context.Context, _ *pipeline.Call) (any, error) {
-	return page(200, "signin", map[string]string{"Title": "Sign in"})
+	return page(200, signInDocument())
 }
 
 // ceremony is what a WebAuthn ceremony keeps between begin and finish.
@@ -294,8 +294,8 @@ func (s *Service) invitationPage(ctx context.Context, c *pipeline.Call) (any, er
 	if err != nil {
 		return nil, err
 	}
-	return page(200, "invitation", map[string]string{"Title": "Create your passkey", "Email": inv.Email,
-		"Role": string(inv.Role), "Expires": inv.ExpiresAt.UTC().Format("2 Jan 2006 15:04 UTC"), "Path": "/dashboard/invitations/" + c.PathParam})
+	return page(200, invitationDocument(invitationView{Email: inv.Email, Role: string(inv.Role),
+		Expires: inv.ExpiresAt.UTC().Format("2 Jan 2006 15:04 UTC"), Path: "/dashboard/invitations/" + c.PathParam}))
 }
 
 func (s *Service) invitationBegin(ctx context.Context, c *pipeline.Call) (any, error) {
@@ -349,7 +349,7 @@ func personEntry(by dashboard.Person, action audit.Action, target dashboard.Pers
 }
 
 func (s *Service) home(_ context.Context, c *pipeline.Call) (any, error) {
-	return page(200, "home", newShell("Home", c.Viewer))
+	return page(200, homeDocument(newShell("Home", c.Viewer)))
 }
 
 func (s *Service) signOut(ctx context.Context, c *pipeline.Call) (any, error) {
@@ -448,6 +448,12 @@ type personRow struct {
 	Self                     bool
 }
 
+// peopleView is the People page.
+type peopleView struct {
+	shell
+	People []personRow
+}
+
 func (s *Service) people(ctx context.Context, c *pipeline.Call) (any, error) {
 	ps, err := s.d.Store.People(ctx, c.Viewer.Person.PartnerID)
 	if err != nil {
@@ -462,10 +468,7 @@ func (s *Service) people(ctx context.Context, c *pipeline.Call) (any, error) {
 		rows[i] = personRow{ID: p.ID, Email: p.Email, Role: string(p.Role), Created: p.CreatedAt.UTC().Format("2 Jan 2006"),
 			Passkeys: len(creds), Self: p.ID == c.Viewer.Person.ID}
 	}
-	return page(200, "people", struct {
-		shell
-		People []personRow
-	}{newShell("People", c.Viewer), rows})
+	return page(200, peopleDocument(peopleView{newShell("People", c.Viewer), rows}))
 }
 
 func (s *Service) removePerson(ctx context.Context, c *pipeline.Call) (any, error) {
@@ -502,6 +505,12 @@ func targetName(e audit.Entry) string {
 // auditRow is one row of the Audit log page.
 type auditRow struct{ At, Actor, Action, Target string }
 
+// auditView is the Audit log page.
+type auditView struct {
+	shell
+	Entries []auditRow
+}
+
 func (s *Service) audit(ctx context.Context, c *pipeline.Call) (any, error) {
 	es, err := s.d.Store.ListAudit(ctx, c.Viewer.Person.PartnerID, 200)
 	if err != nil {
@@ -511,8 +520,5 @@ func (s *Service) audit(ctx context.Context, c *pipeline.Call) (any, error) {
 	for i, e := range es {
 		rows[i] = auditRow{At: e.At.UTC().Format("2006-01-02 15:04:05 UTC"), Actor: actorName(e.Actor), Action: string(e.Action), Target: targetName(e)}
 	}
-	return page(200, "audit", struct {
-		shell
-		Entries []auditRow
-	}{newShell("Audit log", c.Viewer), rows})
+	return page(200, auditDocument(auditView{newShell("Audit log", c.Viewer), rows}))
 }

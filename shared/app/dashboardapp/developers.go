@@ -44,6 +44,15 @@ type keyRow struct {
 // shownSecret is a secret shown once after it was made.
 type shownSecret struct{ Label, Value, Note string }
 
+// keysView is the API keys page.
+type keysView struct {
+	shell
+	Keys   []keyRow
+	Scopes []string
+	Recent bool
+	Shown  *shownSecret
+}
+
 func (s *Service) keys(ctx context.Context, c *pipeline.Call) (any, error) {
 	return s.keysPage(ctx, c, nil)
 }
@@ -76,13 +85,7 @@ func (s *Service) keysPage(ctx context.Context, c *pipeline.Call, shown *shownSe
 	for i, sc := range auth.AllScopes {
 		scopes[i] = string(sc)
 	}
-	return page(200, "keys", struct {
-		shell
-		Keys   []keyRow
-		Scopes []string
-		Recent bool
-		Shown  *shownSecret
-	}{newShell("API keys", v), rows, scopes, v.Session.Recent(c.Now), shown})
+	return page(200, keysDocument(keysView{newShell("API keys", v), rows, scopes, v.Session.Recent(c.Now), shown}))
 }
 
 func scopeList(ss []auth.Scope) string {
@@ -154,6 +157,21 @@ func endpointView(e webhook.Endpoint) endpointRow {
 	return r
 }
 
+// webhooksView is the Webhooks page.
+type webhooksView struct {
+	shell
+	Endpoints []endpointRow
+	Shown     *shownSecret
+}
+
+// schemeRule says which endpoint addresses the mode takes.
+func (v webhooksView) schemeRule() string {
+	if v.Live {
+		return "Live endpoints must use https."
+	}
+	return "Test endpoints may use http."
+}
+
 func (s *Service) webhooksPage(ctx context.Context, c *pipeline.Call, shown *shownSecret) (any, error) {
 	v := c.Viewer
 	eps, err := s.d.Hooks.List(ctx, v.Person.PartnerID, v.Session.Mode)
@@ -164,11 +182,7 @@ func (s *Service) webhooksPage(ctx context.Context, c *pipeline.Call, shown *sho
 	for i, e := range eps {
 		rows[i] = endpointView(e)
 	}
-	return page(200, "webhooks", struct {
-		shell
-		Endpoints []endpointRow
-		Shown     *shownSecret
-	}{newShell("Webhooks", v), rows, shown})
+	return page(200, webhooksDocument(webhooksView{newShell("Webhooks", v), rows, shown}))
 }
 
 func (s *Service) webhooks(ctx context.Context, c *pipeline.Call) (any, error) {
@@ -230,6 +244,16 @@ func deliveryView(l webhooks.Logged) deliveryRow {
 	return d
 }
 
+// webhookView is one endpoint's page.
+type webhookView struct {
+	shell
+	Endpoint   endpointRow
+	Deliveries []deliveryRow
+	Shown      *shownSecret
+	Note       string
+	Recent     bool // rotating needs a recent sign-in: else the page offers the passkey
+}
+
 func (s *Service) webhookPage(ctx context.Context, c *pipeline.Call, shown *shownSecret, note string) (any, error) {
 	e, err := s.endpoint(ctx, c)
 	if err != nil {
@@ -243,14 +267,7 @@ func (s *Service) webhookPage(ctx context.Context, c *pipeline.Call, shown *show
 	for i, l := range ls {
 		rows[i] = deliveryView(l)
 	}
-	return page(200, "webhook", struct {
-		shell
-		Endpoint   endpointRow
-		Deliveries []deliveryRow
-		Shown      *shownSecret
-		Note       string
-		Recent     bool // rotating needs a recent sign-in: else the page offers the passkey
-	}{newShell("Webhook endpoint", c.Viewer), endpointView(e), rows, shown, note, c.Viewer.Session.Recent(c.Now)})
+	return page(200, webhookDocument(webhookView{newShell("Webhook endpoint", c.Viewer), endpointView(e), rows, shown, note, c.Viewer.Session.Recent(c.Now)}))
 }
 
 func (s *Service) webhook(ctx context.Context, c *pipeline.Call) (any, error) {
@@ -324,6 +341,15 @@ func (s *Service) redeliver(ctx context.Context, c *pipeline.Call) (any, error) 
 // eventRow is one event of the Events page.
 type eventRow struct{ ID, Type, Created, LeadID string }
 
+// eventsView is the Events page.
+type eventsView struct {
+	shell
+	Events       []eventRow
+	Types        []string
+	Type, LeadID string
+	Next         string
+}
+
 func (s *Service) events(ctx context.Context, c *pipeline.Call) (any, error) {
 	params := map[string]string{"limit": "25"}
 	for _, k := range []string{"type", "lead_id", "cursor"} {
@@ -359,13 +385,14 @@ func (s *Service) events(ctx context.Context, c *pipeline.Call) (any, error) {
 			types = append(types, string(k.Type))
 		}
 	}
-	return page(200, "events", struct {
-		shell
-		Events       []eventRow
-		Types        []string
-		Type, LeadID string
-		Next         string
-	}{newShell("Events", c.Viewer), rows, types, params["type"], params["lead_id"], next})
+	return page(200, eventsDocument(eventsView{newShell("Events", c.Viewer), rows, types, params["type"], params["lead_id"], next}))
+}
+
+// eventPageView is one event's page.
+type eventPageView struct {
+	shell
+	ID, Type, Created, Payload string
+	Deliveries                 []deliveryRow
 }
 
 func (s *Service) event(ctx context.Context, c *pipeline.Call) (any, error) {
@@ -392,9 +419,5 @@ func (s *Service) event(ctx context.Context, c *pipeline.Call) (any, error) {
 		rows[i].URL = urls[l.EndpointID]
 	}
 	payload, _ := json.MarshalIndent(e, "", "  ")
-	return page(200, "event", struct {
-		shell
-		ID, Type, Created, Payload string
-		Deliveries                 []deliveryRow
-	}{newShell("Event "+e.ID, c.Viewer), e.ID, string(e.Type), e.CreatedAt, string(payload), rows})
+	return page(200, eventDocument(eventPageView{newShell("Event "+e.ID, c.Viewer), e.ID, string(e.Type), e.CreatedAt, string(payload), rows}))
 }

@@ -67,7 +67,7 @@ func (s *Service) leads(ctx context.Context, c *pipeline.Call) (any, error) {
 	q, err := s.d.Leads.ParseRowQuery(ctx, t, c.Query)
 	if e := errcode.As(err); e != nil && e.Code == errcode.ValidationFailed {
 		v.Errors = fieldErrors(e)
-		return page(400, "leads", v)
+		return page(400, leadsDocument(v))
 	}
 	if err != nil {
 		return nil, err
@@ -82,7 +82,12 @@ func (s *Service) leads(ctx context.Context, c *pipeline.Call) (any, error) {
 	if p.NextCursor != "" {
 		v.Next = p.NextCursor
 	}
-	return page(200, "leads", v)
+	return page(200, leadsDocument(v))
+}
+
+// nextPage is the address of the next page of the same filters.
+func (v leadsView) nextPage() string {
+	return "/dashboard/leads?status=" + queryEscape(v.Status) + "&updated_since=" + queryEscape(v.Since) + "&cursor=" + queryEscape(v.Next)
 }
 
 // fieldErrors are a validation error's fields, as a form shows them.
@@ -181,6 +186,22 @@ type leadView struct {
 	Deposit                                                                       string
 	Events                                                                        []eventView
 	CaptureURL                                                                    string
+}
+
+// countText is a line's count, with the detector's when it saw some.
+func (it itemView) countText() string {
+	if it.Detected != 0 {
+		return strconv.Itoa(it.Count) + " (AI saw " + strconv.Itoa(it.Detected) + ")"
+	}
+	return strconv.Itoa(it.Count)
+}
+
+// linkAction is the survey link button's label.
+func (v leadView) linkAction() string {
+	if v.SurveyID != "" {
+		return "Get a fresh survey link"
+	}
+	return "Start a video survey"
 }
 
 // quoteView is the lead's current quote.
@@ -298,7 +319,7 @@ func (s *Service) surveyLink(ctx context.Context, c *pipeline.Call) (any, error)
 
 // leadPage renders a lead's page, whose videos play from mediaOrigin.
 func leadPage(v leadView, mediaOrigin string) (pipeline.Document, error) {
-	d, err := page(200, "lead", v)
+	d, err := page(200, leadDocument(v))
 	if err != nil {
 		return d, err
 	}

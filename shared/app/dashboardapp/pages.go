@@ -2,26 +2,22 @@ package dashboardapp
 
 import (
 	"bytes"
+	"context"
 	_ "embed"
-	"html/template"
+	"fmt"
+	"sort"
 	"strings"
+
+	"github.com/a-h/templ"
 
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
 )
-
-//go:embed pages.html
-var pagesHTML string
-
-//go:embed leads.html
-var leadsHTML string
 
 //go:embed assets/dashboard.js
 var scriptJS string
 
 //go:embed assets/dashboard.css
 var styleCSS string
-
-var pages = template.Must(template.Must(template.New("dashboard").Parse(pagesHTML)).Parse(leadsHTML))
 
 // Headers are every dashboard page's: a CSP that allows only the
 // dashboard's own script and stylesheet (no inline code), same-origin
@@ -45,10 +41,12 @@ func Headers() map[string]string {
 	}
 }
 
-// page renders template name with v.
-func page(status int, name string, v any) (pipeline.Document, error) {
+// page renders c. The pages are templ components, not html/template:
+// its executor links reflect.Value.MethodByName, which keeps every
+// exported method of every linked type (the AWS SDK's too) in the binary.
+func page(status int, c templ.Component) (pipeline.Document, error) {
 	var b bytes.Buffer
-	if err := pages.ExecuteTemplate(&b, name, v); err != nil {
+	if err := c.Render(context.Background(), &b); err != nil {
 		return pipeline.Document{}, err
 	}
 	return pipeline.Document{Status: status, Header: Headers(), Body: b.Bytes()}, nil
@@ -63,6 +61,66 @@ type shell struct {
 func newShell(title string, v *pipeline.Viewer) shell {
 	return shell{Title: title, CSRF: v.CSRF(), Email: v.Person.Email, Role: string(v.Person.Role),
 		Admin: v.Person.Role == "admin", Live: v.Session.Mode == "live"}
+}
+
+// mode is the mode shown, "live" or "test"; other is the one the switch
+// goes to.
+func (s shell) mode() string {
+	if s.Live {
+		return "live"
+	}
+	return "test"
+}
+
+func (s shell) other() string {
+	if s.Live {
+		return "test"
+	}
+	return "live"
+}
+
+func (s shell) modeTitle() string {
+	if s.Live {
+		return "Live"
+	}
+	return "Test"
+}
+
+func (s shell) modeLabel() string { return s.modeTitle() + " data" }
+
+func (s shell) liveClass() string {
+	if s.Live {
+		return " live"
+	}
+	return ""
+}
+
+// invitationView is the invitation page.
+type invitationView struct{ Email, Role, Expires, Path string }
+
+// sortedKeys are m's keys in order, as html/template ranged over a map.
+func sortedKeys(m map[string]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// queryEscape percent-encodes all but unreserved bytes, in lower-case hex,
+// as html/template did for a value in a URL's query.
+func queryEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02x", c)
+	}
+	return b.String()
 }
 
 // asset serves the dashboard's script and stylesheet.
