@@ -10,6 +10,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/app/apikeys"
 	"github.com/moveleads/partnerapi/shared/app/eventfeed"
 	"github.com/moveleads/partnerapi/shared/app/pipeline"
+	"github.com/moveleads/partnerapi/shared/app/record"
 	"github.com/moveleads/partnerapi/shared/app/webhooks"
 	"github.com/moveleads/partnerapi/shared/domain/audit"
 	"github.com/moveleads/partnerapi/shared/domain/auth"
@@ -37,6 +38,8 @@ type Store interface {
 	SetSessionMode(ctx context.Context, hash string, mode auth.Mode) error
 	VerifySession(ctx context.Context, hash string, now time.Time) error
 	ListAudit(ctx context.Context, partnerID string, limit int) ([]audit.Entry, error)
+	// GetQuote reads a lead's quote: its terms for the lead's page.
+	GetQuote(ctx context.Context, t auth.Tenant, leadID, quoteID string) (record.Quote, error)
 }
 
 // Passkeys runs WebAuthn ceremonies (passkey.Passkeys).

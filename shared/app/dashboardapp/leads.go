@@ -18,6 +18,7 @@ import (
 	"github.com/moveleads/partnerapi/shared/domain/estimate"
 	"github.com/moveleads/partnerapi/shared/domain/inventory"
 	"github.com/moveleads/partnerapi/shared/domain/lead"
+	"github.com/moveleads/partnerapi/shared/domain/quote"
 	"github.com/moveleads/partnerapi/shared/domain/webhook"
 )
 
@@ -204,8 +205,13 @@ func (v leadView) linkAction() string {
 	return "Start a video survey"
 }
 
-// quoteView is the lead's current quote.
-type quoteView struct{ Stage, Expires, Accepted, Signed string }
+// quoteView is the lead's current quote: its terms and where it stands.
+type quoteView struct {
+	Type, PriceLabel, Price, Deposit, Stage, Expires, Accepted, Signed string
+	// By is who accepted or signed it, and Protection the liability option
+	// a signer chose; "" until then.
+	By, Protection string
+}
 
 func (s *Service) lead(ctx context.Context, c *pipeline.Call) (any, error) {
 	v, err := s.leadView(ctx, c, "")
@@ -213,6 +219,32 @@ func (s *Service) lead(ctx context.Context, c *pipeline.Call) (any, error) {
 		return nil, err
 	}
 	return leadPage(v, s.d.Clips.MediaOrigin())
+}
+
+// quote reads the lead's current quote ref's terms (one GetItem).
+func (s *Service) quote(ctx context.Context, t auth.Tenant, leadID string, ref record.QuoteRef, now time.Time) (*quoteView, error) {
+	q, err := s.d.Store.GetQuote(ctx, t, leadID, ref.QuoteID)
+	if err != nil {
+		return nil, err
+	}
+	sum := ref.Summary(now)
+	v := &quoteView{Type: words(string(q.EstimateType)), PriceLabel: "Price", Price: htmlpage.FormatMoney(q.PriceCents, q.Currency),
+		Deposit: "none asked", Stage: words(string(sum.Stage)), Expires: htmlpage.FormatTime(ref.ExpiresAt),
+		Accepted: optTime(sum.AcceptedAt), Signed: optTime(sum.SignedAt)}
+	if q.EstimateType == quote.BindingNotToExceed {
+		v.PriceLabel = "Most the customer pays"
+	}
+	if q.DepositRequired() {
+		v.Deposit = htmlpage.FormatMoney(q.DepositCents, q.Currency)
+	}
+	if a := q.Acceptance; a != nil {
+		v.By = a.Email
+		if a.Evidence != nil {
+			v.By = a.Evidence.SignerName + " (" + a.Evidence.SignerEmail + ")"
+			v.Protection = words(string(a.Evidence.LiabilityElection))
+		}
+	}
+	return v, nil
 }
 
 func (s *Service) leadView(ctx context.Context, c *pipeline.Call, captureURL string) (leadView, error) {
@@ -232,9 +264,9 @@ func (s *Service) leadView(ctx context.Context, c *pipeline.Call, captureURL str
 		SurveyStatus: words(string(ls.Status)), SurveyID: ls.SurveyID,
 		CanSendLink: ls.SurveyID == "" || !ls.Status.Final(), Deposit: depositWords(ls.Deposit), CaptureURL: captureURL}
 	if ls.Quote != nil {
-		sum := ls.Quote.Summary(c.Now)
-		v.Quote = &quoteView{Stage: words(string(sum.Stage)), Expires: htmlpage.FormatTime(ls.Quote.ExpiresAt),
-			Accepted: optTime(sum.AcceptedAt), Signed: optTime(sum.SignedAt)}
+		if v.Quote, err = s.quote(ctx, t, l.ID, *ls.Quote, c.Now); err != nil {
+			return leadView{}, err
+		}
 	}
 	if ls.SurveyID != "" {
 		clips, err := s.d.Clips.Playback(ctx, t, ls.SurveyID)

@@ -196,11 +196,15 @@ func pageCases(a, b, c, d string, flags uint8) []pageCase {
 	if on(5) {
 		errs = map[string]string{"updated_since": a, b: c, "status": d}
 	}
+	quoteBy := "" // a quote not yet accepted shows no By and no protection
+	if on(1) {
+		quoteBy = d
+	}
 	lead := leadView{shell: s, ID: a, Customer: b, Status: c, Created: d, Updated: a, From: b, To: c, Home: d, Estimate: a, Recommended: b,
 		SurveyStatus: c, SurveyID: d, CanSendLink: on(6), BySource: a, Deposit: b, CaptureURL: c,
 		Clips: []clipView{{Name: a, Sources: []viewerpage.Source{{Src: b, Type: c}, {Src: d, Type: a}}}, {Name: c}},
 		Items: []itemView{{Room: a, Name: b, Source: c, Count: 2}, {Room: d, Name: a, Source: b, Count: 1, Detected: 3}},
-		Quote: &quoteView{Stage: a, Expires: b, Accepted: c, Signed: d}, Events: []eventView{{At: a, Type: b, ID: c}}}
+		Quote: &quoteView{Type: a, PriceLabel: b, Price: c, Deposit: d, Stage: a, Expires: b, Accepted: c, Signed: d, By: quoteBy, Protection: quoteBy}, Events: []eventView{{At: a, Type: b, ID: c}}}
 	if !on(7) {
 		lead.Quote, lead.CaptureURL = nil, ""
 	}

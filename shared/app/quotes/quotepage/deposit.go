@@ -3,6 +3,8 @@ package quotepage
 import (
 	"net/url"
 	"strings"
+
+	"github.com/moveleads/partnerapi/shared/app/htmlpage"
 )
 
 // Kinds of deposit block the accepted state shows.
@@ -37,7 +39,7 @@ func depositViewOf(p Page, layout string) depositView {
 	}
 	amount := ""
 	if p.DepositCents > 0 {
-		amount = " of " + formatMoney(p.DepositCents, p.Currency)
+		amount = " of " + htmlpage.FormatMoney(p.DepositCents, p.Currency)
 	}
 	switch p.DepositStatus {
 	case DepositPaid:

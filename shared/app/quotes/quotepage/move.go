@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"strconv"
 	"time"
+
+	"github.com/moveleads/partnerapi/shared/app/htmlpage"
 )
 
 // Move is the move a quote's price is for, as the page lists it
@@ -93,7 +95,7 @@ func liabilityCost(election string, m *Move, currency, company string) string {
 	case *m.FullValueCents == 0:
 		return "Cost: included in the price."
 	}
-	return "Cost: " + formatMoney(*m.FullValueCents, currency) + " on top of the price."
+	return "Cost: " + htmlpage.FormatMoney(*m.FullValueCents, currency) + " on top of the price."
 }
 
 // copyView is the signed copy's card.

@@ -129,7 +129,7 @@ func pageViewOf(p Page, layout string, dv depositView) pageView {
 	a := loadAssets()
 	company := companyText(p.CompanyName)
 	binding := isBinding(p.EstimateType)
-	deposit := formatMoney(p.DepositCents, p.Currency)
+	deposit := htmlpage.FormatMoney(p.DepositCents, p.Currency)
 	depositText := "None required"
 	next := ""
 	if p.DepositCents > 0 {
@@ -153,7 +153,7 @@ func pageViewOf(p Page, layout string, dv depositView) pageView {
 		Brand:   brand(p.CompanyName),
 		Company: company, CompanyStart: upperFirst(company),
 		LegalName: strings.TrimSpace(p.CarrierLegalName), USDOT: strings.TrimSpace(p.USDOTNumber),
-		PriceLabel: priceLabel(p.EstimateType), Price: formatMoney(p.PriceCents, p.Currency),
+		PriceLabel: priceLabel(p.EstimateType), Price: htmlpage.FormatMoney(p.PriceCents, p.Currency),
 		EstimateWords: estimateWords(p.EstimateType, p.Move != nil),
 		DepositLabel:  depositLabel(p.DepositStatus), DepositText: depositText,
 		Expiry: expiryOf(p),

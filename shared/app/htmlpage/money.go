@@ -1,11 +1,11 @@
-package quotepage
+package htmlpage
 
 import (
 	"strconv"
 	"strings"
 )
 
-// formatMoney renders an amount in hundredths of currency (a lowercase ISO
+// FormatMoney renders an amount in hundredths of currency (a lowercase ISO
 // 4217 code, as the quote stores it) the way a customer reads it: US
 // dollars with the sign, "$2,450.00"; any other currency with its code
 // after the number, "2,450.00 EUR", which no reader mistakes for another
@@ -16,7 +16,7 @@ import (
 // refuses the others: deposit.NormalizeCurrency), so there are always two
 // decimals. A currency that is not three ASCII letters is shown as given,
 // trimmed; the caller escapes the result like any text.
-func formatMoney(cents int64, currency string) string {
+func FormatMoney(cents int64, currency string) string {
 	neg := cents < 0
 	u := uint64(cents)
 	if neg {

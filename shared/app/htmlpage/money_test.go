@@ -1,4 +1,4 @@
-package quotepage
+package htmlpage
 
 import (
 	"math"
@@ -36,8 +36,8 @@ func TestFormatMoney(t *testing.T) {
 		{math.MinInt64, "usd", "-$92,233,720,368,547,758.08"},
 	}
 	for _, tt := range tests {
-		if got := formatMoney(tt.cents, tt.currency); got != tt.want {
-			t.Errorf("formatMoney(%d, %q) = %q; want %q", tt.cents, tt.currency, got, tt.want)
+		if got := FormatMoney(tt.cents, tt.currency); got != tt.want {
+			t.Errorf("FormatMoney(%d, %q) = %q; want %q", tt.cents, tt.currency, got, tt.want)
 		}
 	}
 }
@@ -51,46 +51,46 @@ func FuzzFormatMoney(f *testing.F) {
 		f.Add(c, "eur")
 	}
 	f.Fuzz(func(t *testing.T, cents int64, currency string) {
-		s := formatMoney(cents, currency)
+		s := FormatMoney(cents, currency)
 		rest := s
 		neg := strings.HasPrefix(rest, "-")
 		rest = strings.TrimPrefix(rest, "-")
 		if neg != (cents < 0) {
-			t.Fatalf("formatMoney(%d, %q) = %q: sign", cents, currency, s)
+			t.Fatalf("FormatMoney(%d, %q) = %q: sign", cents, currency, s)
 		}
 		code := strings.TrimSpace(currency)
 		if code == "" || strings.EqualFold(code, "usd") {
 			if !strings.HasPrefix(rest, "$") {
-				t.Fatalf("formatMoney(%d, %q) = %q; want a dollar sign", cents, currency, s)
+				t.Fatalf("FormatMoney(%d, %q) = %q; want a dollar sign", cents, currency, s)
 			}
 			rest = rest[1:]
 		} else {
 			num, after, ok := strings.Cut(rest, " ")
 			if !ok || !strings.EqualFold(after, code) {
-				t.Fatalf("formatMoney(%d, %q) = %q; want the code after the number", cents, currency, s)
+				t.Fatalf("FormatMoney(%d, %q) = %q; want the code after the number", cents, currency, s)
 			}
 			rest = num
 		}
 		whole, frac, ok := strings.Cut(rest, ".")
 		if !ok || len(frac) != 2 {
-			t.Fatalf("formatMoney(%d, %q) = %q; want two decimals", cents, currency, s)
+			t.Fatalf("FormatMoney(%d, %q) = %q; want two decimals", cents, currency, s)
 		}
 		groups := strings.Split(whole, ",")
 		for i, g := range groups {
 			if (i == 0 && (len(g) < 1 || len(g) > 3)) || (i > 0 && len(g) != 3) {
-				t.Fatalf("formatMoney(%d, %q) = %q; digits grouped wrong", cents, currency, s)
+				t.Fatalf("FormatMoney(%d, %q) = %q; digits grouped wrong", cents, currency, s)
 			}
 		}
 		u, err := strconv.ParseUint(strings.Join(groups, "")+frac, 10, 64)
 		if err != nil {
-			t.Fatalf("formatMoney(%d, %q) = %q: %v", cents, currency, s, err)
+			t.Fatalf("FormatMoney(%d, %q) = %q: %v", cents, currency, s, err)
 		}
 		want := uint64(cents)
 		if cents < 0 {
 			want = -want
 		}
 		if u != want {
-			t.Fatalf("formatMoney(%d, %q) = %q reads back as %d cents", cents, currency, s, u)
+			t.Fatalf("FormatMoney(%d, %q) = %q reads back as %d cents", cents, currency, s, u)
 		}
 	})
 }
