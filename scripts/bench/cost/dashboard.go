@@ -52,12 +52,12 @@ func (b *bench) dashboardRows(ctx context.Context) ([]report.Row, error) {
 		if p.status != "" {
 			q = "status=" + p.status
 		}
-		body, err := b.page(ctx, token, q) // the instance's first request reads the partner's settings
-		if err != nil {
+		if _, err := b.page(ctx, token, q); err != nil { // the instance's first request reads the partner's settings
 			return nil, err
 		}
 		b.meter.Take()
-		if body, err = b.page(ctx, token, q); err != nil {
+		body, err := b.page(ctx, token, q)
+		if err != nil {
 			return nil, err
 		}
 		s := b.meter.Take()
