@@ -10,7 +10,7 @@ help:
 	@echo "make dev     start DynamoDB Local + the API at http://127.0.0.1:$${PORT:-3000} (VERBOSE=1: log every stream, queue and S3 record)"
 	@echo "make test    go vet, staticcheck and every test (one DynamoDB Local, MinIO and stripe-mock for all)"
 	@echo "make docs    regenerate README tables and docs/API.md from their sources of truth"
-	@echo "make screenshots  rewrite docs/screenshots: each page state at 390x844 and 1280x800 (headless Chromium)"
+	@echo "make screenshots  rewrite docs/screenshots and docs/dashboard-screenshots: each page at 390x844 and 1280x800 (headless Chromium)"
 	@echo "make generate  regenerate the pages' Go code (x_templ.go) from their templ sources (x.templ)"
 	@echo "make opctl   build the operator CLI as ./opctl (git-ignored)"
 	@echo "make fuzz    run each fuzz target for FUZZTIME (default 30s): takes targets x FUZZTIME; it prints the count"
@@ -89,9 +89,11 @@ generate:
 	$(GO) tool templ generate -path shared
 
 ## screenshots: each page's states at a phone's and a laptop's size into
-## docs/screenshots (scripts/screenshots; make test only checks the list).
+## docs/screenshots (scripts/screenshots; make test only checks the list),
+## and the dashboard's pages into docs/dashboard-screenshots.
 screenshots: deps
 	SCREENSHOTS_WRITE=1 $(GO) test -count=1 -run '^TestScreenshots$$' ./scripts/screenshots
+	SCREENSHOT_DIR=$(CURDIR)/docs/dashboard-screenshots $(GO) test -count=1 -run '^TestEveryPage$$' ./shared/app/dashboardapp
 
 ## opctl: the operator CLI, built into the repository root (git-ignored).
 opctl:

@@ -11,7 +11,8 @@ import (
 )
 
 // shotRef matches a reference to a screenshot in a Markdown file.
-var shotRef = regexp.MustCompile(`screenshots/([a-z0-9-]+\.png)`)
+// (docs/dashboard-screenshots/ is the dashboard's own folder: not matched).
+var shotRef = regexp.MustCompile(`(?:^|[^a-z-])screenshots/([a-z0-9-]+\.png)`)
 
 // TestScreenshotsAreListedAndShown: docs/screenshots holds exactly the
 // files make screenshots writes (scripts/screenshots.Files), each shown

@@ -30,13 +30,22 @@ func developersPages() map[string]templ.Component {
 		"keys":     keysDocument(keysView{shell: s, Keys: keys, Scopes: []string{"leads:read"}, Recent: true}),
 		"webhooks": webhooksDocument(webhooksView{shell: s, Endpoints: []endpointRow{ep}}),
 		"events":   eventsDocument(eventsView{shell: s, Events: events, Types: []string{"lead.created"}}),
+		"people": peopleDocument(peopleView{shell: s, People: []personRow{
+			{ID: "p1", Email: "grace@demo.example", Role: "viewer", Created: "1 Mar 2027", Passkeys: 1},
+			{ID: "p2", Email: "ada@demo.example", Role: "admin", Created: "1 Mar 2027", Passkeys: 2, Self: true}}}),
+		"audit": auditDocument(auditView{shell: s, Entries: []auditRow{{At: "2027-03-01 09:00:00 UTC", Actor: "ada@demo.example", Action: "person.joined", Target: "person ada@demo.example (admin)"}}}),
+		"lead": leadDocument(leadView{shell: s, ID: "0b7e4c1a", Customer: "Ada Lovelace", Status: "new", From: "1 Main St, New York, NY 10001",
+			To: "9 Oak Ave, Boston, MA 02108", Home: "2 bedroom", Estimate: "1,083–1,473 USD", Recommended: "—",
+			Created: "Monday, March 1, 2027 at 9:00 AM UTC", Updated: "Monday, March 1, 2027 at 9:00 AM UTC", SurveyStatus: "none", Deposit: "none"}),
 	}
 }
 
 // TestDevelopersTablesLabelCellsOnPhone: in Chromium at 390×844, the API
-// keys, webhook endpoints and events tables read as labelled rows, as the
-// leads table does: the header row is hidden and every cell of a data row
-// shows its column's heading before its value (::before).
+// keys, webhook endpoints, events, people and audit tables read as
+// labelled rows, as the leads table does: the header row is hidden and
+// every cell of a data row shows its column's heading before its value
+// (::before). A lead's facts stack each label above its value, so a long
+// value (an address, a date) gets the phone's whole width.
 func TestDevelopersTablesLabelCellsOnPhone(t *testing.T) {
 	browser.Require(t)
 	pages := developersPages()
@@ -76,7 +85,7 @@ func TestDevelopersTablesLabelCellsOnPhone(t *testing.T) {
 		TheadShown bool
 		Cells      []cell
 	}
-	for _, name := range []string{"keys", "webhooks", "events"} {
+	for _, name := range []string{"keys", "webhooks", "events", "people", "audit"} {
 		c, cancel := context.WithTimeout(ctx, 30*time.Second)
 		err := chromedp.Do(c, browser.Phone(), chromedp.Navigate(srv.URL+"/"+name))
 		var got table
@@ -103,5 +112,18 @@ func TestDevelopersTablesLabelCellsOnPhone(t *testing.T) {
 				t.Errorf("%s: cell %d ::before content %s; want %s", name, i, c.Before, want)
 			}
 		}
+	}
+
+	c, cancelLead := context.WithTimeout(ctx, 30*time.Second)
+	defer cancelLead()
+	if err := chromedp.Do(c, browser.Phone(), chromedp.Navigate(srv.URL+"/lead")); err != nil {
+		t.Fatal(err)
+	}
+	cols, err := chromedp.Run(c, chromedp.Evaluate[string](`getComputedStyle(document.querySelector("dl.facts")).gridTemplateColumns`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(strings.TrimSpace(cols), " ") {
+		t.Errorf("lead facts at 390 px: grid columns %q; want one column (each label above its value)", cols)
 	}
 }
