@@ -31,6 +31,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -50,7 +51,11 @@ const maxBody = 10 << 20
 type Gateway struct {
 	routes   []manifest.Route
 	fallback manifest.Route // the $default route
-	handlers map[manifest.Operation]lambda.Handler
+	// handlers are each operation's instances: aws-lambda-go's handler
+	// encodes every response into one buffer of its own (a Lambda instance
+	// serves one request at a time), so concurrent requests take an
+	// instance each, as Lambda starts another instance.
+	handlers map[manifest.Operation]*sync.Pool
 	log      *slog.Logger
 	// Extra serves raw paths no route matches (e.g. /openapi.yaml), before
 	// the $default route would; may be nil. Its answers carry a fresh
@@ -63,7 +68,7 @@ type Gateway struct {
 // shape lambda.NewHandler accepts. New panics if fn returns nil for a route
 // or the manifest has no $default route: both are wiring errors.
 func New(fn func(manifest.Operation) any, log *slog.Logger) *Gateway {
-	g := &Gateway{routes: manifest.Routes(), handlers: map[manifest.Operation]lambda.Handler{}, log: log}
+	g := &Gateway{routes: manifest.Routes(), handlers: map[manifest.Operation]*sync.Pool{}, log: log}
 	found := false
 	for _, r := range g.routes {
 		if r.IsDefault() {
@@ -73,7 +78,7 @@ func New(fn func(manifest.Operation) any, log *slog.Logger) *Gateway {
 		if f == nil {
 			panic("localgw: no handler for " + string(r.Operation))
 		}
-		g.handlers[r.Operation] = lambda.NewHandler(f)
+		g.handlers[r.Operation] = &sync.Pool{New: func() any { return lambda.NewHandler(f) }}
 	}
 	if !found {
 		panic("localgw: the manifest has no $default route")
@@ -176,7 +181,12 @@ func (g *Gateway) invoke(ctx context.Context, op manifest.Operation, ev events.A
 	if err != nil {
 		return resp, fmt.Errorf("encode %s event: %w", op, err)
 	}
-	out, err := g.handlers[op].Invoke(ctx, payload)
+	pool := g.handlers[op]
+	h := pool.Get().(lambda.Handler)
+	// The instance goes back only after its answer is decoded: the bytes
+	// Invoke returns are its buffer's.
+	defer pool.Put(h)
+	out, err := h.Invoke(ctx, payload)
 	if err != nil {
 		return resp, fmt.Errorf("invoke %s: %w", op, err)
 	}

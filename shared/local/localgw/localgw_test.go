@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -515,4 +516,32 @@ func TestWrite(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestConcurrentRequestsToOneRoute: requests to one route at once each
+// get their own answer. aws-lambda-go's handler encodes into one buffer
+// per handler; sharing one across requests raced (go test -race) and
+// could hand one request another's answer.
+func TestConcurrentRequestsToOneRoute(t *testing.T) {
+	g := New(func(manifest.Operation) any {
+		return func(_ context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
+			return events.APIGatewayV2HTTPResponse{StatusCode: 200, Body: strings.Repeat(ev.PathParameters["id"], 512)}, nil
+		}
+	}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	var wg sync.WaitGroup
+	for i := range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := fmt.Sprintf("lead-%02d", i)
+			for range 20 {
+				w := serve(g, httptest.NewRequest("GET", "/v1/leads/"+id, nil))
+				if got := w.Body.String(); got != strings.Repeat(id, 512) {
+					t.Errorf("GET /v1/leads/%s: answer %.40q…; want its own", id, got)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
