@@ -119,12 +119,15 @@ func (q *Queue) DeadLetters() []string {
 // Run hands batches to h until ctx ends, Concurrency at once; it returns
 // nil then.
 func (q *Queue) Run(ctx context.Context, h func(context.Context, events.SQSEvent) (events.SQSEventResponse, error)) error {
-	invoke := lambda.NewHandler(h)
 	var wg sync.WaitGroup
 	for range q.opts.Concurrency {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// An instance per worker: aws-lambda-go's handler encodes every
+			// answer into one buffer of its own, as a Lambda instance
+			// serves one batch at a time.
+			invoke := lambda.NewHandler(h)
 			for ctx.Err() == nil {
 				batch, wait, changed := q.take()
 				if len(batch) == 0 {

@@ -2,6 +2,9 @@ package queuelocal
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -105,6 +108,47 @@ func TestConcurrencyBound(t *testing.T) {
 	for b, n := range seen {
 		if n != 1 {
 			t.Errorf("message %s delivered %d times", b, n)
+		}
+	}
+}
+
+// TestConcurrentBatchesKeepTheirFailures: batches that run at once each
+// report their own failures. One aws-lambda-go handler shared by the
+// workers encoded every answer into one buffer (a race under -race, and a
+// batch could read another's failures).
+func TestConcurrentBatchesKeepTheirFailures(t *testing.T) {
+	q := New("jobs", Options{Visibility: time.Hour, MaxReceives: 1, Concurrency: 4, BatchSize: 1})
+	run(t, q, func(_ context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+		var resp events.SQSEventResponse
+		for _, m := range ev.Records {
+			if strings.HasPrefix(m.Body, "bad") {
+				resp.BatchItemFailures = append(resp.BatchItemFailures, events.SQSBatchItemFailure{ItemIdentifier: m.MessageId})
+			}
+		}
+		return resp, nil
+	})
+	var bodies []string
+	for i := range 40 {
+		kind := "good"
+		if i%2 == 0 {
+			kind = "bad"
+		}
+		bodies = append(bodies, fmt.Sprintf("%s-%02d", kind, i))
+	}
+	if err := q.Send(context.Background(), bodies, 0); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); (q.Len() > 0 || len(q.DeadLetters()) < 20) && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	dead := q.DeadLetters()
+	slices.Sort(dead)
+	if len(dead) != 20 || q.Len() != 0 {
+		t.Fatalf("dead letters %v, %d left; want the 20 bad ones only", dead, q.Len())
+	}
+	for _, d := range dead {
+		if !strings.HasPrefix(d, "bad") {
+			t.Errorf("dead letter %s: a good message failed", d)
 		}
 	}
 }
