@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
@@ -78,7 +79,7 @@ func axName(n *accessibility.Node) string {
 func WaitFor(ctx context.Context, role, name string) (cdp.BackendNodeID, error) {
 	for {
 		id, err := Find(ctx, role, name)
-		if err == nil || !errors.Is(err, ErrNotFound) {
+		if err == nil || !errors.Is(err, ErrNotFound) && !navigating(err) {
 			return id, err
 		}
 		select {
@@ -93,18 +94,43 @@ func WaitFor(ctx context.Context, role, name string) (cdp.BackendNodeID, error) 
 // view and clicks its centre with the mouse, as a person would: the click
 // lands on whatever is on top there, so a covered control is not clicked.
 func Click(ctx context.Context, role, name string) error {
-	id, err := WaitFor(ctx, role, name)
-	if err != nil {
-		return err
-	}
-	x, y, err := centre(ctx, id)
-	if err != nil {
-		return fmt.Errorf("click %s %q: %w", role, name, err)
+	var x, y float64
+	for {
+		id, err := WaitFor(ctx, role, name)
+		if err != nil {
+			return err
+		}
+		x, y, err = centre(ctx, id)
+		if err == nil {
+			break
+		}
+		if !navigating(err) || ctx.Err() != nil {
+			return fmt.Errorf("click %s %q: %w", role, name, err)
+		}
+		// The page changed between finding the element and its box: find
+		// it again in the new page.
 	}
 	if err := chromedp.Do(ctx, chromedp.MouseClickXY(x, y)); err != nil {
 		return fmt.Errorf("click %s %q: %w", role, name, err)
 	}
 	return nil
+}
+
+// navigating reports whether err is Chromium's answer about a page that
+// was replaced under the call (a navigation or reload between two
+// calls): the document, its execution context or the node is gone. A
+// wait retries it on the new page; anything else is a real error.
+func navigating(err error) bool {
+	var e *cdproto.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	for _, m := range []string{"Cannot find context with specified id", "Execution context was destroyed", "No node with given id", "Could not find node with given id", "Cannot find object with id"} {
+		if strings.Contains(e.Message, m) {
+			return true
+		}
+	}
+	return false
 }
 
 func centre(ctx context.Context, id cdp.BackendNodeID) (float64, float64, error) {
