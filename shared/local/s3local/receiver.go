@@ -57,7 +57,7 @@ func Receiver(authToken string, h func(context.Context, events.S3Event) error, l
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &eventReceiver{want: sha256.Sum256([]byte(want)), h: h, log: log}
+	return &eventReceiver{want: sha256.Sum256([]byte(want)), h: lambda.NewHandler(h), log: log}
 }
 
 // authorization is the Authorization header MinIO sends for a webhook's
@@ -74,7 +74,7 @@ func authorization(token string) string {
 
 type eventReceiver struct {
 	want [sha256.Size]byte // digest of the expected Authorization header
-	h    func(context.Context, events.S3Event) error
+	h    lambda.Handler
 	log  *slog.Logger
 }
 
@@ -148,9 +148,7 @@ func (rc *eventReceiver) invoke(ctx context.Context, payload []byte) (err error)
 			err = fmt.Errorf("handler panicked: %v", p)
 		}
 	}()
-	// A handler instance per event: aws-lambda-go's encodes into one
-	// buffer of its own, and MinIO may post events at once.
-	_, err = lambda.NewHandler(rc.h).Invoke(ctx, payload)
+	_, err = rc.h.Invoke(ctx, payload)
 	return err
 }
 
