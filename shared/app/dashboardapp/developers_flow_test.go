@@ -82,6 +82,15 @@ func TestDevelopersFlow(t *testing.T) {
 // and writes screenshots of both when SCREENSHOT_DIR is set.
 func checkPage(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
+	atBothSizes(t, ctx, name, func(size string) { shot(t, ctx, "developers-"+name+"-"+size) })
+}
+
+// atBothSizes runs axe-core on the tab's page at 390×844 ("phone") and at
+// 1280×800 ("desktop"), failing t on a serious or critical violation,
+// calls after(size) at each size (a screenshot), and leaves the tab at the
+// phone's size.
+func atBothSizes(t *testing.T, ctx context.Context, name string, after func(size string)) {
+	t.Helper()
 	for _, size := range []struct {
 		suffix string
 		act    chromedp.Action[chromedp.Void]
@@ -96,7 +105,8 @@ func checkPage(t *testing.T, ctx context.Context, name string) {
 		for _, v := range vs {
 			t.Errorf("axe on %s (%s): %s", name, size.suffix, v)
 		}
-		shot(t, ctx, "developers-"+name+"-"+size.suffix)
+		t.Logf("axe on %s (%s): %d serious or critical violations", name, size.suffix, len(vs))
+		after(size.suffix)
 	}
 	if err := chromedp.Do(within(t, ctx, 10*time.Second), browser.Phone()); err != nil {
 		t.Fatal(err)

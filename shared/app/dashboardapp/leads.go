@@ -2,6 +2,7 @@ package dashboardapp
 
 import (
 	"context"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -52,11 +53,11 @@ type leadRow struct {
 // leadsView is the Leads page.
 type leadsView struct {
 	shell
-	Rows            []leadRow
-	Statuses        []string
-	Status, Since   string
-	Errors          map[string]string
-	Next, NextQuery string
+	Rows          []leadRow
+	Statuses      []string
+	Status, Since string
+	Errors        map[string]string
+	Next          string
 }
 
 func (s *Service) leads(ctx context.Context, c *pipeline.Call) (any, error) {
@@ -88,7 +89,7 @@ func (s *Service) leads(ctx context.Context, c *pipeline.Call) (any, error) {
 
 // nextPage is the address of the next page of the same filters.
 func (v leadsView) nextPage() string {
-	return "/dashboard/leads?status=" + queryEscape(v.Status) + "&updated_since=" + queryEscape(v.Since) + "&cursor=" + queryEscape(v.Next)
+	return "/dashboard/leads?" + url.Values{"status": {v.Status}, "updated_since": {v.Since}, "cursor": {v.Next}}.Encode()
 }
 
 // fieldErrors are a validation error's fields, as a form shows them.
@@ -229,7 +230,7 @@ func (s *Service) quote(ctx context.Context, t auth.Tenant, leadID string, ref r
 	}
 	sum := ref.Summary(now)
 	v := &quoteView{Type: words(string(q.EstimateType)), PriceLabel: "Price", Price: htmlpage.FormatMoney(q.PriceCents, q.Currency),
-		Deposit: "none asked", Stage: words(string(sum.Stage)), Expires: htmlpage.FormatTime(ref.ExpiresAt),
+		Deposit: "none", Stage: words(string(sum.Stage)), Expires: htmlpage.FormatTime(ref.ExpiresAt),
 		Accepted: optTime(sum.AcceptedAt), Signed: optTime(sum.SignedAt)}
 	if q.EstimateType == quote.BindingNotToExceed {
 		v.PriceLabel = "Most the customer pays"

@@ -101,7 +101,7 @@ func TestLeadsPage(t *testing.T) {
 	}
 }
 
-var nextLink = regexp.MustCompile(`cursor=([A-Za-z0-9_\-.~%]+)"`)
+var nextLink = regexp.MustCompile(`cursor=([A-Za-z0-9_\-.~%]+)[&"]`)
 
 // TestLeadsPaging: 50 rows a page, in listLeads' keyset
 // order, each lead once; a cursor of another partner is refused.

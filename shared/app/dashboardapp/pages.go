@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -106,21 +105,6 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(ks)
 	return ks
-}
-
-// queryEscape percent-encodes all but unreserved bytes, in lower-case hex,
-// as html/template did for a value in a URL's query.
-func queryEscape(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		fmt.Fprintf(&b, "%%%02x", c)
-	}
-	return b.String()
 }
 
 // asset serves the dashboard's script and stylesheet.

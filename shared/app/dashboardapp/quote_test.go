@@ -36,7 +36,7 @@ func TestLeadPageShowsTheQuote(t *testing.T) {
 		return string(r.Body)
 	}
 	open := page()
-	for _, want := range []string{"non binding", "<dt>Price</dt><dd>$2,450.00</dd>", "<dt>Deposit</dt><dd>$250.00</dd>", "open"} {
+	for _, want := range []string{"non binding", "<dt>Price</dt><dd>$2,450.00</dd>", "<dt>Deposit asked</dt><dd>$250.00</dd>", "open"} {
 		if !strings.Contains(open, want) {
 			t.Errorf("open quote: the page lacks %q", want)
 		}

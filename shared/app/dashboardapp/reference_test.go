@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"html/template"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -142,7 +143,16 @@ func canonicalURL(v string) string {
 			fmt.Fprintf(&b, "%%%02x", c)
 		}
 	}
-	return strings.ReplaceAll(b.String(), "%00", "%ef%bf%bd")
+	out := strings.ReplaceAll(b.String(), "%00", "%ef%bf%bd")
+	// A query is compared as its values: html/template escapes each value
+	// in the template's order; the pages build it with url.Values.Encode
+	// (sorted keys, upper-case hex, "+" for a space).
+	if p, q, ok := strings.Cut(out, "?"); ok {
+		if vs, err := url.ParseQuery(q); err == nil {
+			return p + "?" + vs.Encode()
+		}
+	}
+	return out
 }
 
 func isHex(c byte) bool { return strings.IndexByte("0123456789abcdefABCDEF", c) >= 0 }
