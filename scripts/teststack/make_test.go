@@ -74,3 +74,66 @@ func TestMakefileStatesNoFuzzTargetCount(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildCacheIsSharedBetweenClones: every go command make runs gets
+// -trimpath (GOFLAGS), so that a clone at another path (CI's) finds the
+// packages its build cache already holds, and staticcheck, whose cache keys
+// are Go's build IDs, its analyses. Without it the build ID of the same
+// package differs between two directories, which the second half shows on
+// a two-file module copied into two places.
+func TestBuildCacheIsSharedBetweenClones(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make not on PATH")
+	}
+	root, err := repo.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The environment make's recipes see: the Makefile plus a rule from stdin.
+	cmd := exec.Command("make", "-s", "--no-print-directory", "-f", "Makefile", "-f", "-", "print-goflags")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly")
+	cmd.Stdin = strings.NewReader("print-goflags:\n\t@echo \"$$GOFLAGS\"\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("make print-goflags: %v", err)
+	}
+	goflags := strings.TrimSpace(string(out))
+	if goflags != "-mod=readonly -trimpath" {
+		t.Fatalf("make's recipes see GOFLAGS=%q, want the caller's flags and -trimpath (%q)", goflags, "-mod=readonly -trimpath")
+	}
+
+	buildID := func(dir, flags string) string {
+		t.Helper()
+		list := exec.Command("go", "list", "-export", "-f", "{{.Export}}", ".")
+		list.Dir = dir
+		list.Env = append(os.Environ(), "GOFLAGS="+flags, "GOWORK=off")
+		export, err := list.Output()
+		if err != nil {
+			t.Fatalf("go list -export in %s: %v", dir, err)
+		}
+		id, err := exec.Command("go", "tool", "buildid", strings.TrimSpace(string(export))).Output()
+		if err != nil {
+			t.Fatalf("go tool buildid: %v", err)
+		}
+		return strings.TrimSpace(string(id))
+	}
+	var dirs [2]string
+	for i := range dirs {
+		dirs[i] = t.TempDir()
+		for name, body := range map[string]string{
+			"go.mod": "module example.com/clone\n\ngo 1.22\n",
+			"a.go":   "package clone\n\n// A is here so that the package compiles to something.\nfunc A() int { return 1 }\n",
+		} {
+			if err := os.WriteFile(filepath.Join(dirs[i], name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if a, b := buildID(dirs[0], goflags), buildID(dirs[1], goflags); a != b {
+		t.Errorf("with GOFLAGS=%q one package in two directories has two build IDs (%s, %s): a second clone compiles everything again", goflags, a, b)
+	}
+	if a, b := buildID(dirs[0], "-mod=readonly"), buildID(dirs[1], "-mod=readonly"); a == b {
+		t.Errorf("without -trimpath the build IDs of two directories agree (%s): this test no longer shows why -trimpath is there", a)
+	}
+}
