@@ -347,6 +347,26 @@ func TestBadSignatures(t *testing.T) {
 	apitest.Want(t, w.env.DoRaw(t, "POST", "/stripe-webhook/prod", "", `{}`), 404, "not_found")
 }
 
+// namedOrder is one order in which TestEventsAnyOrder delivers a sequence.
+type namedOrder struct {
+	name   string
+	events []deposit.Event
+}
+
+// distinctOrders drops an order equal to an earlier one: a sequence of
+// one event has one order, and one of two events shuffles to one of the
+// other two, so running it again would only repeat a subtest (24 became
+// 15, a third of the test's time).
+func distinctOrders(orders ...namedOrder) []namedOrder {
+	var out []namedOrder
+	for _, o := range orders {
+		if !slices.ContainsFunc(out, func(seen namedOrder) bool { return slices.Equal(seen.events, o.events) }) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // TestEventsAnyOrder applies every sequence of Stripe events in order,
 // shuffled, and with each event delivered twice: the deposit ends in the
 // same status either way (the highest reached), never moves backwards,
@@ -373,12 +393,12 @@ func TestEventsAnyOrder(t *testing.T) {
 			}
 			want = tr.To
 		}
-		orders := map[string][]deposit.Event{"in order": seq}
 		shuffled := slices.Clone(seq)
 		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-		orders["shuffled"] = shuffled
-		orders["reversed"] = reversed(seq)
-		for name, order := range orders {
+		for _, o := range distinctOrders(
+			namedOrder{"in order", seq}, namedOrder{"shuffled", shuffled}, namedOrder{"reversed", reversed(seq)},
+		) {
+			name, order := o.name, o.events
 			t.Run(fmt.Sprint(seq)+" "+name, func(t *testing.T) {
 				leadID, id := w.acceptedDeposit(t)
 				// Each event is delivered twice; one Stripe has to retry

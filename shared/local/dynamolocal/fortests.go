@@ -1,6 +1,7 @@
 package dynamolocal
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"time"
@@ -36,7 +37,7 @@ func ForTests() (endpoint string, stop func(), err error) {
 	if endpoint := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"); endpoint != "" {
 		return endpoint, func() {}, nil
 	}
-	srv, stop, err := shared.Get(forTestsTimeout, Start)
+	srv, stop, err := shared.Get(forTestsTimeout, startQuick)
 	if err != nil {
 		return "", stop, fmt.Errorf("dynamodb local for tests: %w", err)
 	}
@@ -49,3 +50,6 @@ func ForTests() (endpoint string, stop func(), err error) {
 func RunTests(m interface{ Run() int }) {
 	childproc.RunTests(m, ForTests, SetEnv)
 }
+
+// startQuick starts a server for a test binary (see [QuickCompiler]).
+func startQuick(ctx context.Context) (*Server, error) { return Start(ctx, QuickCompiler()) }

@@ -39,6 +39,26 @@ type Server struct {
 	proc *childproc.Process
 }
 
+// Option changes how [Start] runs the server.
+type Option func(*options)
+
+type options struct {
+	quickCompiler bool
+}
+
+// QuickCompiler runs the JVM with its quick (C1) compiler only
+// (-XX:TieredStopAtLevel=1), for the test binaries' server: the optimising
+// C2 compiler's threads cost more CPU than their code saves in a server
+// that lives minutes, on two cores shared with the tests. On the dynamo
+// and apigw packages' tests (go test -race, one server) DynamoDB Local
+// used 29-31 s of CPU instead of 54-56 s.
+//
+// make dev and make bench keep both compilers. Measured with make dev on
+// C1 only: ready in 6.0-7.0 s instead of 9.4 s, but the soak's (go run
+// ./scripts/bench -only soak) last minute ran 162 req/s instead of 240, so
+// a long session or a load would be a third slower.
+func QuickCompiler() Option { return func(o *options) { o.quickCompiler = true } }
+
 // Start installs DynamoDB Local if needed (see [Install]) and starts it in
 // memory on a free port of 127.0.0.1, in its own process group, listening
 // on loopback only (through the launcher class this package compiles on
@@ -49,7 +69,11 @@ type Server struct {
 // when the process exits first; the error then carries the process's
 // output and no process is left behind. On Linux the process is killed if
 // the calling process dies, so it never outlives a killed test binary.
-func Start(ctx context.Context) (*Server, error) {
+func Start(ctx context.Context, opts ...Option) (*Server, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	dir, err := Install(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("start dynamodb local: %w", err)
@@ -72,7 +96,7 @@ func Start(ctx context.Context) (*Server, error) {
 	proc, err := childproc.Start(ctx, childproc.Spec{
 		Ports:      1,
 		PickPorts:  pickPorts,
-		Command:    command(java, dir, main),
+		Command:    command(java, dir, main, o),
 		Ready:      answers,
 		BindFailed: bindFailed,
 	})
@@ -96,10 +120,13 @@ type mainClass struct {
 }
 
 // command builds the java command line of one start attempt.
-func command(java, dir string, main mainClass) func(ports []int) (*exec.Cmd, func() error, error) {
+func command(java, dir string, main mainClass, o options) func(ports []int) (*exec.Cmd, func() error, error) {
 	return func(ports []int) (*exec.Cmd, func() error, error) {
-		cmd := exec.Command(java,
-			"-Xmx512m",
+		jvm := []string{"-Xmx512m"}
+		if o.quickCompiler {
+			jvm = append(jvm, "-XX:TieredStopAtLevel=1")
+		}
+		cmd := exec.Command(java, append(jvm,
 			"-Djava.library.path="+filepath.Join(dir, libDirName),
 			"-cp", main.classPath, main.name,
 			"-inMemory",
@@ -109,7 +136,7 @@ func command(java, dir string, main mainClass) func(ports []int) (*exec.Cmd, fun
 			// Telemetry would try to reach AWS, which is off this machine.
 			"-disableTelemetry",
 			"-port", strconv.Itoa(ports[0]),
-		)
+		)...)
 		// In memory it writes no files; a neutral directory keeps it that way.
 		cmd.Dir = os.TempDir()
 		return cmd, nil, nil

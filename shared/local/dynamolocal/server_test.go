@@ -3,8 +3,11 @@ package dynamolocal
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +21,7 @@ func startServer(t *testing.T) *Server {
 	if testing.Short() {
 		t.Skip("starts DynamoDB Local (a JVM)")
 	}
-	s, took := childproctest.StartServer(t, forTestsTimeout, Start)
+	s, took := childproctest.StartServer(t, forTestsTimeout, startQuick)
 	t.Logf("DynamoDB Local ready at %s after %v", s.Endpoint, took)
 	return s
 }
@@ -88,6 +91,15 @@ func TestStartAnswersLikeDynamoDBAndStopCloses(t *testing.T) {
 		}
 	})
 	t.Run("listens on loopback only", func(t *testing.T) { checkListensOnLoopbackOnly(t, s) })
+	t.Run("a test's server runs the quick compiler only", func(t *testing.T) {
+		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", s.Pid()))
+		if err != nil {
+			t.Skipf("no /proc here: %v", err)
+		}
+		if args := strings.Split(string(cmdline), "\x00"); !slices.Contains(args, quickCompilerOnly) {
+			t.Errorf("the JVM of a test binary's server runs with %q; want %s (QuickCompiler)", args, quickCompilerOnly)
+		}
+	})
 
 	childproctest.StopCloses(t, s.Stop, strings.TrimPrefix(s.Endpoint, "http://"), nil)
 }
@@ -101,7 +113,7 @@ func TestStartHonoursCanceledContext(t *testing.T) {
 	if testing.Short() {
 		t.Skip("may install DynamoDB Local")
 	}
-	childproctest.StartHonoursCanceledContext(t, forTestsTimeout, installOnly, Start)
+	childproctest.StartHonoursCanceledContext(t, forTestsTimeout, installOnly, startQuick)
 }
 
 func TestForTestsPrefersRunningStack(t *testing.T) {
@@ -130,4 +142,27 @@ func TestForTestsSharesOneServer(t *testing.T) {
 func installOnly(ctx context.Context) error {
 	_, err := Install(ctx)
 	return err
+}
+
+const quickCompilerOnly = "-XX:TieredStopAtLevel=1"
+
+// TestQuickCompilerOnlyChangesTheCompiler: make bench's load sections (no
+// option) keep the JVM's optimising compiler, which sets a server's steady
+// throughput; QuickCompiler adds only the flag that drops it.
+func TestQuickCompilerOnlyChangesTheCompiler(t *testing.T) {
+	main := mainClass{classPath: "DynamoDBLocal.jar", name: defaultMainClass}
+	args := func(o options) []string {
+		cmd, _, err := command("java", "/opt/ddb", main, o)([]int{8000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cmd.Args[1:]
+	}
+	long, short := args(options{}), args(options{quickCompiler: true})
+	if slices.Contains(long, quickCompilerOnly) {
+		t.Errorf("the default server runs %v; want both compilers (no %s)", long, quickCompilerOnly)
+	}
+	if want := slices.Insert(slices.Clone(long), 1, quickCompilerOnly); !slices.Equal(short, want) {
+		t.Errorf("QuickCompiler runs %v; want %v", short, want)
+	}
 }
