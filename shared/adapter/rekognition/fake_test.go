@@ -296,13 +296,22 @@ func fixture(t *testing.T, name string) reply {
 type zeroBackoff struct {
 	mu       sync.Mutex
 	attempts []int
+	errs     []error // the error of each attempt in attempts
 }
 
-func (b *zeroBackoff) BackoffDelay(attempt int, _ error) (time.Duration, error) {
+func (b *zeroBackoff) BackoffDelay(attempt int, err error) (time.Duration, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.attempts = append(b.attempts, attempt)
+	b.errs = append(b.errs, err)
 	return 0, nil
+}
+
+// errors returns the error of each attempt the retryer backed off after.
+func (b *zeroBackoff) errors() []error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.errs)
 }
 
 // waits returns the attempts after which the retryer backed off.

@@ -3,6 +3,7 @@ package rekognition
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"slices"
 	"testing"
@@ -31,11 +32,36 @@ func TestThrottlingIsRetried(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Detect: %v", err)
 	}
-	if len(found) != 5 || f.count() != 4 {
-		t.Errorf("%d detections after %d requests; want 5 after 4", len(found), f.count())
+	// Each throttled answer is retried once, and the fourth answer is
+	// used. About once in 300 runs under -race the client's read of that
+	// 200 fails with "use of closed network connection" (with keep-alives
+	// off too; not understood yet, see the stop 34 note): the retryer
+	// then sends it once more, as it should for a failed read, and that
+	// extra attempt is allowed here, nothing else.
+	errs := backoff.errors()
+	extra := 0
+	for _, err := range errs[min(3, len(errs)):] {
+		if !errors.Is(err, net.ErrClosed) {
+			t.Errorf("backed off after %v; want only the three throttled answers (or a failed read of the answer)", err)
+		}
+		extra++
+		t.Logf("attempt %d: a failed read of the answer, retried: %v", 3+extra, err)
 	}
-	if got := backoff.waits(); !slices.Equal(got, []int{1, 2, 3}) {
-		t.Errorf("backed off after attempts %v; want [1 2 3]", got)
+	if len(found) != 5 || f.count() != 4+extra {
+		t.Errorf("%d detections after %d requests (%d failed reads); want 5 after %d", len(found), f.count(), extra, 4+extra)
+	}
+	want := []int{1, 2, 3}
+	for i := range extra {
+		want = append(want, 4+i)
+	}
+	if got := backoff.waits(); !slices.Equal(got, want) {
+		t.Errorf("backed off after attempts %v; want %v", got, want)
+	}
+	for i, err := range errs[:min(3, len(errs))] {
+		var api smithy.APIError
+		if !errors.As(err, &api) || api.ErrorCode() != "ProvisionedThroughputExceededException" {
+			t.Errorf("attempt %d backed off after %v; want the throttled answer", i+1, err)
+		}
 	}
 }
 
