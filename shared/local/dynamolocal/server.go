@@ -43,21 +43,27 @@ type Server struct {
 type Option func(*options)
 
 type options struct {
-	quickCompiler bool
+	shortLived bool
 }
 
-// QuickCompiler runs the JVM with its quick (C1) compiler only
-// (-XX:TieredStopAtLevel=1), for the test binaries' server: the optimising
-// C2 compiler's threads cost more CPU than their code saves in a server
-// that lives minutes, on two cores shared with the tests. On the dynamo
-// and apigw packages' tests (go test -race, one server) DynamoDB Local
-// used 29-31 s of CPU instead of 54-56 s.
+// ShortLived runs the JVM as suits the test binaries' server, which lives
+// minutes on two cores shared with the tests (the flags are shortLivedJVM):
+//   - its quick (C1) compiler only (-XX:TieredStopAtLevel=1): the optimising
+//     C2 compiler's threads cost more CPU than their code saves. On the
+//     dynamo and apigw packages' tests (go test -race, one server)
+//     DynamoDB Local used 29-31 s of CPU instead of 54-56 s;
+//   - the serial garbage collector (-XX:+UseSerialGC): with a 512 MB heap
+//     G1's concurrent threads and write barriers cost more than its pauses
+//     save. Same tests, C1 only: 36-38 s of CPU (4 runs) instead of 41-43 s.
 //
-// make dev and make bench keep both compilers. Measured with make dev on
+// make dev and make bench keep the JVM's defaults. Measured with make dev on
 // C1 only: ready in 6.0-7.0 s instead of 9.4 s, but the soak's (go run
 // ./scripts/bench -only soak) last minute ran 162 req/s instead of 240, so
 // a long session or a load would be a third slower.
-func QuickCompiler() Option { return func(o *options) { o.quickCompiler = true } }
+func ShortLived() Option { return func(o *options) { o.shortLived = true } }
+
+// shortLivedJVM are the JVM flags that [ShortLived] adds.
+var shortLivedJVM = []string{"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"}
 
 // Start installs DynamoDB Local if needed (see [Install]) and starts it in
 // memory on a free port of 127.0.0.1, in its own process group, listening
@@ -123,8 +129,8 @@ type mainClass struct {
 func command(java, dir string, main mainClass, o options) func(ports []int) (*exec.Cmd, func() error, error) {
 	return func(ports []int) (*exec.Cmd, func() error, error) {
 		jvm := []string{"-Xmx512m"}
-		if o.quickCompiler {
-			jvm = append(jvm, "-XX:TieredStopAtLevel=1")
+		if o.shortLived {
+			jvm = append(jvm, shortLivedJVM...)
 		}
 		cmd := exec.Command(java, append(jvm,
 			"-Djava.library.path="+filepath.Join(dir, libDirName),

@@ -21,7 +21,7 @@ func startServer(t *testing.T) *Server {
 	if testing.Short() {
 		t.Skip("starts DynamoDB Local (a JVM)")
 	}
-	s, took := childproctest.StartServer(t, forTestsTimeout, startQuick)
+	s, took := childproctest.StartServer(t, forTestsTimeout, startShortLived)
 	t.Logf("DynamoDB Local ready at %s after %v", s.Endpoint, took)
 	return s
 }
@@ -91,13 +91,16 @@ func TestStartAnswersLikeDynamoDBAndStopCloses(t *testing.T) {
 		}
 	})
 	t.Run("listens on loopback only", func(t *testing.T) { checkListensOnLoopbackOnly(t, s) })
-	t.Run("a test's server runs the quick compiler only", func(t *testing.T) {
+	t.Run("a test's server runs the short-lived JVM flags", func(t *testing.T) {
 		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", s.Pid()))
 		if err != nil {
 			t.Skipf("no /proc here: %v", err)
 		}
-		if args := strings.Split(string(cmdline), "\x00"); !slices.Contains(args, quickCompilerOnly) {
-			t.Errorf("the JVM of a test binary's server runs with %q; want %s (QuickCompiler)", args, quickCompilerOnly)
+		args := strings.Split(string(cmdline), "\x00")
+		for _, f := range shortLivedJVM {
+			if !slices.Contains(args, f) {
+				t.Errorf("the JVM of a test binary's server runs with %q; want %s (ShortLived)", args, f)
+			}
 		}
 	})
 
@@ -113,7 +116,7 @@ func TestStartHonoursCanceledContext(t *testing.T) {
 	if testing.Short() {
 		t.Skip("may install DynamoDB Local")
 	}
-	childproctest.StartHonoursCanceledContext(t, forTestsTimeout, installOnly, startQuick)
+	childproctest.StartHonoursCanceledContext(t, forTestsTimeout, installOnly, startShortLived)
 }
 
 func TestForTestsPrefersRunningStack(t *testing.T) {
@@ -144,12 +147,10 @@ func installOnly(ctx context.Context) error {
 	return err
 }
 
-const quickCompilerOnly = "-XX:TieredStopAtLevel=1"
-
-// TestQuickCompilerOnlyChangesTheCompiler: make bench's load sections (no
-// option) keep the JVM's optimising compiler, which sets a server's steady
-// throughput; QuickCompiler adds only the flag that drops it.
-func TestQuickCompilerOnlyChangesTheCompiler(t *testing.T) {
+// TestShortLivedOnlyAddsItsFlags: make dev and make bench's load sections
+// (no option) keep the JVM's optimising compiler and default collector,
+// which set a server's steady throughput; ShortLived adds only its flags.
+func TestShortLivedOnlyAddsItsFlags(t *testing.T) {
 	main := mainClass{classPath: "DynamoDBLocal.jar", name: defaultMainClass}
 	args := func(o options) []string {
 		cmd, _, err := command("java", "/opt/ddb", main, o)([]int{8000})
@@ -158,11 +159,16 @@ func TestQuickCompilerOnlyChangesTheCompiler(t *testing.T) {
 		}
 		return cmd.Args[1:]
 	}
-	long, short := args(options{}), args(options{quickCompiler: true})
-	if slices.Contains(long, quickCompilerOnly) {
-		t.Errorf("the default server runs %v; want both compilers (no %s)", long, quickCompilerOnly)
+	long, short := args(options{}), args(options{shortLived: true})
+	for _, f := range shortLivedJVM {
+		if slices.Contains(long, f) {
+			t.Errorf("the default server runs %v; want the JVM's defaults (no %s)", long, f)
+		}
 	}
-	if want := slices.Insert(slices.Clone(long), 1, quickCompilerOnly); !slices.Equal(short, want) {
-		t.Errorf("QuickCompiler runs %v; want %v", short, want)
+	if want := slices.Insert(slices.Clone(long), 1, shortLivedJVM...); !slices.Equal(short, want) {
+		t.Errorf("ShortLived runs %v; want %v", short, want)
+	}
+	if len(shortLivedJVM) != 2 || shortLivedJVM[0] != "-XX:TieredStopAtLevel=1" || shortLivedJVM[1] != "-XX:+UseSerialGC" {
+		t.Errorf("shortLivedJVM = %v; want the quick compiler only and the serial collector", shortLivedJVM)
 	}
 }

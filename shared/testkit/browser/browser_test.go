@@ -225,3 +225,25 @@ func equal[T comparable](a, b []T) bool {
 	}
 	return true
 }
+
+// Path prefers Chromium's headless shell and falls back to the full
+// browser; the order is what makes the browser tests cheap (see Binaries).
+func TestPathPrefersTheHeadlessShell(t *testing.T) {
+	exe := func(dir, name string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	both, onlyFull := t.TempDir(), t.TempDir()
+	shell := exe(both, "chromium-headless-shell")
+	exe(both, "chromium")
+	full := exe(onlyFull, "chromium")
+	for _, c := range []struct{ path, want string }{{both, shell}, {onlyFull, full}} {
+		t.Setenv("PATH", c.path)
+		if got, err := Path(); err != nil || got != c.want {
+			t.Errorf("PATH=%s: Path() = %q, %v; want %q", c.path, got, err, c.want)
+		}
+	}
+}

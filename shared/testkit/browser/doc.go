@@ -3,9 +3,11 @@
 // that need no permission prompt, in a fresh profile that is removed
 // afterwards.
 //
-// It never downloads a browser: Start runs the "chromium" that exec.LookPath
-// finds (Debian's package, which scripts/bootstrap.sh installs), and
-// Require fails a test with that hint when there is none.
+// It never downloads a browser: Start runs the "chromium-headless-shell"
+// that exec.LookPath finds (Debian's package, which scripts/bootstrap.sh
+// installs; Chromium's headless build, a third of the full browser's CPU
+// in these tests), else "chromium", and Require fails a test with that
+// hint when there is neither.
 //
 // Besides starting the browser it offers what a test of a page people use
 // needs: a phone viewport (Phone), screenshots, and finding, clicking and
