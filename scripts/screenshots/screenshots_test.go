@@ -151,7 +151,13 @@ var actions = map[string]func(ctx context.Context) error{
 		if err := browser.Fill(ctx, browser.RoleSpinbutton, "TV stand", "1"); err != nil {
 			return err
 		}
-		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("more-items").click(), true`))
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("more-items").click(), true`)); err != nil {
+			return err
+		}
+		// Until the counts are saved the page asks before it is left
+		// (beforeunload), and the next shot's navigation would wait on
+		// that prompt until its deadline.
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.getElementById("save-status").textContent === "Saved"`, chromedp.WithPollingInterval(50*time.Millisecond)))
 		return err
 	},
 	"capture-finish-warning": func(ctx context.Context) error {
