@@ -15,8 +15,8 @@ command -v go >/dev/null || { echo "bootstrap: Go 1.26+ is required: https://go.
 command -v npm >/dev/null || missing+=(npm)
 # The browser tests drive Debian's chromium-headless-shell, Chromium's own
 # headless build (never a browser a tool downloads; the full chromium
-# package works too but costs the tests about twice the CPU, see
-# shared/testkit/browser's Binaries), and make test clips with ffmpeg;
+# package works too but costs the tests more CPU, see
+# shared/testkit/browser's Path), and make test clips with ffmpeg;
 # their recommended packages are not needed and would take minutes more.
 lean=()
 command -v chromium-headless-shell >/dev/null || lean+=(chromium-headless-shell)

@@ -35,11 +35,11 @@ func TestThrottlingIsRetried(t *testing.T) {
 	// Each throttled answer is retried once, and the fourth answer is
 	// used. About once in 100 runs under -race (12 in 1,000, with or
 	// without attemptTimeout, so not our middleware) the client's read of
-	// that 200 fails with "use of closed network connection": the known
-	// interplay of net/http's connection write loop and the SDK
-	// (aws/aws-sdk-go-v2#2737, #1825), which the SDK's standard retryer
-	// retries since aws/aws-sdk-go-v2#2949. That extra attempt is allowed
-	// here, nothing else.
+	// that 200 fails with "use of closed network connection", as in
+	// aws/aws-sdk-go-v2#2737 and #1825 (where a trace shows net/http's
+	// connection write loop closing it), and the SDK's standard retryer
+	// retries it, as it does since aws/aws-sdk-go-v2#2949. That extra
+	// attempt is allowed here, nothing else.
 	errs := backoff.errors()
 	extra := 0
 	for _, err := range errs[min(3, len(errs)):] {

@@ -355,8 +355,8 @@ type namedOrder struct {
 
 // distinctOrders drops an order equal to an earlier one: a sequence of
 // one event has one order, and one of two events shuffles to one of the
-// other two, so running it again would only repeat a subtest (24 became
-// 14 with this seed, about 40% of the test's time).
+// other two, so running it again would only repeat a subtest (24
+// subtests became 14 with this seed).
 func distinctOrders(orders ...namedOrder) []namedOrder {
 	var out []namedOrder
 	for _, o := range orders {

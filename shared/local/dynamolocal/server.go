@@ -52,9 +52,9 @@ type options struct {
 //     C2 compiler's threads cost more CPU than their code saves. On the
 //     dynamo and apigw packages' tests (go test -race, one server)
 //     DynamoDB Local used 29-31 s of CPU instead of 54-56 s;
-//   - the serial garbage collector (-XX:+UseSerialGC): with a 512 MB heap
-//     G1's concurrent threads and write barriers cost more than its pauses
-//     save. Same tests, C1 only: 36-38 s of CPU (4 runs) instead of 41-43 s.
+//   - the serial garbage collector (-XX:+UseSerialGC) instead of G1: on
+//     the same tests, C1 only, 36-38 s of CPU (4 runs) instead of 41-43 s
+//     (2 runs); the VM thread, where its collections run, used 0.3 s.
 //
 // make dev and make bench keep the JVM's defaults. Measured with make dev on
 // C1 only: ready in 6.0-7.0 s instead of 9.4 s, but the soak's (go run

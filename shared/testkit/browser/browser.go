@@ -18,27 +18,28 @@ import (
 // InstallHint is what to do when Chromium is missing.
 const InstallHint = "run scripts/bootstrap.sh (installs chromium-headless-shell)"
 
-// Binaries are the Chromium builds Path looks for on PATH, in order.
+// binaries are the Chromium builds Path looks for on PATH, in order.
 // Debian's chromium-headless-shell (which scripts/bootstrap.sh installs) is
 // Chromium's own headless build: the same Blink, V8 and media stack, without
 // the browser's tab strip, profile services and WebUI renderers that the
 // full chromium starts even under --headless. The browser tests pass on
 // both; on the shell Chromium used 58 s of CPU instead of 146 s for the
-// browser packages other than dashboardapp, and 17 s instead of 47 s for
-// dashboardapp (go test -race, a ps sampler over the run). The full
+// browser packages other than dashboardapp, and 17 s instead of 40-47 s
+// for dashboardapp (go test -race through scripts/teststack, a sampler of
+// the Chromium processes' /proc stat over the run). The full
 // chromium is the fallback for a machine that has only it.
-var Binaries = []string{"chromium-headless-shell", "chromium"}
+var binaries = []string{"chromium-headless-shell", "chromium"}
 
-// Path returns the first of Binaries on PATH (Debian's packages install
+// Path returns the first of binaries on PATH (Debian's packages install
 // them in /usr/bin). It fails when there is none; no browser is ever
 // downloaded.
 func Path() (string, error) {
-	for _, name := range Binaries {
+	for _, name := range binaries {
 		if p, err := exec.LookPath(name); err == nil {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("none of %v found on PATH: %s", Binaries, InstallHint)
+	return "", fmt.Errorf("none of %v found on PATH: %s", binaries, InstallHint)
 }
 
 // Require fails the test (it does not skip it) when Chromium is missing,

@@ -227,7 +227,7 @@ func equal[T comparable](a, b []T) bool {
 }
 
 // Path prefers Chromium's headless shell and falls back to the full
-// browser; the order is what makes the browser tests cheap (see Binaries).
+// browser; the order is what makes the browser tests cheap (see binaries).
 func TestPathPrefersTheHeadlessShell(t *testing.T) {
 	exe := func(dir, name string) string {
 		p := filepath.Join(dir, name)

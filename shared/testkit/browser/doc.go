@@ -5,8 +5,8 @@
 //
 // It never downloads a browser: Start runs the "chromium-headless-shell"
 // that exec.LookPath finds (Debian's package, which scripts/bootstrap.sh
-// installs; Chromium's headless build, a third of the full browser's CPU
-// in these tests), else "chromium", and Require fails a test with that
+// installs; Chromium's headless build, much cheaper to run than the full
+// browser, see Path), else "chromium", and Require fails a test with that
 // hint when there is neither.
 //
 // Besides starting the browser it offers what a test of a page people use
