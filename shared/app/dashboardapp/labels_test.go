@@ -35,7 +35,7 @@ func developersPages() map[string]templ.Component {
 			{ID: "p2", Email: "ada@demo.example", Role: "admin", Created: "1 Mar 2027", Passkeys: 2, Self: true}}}),
 		"audit": auditDocument(auditView{shell: s, Entries: []auditRow{{At: "2027-03-01 09:00:00 UTC", Actor: "ada@demo.example", Action: "person.joined", Target: "person ada@demo.example (admin)"}}}),
 		"lead": leadDocument(leadView{shell: s, ID: "0b7e4c1a", Customer: "Ada Lovelace", Status: "new", From: "1 Main St, New York, NY 10001",
-			To: "9 Oak Ave, Boston, MA 02108", Home: "2 bedroom", Estimate: "1,083–1,473 USD", Recommended: "—",
+			To: "9 Oak Ave, Boston, MA 02108", Home: "2 bedroom", Estimate: "$1,083–$1,473", Recommended: "—",
 			Created: "Monday, March 1, 2027 at 9:00 AM UTC", Updated: "Monday, March 1, 2027 at 9:00 AM UTC", SurveyStatus: "none", Deposit: "none"}),
 	}
 }

@@ -135,29 +135,13 @@ func depositWords(d *record.DepositRef) string {
 	return words(string(d.Status.PublicStatus()))
 }
 
-// money shows an estimate's range in whole units: "1,200–1,800 USD".
+// money shows an estimate's range in whole units as the quote beside it
+// reads: "$1,200–$1,800".
 func money(e *estimate.Estimate) string {
 	if e == nil {
 		return "—"
 	}
-	cur := strings.ToUpper(e.Currency)
-	if e.Min == e.Max {
-		return thousands(e.Min) + " " + cur
-	}
-	return thousands(e.Min) + "–" + thousands(e.Max) + " " + cur
-}
-
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		return "-" + s
-	}
-	return s
+	return htmlpage.FormatWholeRange(e.Min, e.Max, e.Currency)
 }
 
 // clipView is one clip the lead page plays.

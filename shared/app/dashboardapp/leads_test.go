@@ -65,7 +65,7 @@ func TestLeadsPage(t *testing.T) {
 	if r.Status != 200 {
 		t.Fatalf("leads: %d %.300s", r.Status, body)
 	}
-	for _, want := range []string{"Old Test Customer", "Quoted Customer", "quoted", "new", "none", "Video survey", "Deposit", " USD"} {
+	for _, want := range []string{"Old Test Customer", "Quoted Customer", "quoted", "new", "none", "Video survey", "Deposit", "$1,083–$1,473"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("leads page lacks %q", want)
 		}

@@ -99,8 +99,40 @@ func TestEveryPage(t *testing.T) {
 	visit("events", "/dashboard/developers/events", "survey.completed")
 	visit("event", "/dashboard/developers/events/"+ev.ID, ev.ID)
 	visit("leads", "/dashboard/leads", "Ada Lovelace")
+	amountsKeepToOneLine(t, ctx)
 	visit("lead", "/dashboard/leads/"+leadID, "$2,450.00")
 	visit("not-found", "/dashboard/leads/00000000-0000-4000-8000-000000000000", "No lead with that id")
+}
+
+// amountsKeepToOneLine: at a phone's and a laptop's size, each amount
+// cell of the leads table (an estimate's range, "$1,083–$1,473") reads on
+// one line; a narrow column must not break it after its dash.
+func amountsKeepToOneLine(t *testing.T, ctx context.Context) {
+	t.Helper()
+	const lines = `[...document.querySelectorAll("table.leads td.money")].map(td => {
+		const r = document.createRange(); r.selectNodeContents(td);
+		return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size })`
+	for _, size := range []struct {
+		name string
+		act  chromedp.Action[chromedp.Void]
+	}{{"phone", browser.Phone()}, {"desktop", chromedp.EmulateViewport(1280, 800)}} {
+		c := within(t, ctx, 10*time.Second)
+		if err := chromedp.Do(c, size.act); err != nil {
+			t.Fatal(err)
+		}
+		got, err := chromedp.Run(c, chromedp.Evaluate[[]int](lines))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 0 {
+			t.Fatalf("leads page (%s) has no amount cells", size.name)
+		}
+		for i, n := range got {
+			if n != 1 {
+				t.Errorf("leads page (%s): amount cell %d takes %d lines; want 1", size.name, i, n)
+			}
+		}
+	}
 }
 
 // everySize runs axe-core on the tab's page at both sizes, and writes

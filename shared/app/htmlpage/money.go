@@ -17,38 +17,79 @@ import (
 // decimals. A currency that is not three ASCII letters is shown as given,
 // trimmed; the caller escapes the result like any text.
 func FormatMoney(cents int64, currency string) string {
-	neg := cents < 0
-	u := uint64(cents)
-	if neg {
-		u = -u // two's complement: right for math.MinInt64 too
-	}
+	neg, u := magnitude(cents)
 	whole, frac := u/100, u%100
-	digits := strconv.FormatUint(whole, 10)
+	sym, code := currencyMarks(currency)
 	var b strings.Builder
 	if neg {
 		b.WriteByte('-')
 	}
-	code := strings.TrimSpace(currency)
-	usd := code == "" || strings.EqualFold(code, "usd")
-	if usd {
-		b.WriteByte('$')
+	b.WriteString(sym)
+	writeGrouped(&b, whole)
+	b.WriteByte('.')
+	b.WriteByte(byte('0' + frac/10))
+	b.WriteByte(byte('0' + frac%10))
+	b.WriteString(code)
+	return b.String()
+}
+
+// FormatWholeRange renders a range of whole currency units, as an
+// estimate gives one, with the marks of [FormatMoney]: "$1,083–$1,473" in
+// US dollars, "1,083–1,473 EUR" otherwise, and one amount, "$1,200", when
+// low equals high. The dashboard shows a lead's estimate beside its quote
+// (FormatMoney), so the two read alike.
+func FormatWholeRange(low, high int64, currency string) string {
+	sym, code := currencyMarks(currency)
+	var b strings.Builder
+	writeWhole := func(n int64) {
+		neg, u := magnitude(n)
+		if neg {
+			b.WriteByte('-')
+		}
+		b.WriteString(sym)
+		writeGrouped(&b, u)
 	}
+	writeWhole(low)
+	if high != low {
+		b.WriteString("–")
+		writeWhole(high)
+	}
+	b.WriteString(code)
+	return b.String()
+}
+
+// magnitude splits n into its sign and absolute value.
+func magnitude(n int64) (neg bool, u uint64) {
+	u = uint64(n)
+	if n < 0 {
+		u = -u // two's complement: right for math.MinInt64 too
+	}
+	return n < 0, u
+}
+
+// currencyMarks returns what goes before an amount ("$" for US dollars, an
+// empty currency included) and what goes after it (" EUR" for the others;
+// a code that is not three ASCII letters as given, trimmed).
+func currencyMarks(currency string) (before, after string) {
+	code := strings.TrimSpace(currency)
+	if code == "" || strings.EqualFold(code, "usd") {
+		return "$", ""
+	}
+	if isLetters(code, 3) {
+		code = strings.ToUpper(code)
+	}
+	return "", " " + code
+}
+
+// writeGrouped writes u's digits grouped in threes with commas.
+func writeGrouped(b *strings.Builder, u uint64) {
+	digits := strconv.FormatUint(u, 10)
 	for i, d := range digits {
 		if i > 0 && (len(digits)-i)%3 == 0 {
 			b.WriteByte(',')
 		}
 		b.WriteRune(d)
 	}
-	b.WriteByte('.')
-	b.WriteByte(byte('0' + frac/10))
-	b.WriteByte(byte('0' + frac%10))
-	if !usd {
-		if isLetters(code, 3) {
-			code = strings.ToUpper(code)
-		}
-		b.WriteString(" " + code)
-	}
-	return b.String()
 }
 
 // isLetters reports whether s is n ASCII letters.

@@ -94,3 +94,25 @@ func FuzzFormatMoney(f *testing.F) {
 		}
 	})
 }
+
+func TestFormatWholeRange(t *testing.T) {
+	tests := []struct {
+		low, high int64
+		currency  string
+		want      string
+	}{
+		{1083, 1473, "usd", "$1,083–$1,473"},
+		{1200, 1200, "usd", "$1,200"},
+		{0, 950, "", "$0–$950"},
+		{1083, 1473, "eur", "1,083–1,473 EUR"},
+		{999999, 1000000, "cad", "999,999–1,000,000 CAD"},
+		{-5, 5, "usd", "-$5–$5"},
+		{1, 2, "euro", "1–2 euro"},
+		{math.MinInt64, math.MaxInt64, "usd", "-$9,223,372,036,854,775,808–$9,223,372,036,854,775,807"},
+	}
+	for _, tt := range tests {
+		if got := FormatWholeRange(tt.low, tt.high, tt.currency); got != tt.want {
+			t.Errorf("FormatWholeRange(%d, %d, %q) = %q; want %q", tt.low, tt.high, tt.currency, got, tt.want)
+		}
+	}
+}
