@@ -130,7 +130,7 @@ synth: build
 	@ls infra/cdk.out/*.template.json
 
 ## bench: cold start, DynamoDB cost per operation, load, handler overhead;
-## prints the table and writes docs/BENCHMARKS.md (about 9 minutes here).
+## prints the table and writes docs/BENCHMARKS.md (about 7 minutes here).
 bench: deps
 	$(GO) run ./scripts/bench
 

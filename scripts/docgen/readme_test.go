@@ -351,7 +351,7 @@ func TestReadmeIsShort(t *testing.T) {
 	if n := strings.Count(readme, "\n"); n > most {
 		t.Errorf("README.md has %d lines; want at most %d: move the detail into docs/", n, most)
 	}
-	for _, want := range []string{"make dev ", "make test ", "PORT=", "## Walkthrough", "about 3 minutes", "about 16 minutes", "docs/DEPOSITS.md", "docs/AGENT-TOOLS.md"} {
+	for _, want := range []string{"make dev ", "make test ", "PORT=", "## Walkthrough", "about 3 minutes", "about 14 minutes", "docs/DEPOSITS.md", "docs/AGENT-TOOLS.md"} {
 		if !strings.Contains(readme, want) {
 			t.Errorf("README.md lacks %q", want)
 		}
