@@ -18,14 +18,10 @@ import (
 // trimmed; the caller escapes the result like any text.
 func FormatMoney(cents int64, currency string) string {
 	neg, u := magnitude(cents)
-	whole, frac := u/100, u%100
 	sym, code := currencyMarks(currency)
 	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	b.WriteString(sym)
-	writeGrouped(&b, whole)
+	writeAmount(&b, neg, sym, u/100)
+	frac := u % 100
 	b.WriteByte('.')
 	b.WriteByte(byte('0' + frac/10))
 	b.WriteByte(byte('0' + frac%10))
@@ -41,18 +37,12 @@ func FormatMoney(cents int64, currency string) string {
 func FormatWholeRange(low, high int64, currency string) string {
 	sym, code := currencyMarks(currency)
 	var b strings.Builder
-	writeWhole := func(n int64) {
-		neg, u := magnitude(n)
-		if neg {
-			b.WriteByte('-')
-		}
-		b.WriteString(sym)
-		writeGrouped(&b, u)
-	}
-	writeWhole(low)
+	neg, u := magnitude(low)
+	writeAmount(&b, neg, sym, u)
 	if high != low {
 		b.WriteString("–")
-		writeWhole(high)
+		neg, u = magnitude(high)
+		writeAmount(&b, neg, sym, u)
 	}
 	b.WriteString(code)
 	return b.String()
@@ -81,8 +71,13 @@ func currencyMarks(currency string) (before, after string) {
 	return "", " " + code
 }
 
-// writeGrouped writes u's digits grouped in threes with commas.
-func writeGrouped(b *strings.Builder, u uint64) {
+// writeAmount writes the sign when neg, the currency's sign (sym) and u's
+// digits grouped in threes with commas: "-$1,200".
+func writeAmount(b *strings.Builder, neg bool, sym string, u uint64) {
+	if neg {
+		b.WriteByte('-')
+	}
+	b.WriteString(sym)
 	digits := strconv.FormatUint(u, 10)
 	for i, d := range digits {
 		if i > 0 && (len(digits)-i)%3 == 0 {
